@@ -1,0 +1,1 @@
+"""Captain Dice: the Django project package. The rules engine lives in `captain.rules`."""

@@ -1,0 +1,129 @@
+"""May the bell end Dice Time now? (DICE-4, DICE-5, STRAT-3, VAR-3, VAR-4, INT-3)
+
+>>> from captain.rules.model import Board, Colour
+>>> from captain.rules.situation import Seating
+>>> seats = Seating((Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE), Colour.RED)
+>>> b = Board.parse(["11 12:R 13 14", "15 16 22:B 23", "24 25 26 33:R", "34 35 36 44"])
+>>> status = bell_status(b, seats)
+>>> status.may_ring, status.clause, status.line
+(True, 'DICE-4', (Position(row=0, col=1), Position(row=1, col=2), Position(row=2, col=3)))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .events import Event
+from .model import Board, Colour, Position
+from .situation import BellRule, Mode, RuleSet, Seating
+
+
+@dataclass(frozen=True)
+class BellStatus:
+    """The answer to "may the bell ring now?".
+
+    Attributes:
+        may_ring: True when the condition in force holds.
+        clause: the clause deciding (DICE-4, DICE-5, STRAT-3, VAR-3 or VAR-4).
+        line: the qualifying line's positions (or the closest line when not yet), if
+            the condition is about lines; ``None`` otherwise.
+        held: positions holding dice that count towards the condition.
+        needed: how many more cards must hold dice (0 when ``may_ring``).
+        event: the explanation.
+    """
+
+    may_ring: bool
+    clause: str
+    line: tuple[Position, ...] | None
+    held: tuple[Position, ...]
+    needed: int
+    event: Event
+
+
+def bell_lines(board: Board) -> list[tuple[Position, ...]]:
+    """Lines that count for the bell (INT-3): rows, columns and diagonals holding at
+    least 3 treasure cards; positions without a treasure card are left out."""
+    out = []
+    for line in board.lines():
+        cards = tuple(p for p in line if board.at(p).treasure is not None)
+        if len(cards) >= 3:
+            out.append(cards)
+    return out
+
+
+def _is_short_diagonal(board: Board, line: tuple[Position, ...]) -> bool:
+    if len(line) < 2:
+        return False
+    a, b = line[0], line[1]
+    diagonal = a.row != b.row and a.col != b.col
+    return diagonal and len(line) < min(board.shape)
+
+
+def bell_status(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> BellStatus:
+    """Decide whether the end-of-Dice-Time bell may ring on ``board``.
+
+    Action mode: 2 players DICE-5 (three cards anywhere hold dice); 3-4 players DICE-4
+    (three cards of one bell line hold dice), or VAR-4 / VAR-3 when the rule set says so.
+    Strategy mode: STRAT-3 (every card of one bell line holds dice). Lines follow INT-3.
+    """
+    dice = board.dice()
+    held_all = tuple(sorted(dice))
+    n = len(seating.players)
+    if rules.mode is Mode.STRATEGY:
+        return _line_rule(board, dice, full=True, clause="STRAT-3")
+    if rules.bell is BellRule.ALL_DICE:
+        per = Counter(d.colour for d in dice.values())
+        done = [c for c in seating.order() if per[c] >= 3]
+        if done:
+            colour = done[0]
+            held = tuple(p for p in held_all if dice[p].colour == colour)
+            return BellStatus(True, "VAR-3", None, held, 0, Event(
+                "bell.all_dice", "VAR-3", {"colour": colour.value, "held": [list(p) for p in held]}))
+        best = max(seating.order(), key=lambda c: per[c])
+        held = tuple(p for p in held_all if dice[p].colour == best)
+        return BellStatus(False, "VAR-3", None, held, 3 - per[best], Event(
+            "bell.not_yet", "VAR-3", {"colour": best.value, "held": [list(p) for p in held],
+                                      "needed": 3 - per[best]}))
+    if n == 2 or rules.bell is BellRule.FIRST_EDITION:
+        clause = "DICE-5" if n == 2 else "VAR-4"
+        needed = max(0, 3 - len(held_all))
+        code = "bell.count" if needed == 0 else "bell.not_yet"
+        return BellStatus(needed == 0, clause, None, held_all, needed, Event(
+            code, clause, {"held": [list(p) for p in held_all], "needed": needed}))
+    return _line_rule(board, dice, full=False, clause="DICE-4")
+
+
+def _line_rule(board: Board, dice: dict[Position, object], *, full: bool, clause: str) -> BellStatus:
+    best: tuple[int, tuple[Position, ...], tuple[Position, ...]] | None = None
+    for line in bell_lines(board):
+        held = tuple(p for p in line if p in dice)
+        target = len(line) if full else 3
+        needed = max(0, target - len(held))
+        key = (needed, line, held)
+        if best is None or needed < best[0]:
+            best = key
+        if needed == 0:
+            interpretation = "INT-3" if _is_short_diagonal(board, line) else None
+            if interpretation is None and any(board.get(p) is None or board.at(p).treasure is None
+                                              for p in _span(line)):
+                interpretation = "INT-3"
+            return BellStatus(True, clause, line, held, 0, Event("bell.line", clause, {
+                "line": [list(p) for p in line], "held": [list(p) for p in held]},
+                interpretation=interpretation))
+    if best is None:
+        return BellStatus(False, clause, None, (), 3, Event(
+            "bell.not_yet", clause, {"line": None, "held": [], "needed": 3}, interpretation="INT-3"))
+    needed, line, held = best
+    return BellStatus(False, clause, line, held, needed, Event("bell.not_yet", clause, {
+        "line": [list(p) for p in line], "held": [list(p) for p in held], "needed": needed}))
+
+
+def _span(line: tuple[Position, ...]) -> list[Position]:
+    """All lattice positions from the first to the last position of ``line``."""
+    a, b = line[0], line[-1]
+    steps = max(abs(b.row - a.row), abs(b.col - a.col))
+    if steps == 0:
+        return [a]
+    sr, sc = (b.row - a.row) // steps, (b.col - a.col) // steps
+    return [Position(a.row + sr * i, a.col + sc * i) for i in range(steps + 1)]

@@ -1,0 +1,60 @@
+"""Errors raised by the rules engine.
+
+Every error says *what* is wrong and *where* (a position, a field, a character
+offset) and, where a rule forbids it, which clause of RULES.md. The message is
+English for logs and the CLI; ``code`` and ``params`` are stable so that the web
+site can say the same thing in the visitor's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class RulesError(ValueError):
+    """Base class of every error the engine raises on bad input or illegal actions.
+
+    Attributes:
+        code: stable machine-readable identifier, e.g. ``"occupant-without-treasure"``.
+        clause: the RULES.md clause id that forbids it (``"SETUP-1"``) or ``None``.
+        where: a human-readable location (``"board row 2, position [1, 3]"``) or ``None``.
+        params: extra values for translated messages (JSON-friendly).
+    """
+
+    code = "rules-error"
+
+    def __init__(self, message: str, *, where: str | None = None, clause: str | None = None,
+                 code: str | None = None, **params: Any) -> None:
+        self.message = message
+        self.where = where
+        self.clause = clause
+        if code is not None:
+            self.code = code
+        self.params = params
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.message]
+        if self.where:
+            parts.append(f"at {self.where}")
+        if self.clause:
+            parts.append(f"({self.clause})")
+        return " ".join(parts)
+
+
+class InvalidInput(RulesError):
+    """Input that cannot be read at all: wrong type, unknown key, malformed token."""
+
+    code = "invalid-input"
+
+
+class InvalidPosition(RulesError):
+    """A position the rules do not allow: unseated colour, too many cards, two occupants…"""
+
+    code = "invalid-position"
+
+
+class IllegalAction(RulesError):
+    """An action a player may not take now; ``clause`` names the rule that forbids it."""
+
+    code = "illegal-action"

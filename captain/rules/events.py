@@ -1,0 +1,87 @@
+"""Explanations as data: every step of a resolution is an :class:`Event`.
+
+An event never holds English text. It holds a stable ``code`` (templates and the
+CLI map codes to sentences in each language), its ``params`` (positions, colours,
+card kinds: JSON-friendly values) and the ``clause`` of RULES.md it applies.
+``interpretation`` names an INT clause when that reading decided the outcome.
+
+Codes (stable; add new ones, never rename):
+
+=========================  ==========================================================
+``battle.reveal``          all attack cards turned face up (BAT-1)
+``battle.act``             a card acts; ``range`` and ``removed`` positions (BAT-4/5)
+``battle.no_effect``       a [0] or [5] card's turn: nothing happens (BAT-4)
+``battle.skipped``         a card removed before its turn does not act (BAT-3)
+``battle.immune``          a [0] in range stays (BAT-4)
+``battle.done``            survivors listed (BAT-1)
+``treasure.card``          a player wins the card under their surviving card (TRE-1)
+``treasure.sandwich``      a player wins cards between two of their cards (TRE-2)
+``treasure.blocked``       another player's card breaks a sandwich (TRE-2)
+``treasure.priority``      a card claimed by several sandwiches goes to ``winner`` (TRE-3)
+``treasure.discard``       the attack cards left go to their owners' discard (TRE-4)
+``bell.line``              a line qualifies; ``line`` and ``held`` positions (DICE-4/STRAT-3)
+``bell.count``             enough cards hold dice anywhere (DICE-5, VAR-4)
+``bell.all_dice``          a player has placed all six dice (VAR-3)
+``bell.not_yet``           the condition does not hold; ``best`` line if any
+``round.refill``           the start player refills empty positions (TRE-5)
+``round.rearrange``        the deck ran short; rearranged as close to a square (TRE-5, INT-5)
+``round.continue``         next round (END-1)
+``round.game_over``        the game ends (END-1, INT-4)
+``round.standings``        standings and winner (END-2, END-3)
+=========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Event:
+    """One explained step.
+
+    Attributes:
+        code: stable identifier from the table in this module's docstring.
+        clause: the RULES.md clause id applied (``"BAT-3"``).
+        params: read-only mapping of JSON-friendly values; positions are ``(row, col)``.
+        interpretation: an INT clause id when that reading decided this step, else ``None``.
+    """
+
+    code: str
+    clause: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    interpretation: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", _freeze(self.params))
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for JSON output."""
+        out = {"code": self.code, "clause": self.clause, "params": _thaw(self.params)}
+        if self.interpretation:
+            out["interpretation"] = self.interpretation
+        return out
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The clause applied, plus the interpretation clause if any."""
+        return (self.clause,) + ((self.interpretation,) if self.interpretation else ())

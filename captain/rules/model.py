@@ -1,0 +1,430 @@
+"""Immutable values of the game: colours, positions, treasure and attack cards, dice, boards.
+
+Everything here is a frozen value: operations return new objects. Nothing imports
+Django.
+
+>>> b = Board.parse(["11:r5 12 13", "14 15:b1 --"])
+>>> b.shape
+(2, 3)
+>>> b.at(Position(0, 0)).occupant
+AttackCard(colour=<Colour.RED: 'red'>, kind=<AttackKind.SCOUT_SHIP: 5>)
+>>> b.at(Position(1, 2)).treasure is None
+True
+>>> sorted(b.attack_range(Position(1, 1)))
+[Position(row=0, col=0), Position(row=0, col=1), Position(row=0, col=2), Position(row=1, col=0), Position(row=1, col=2)]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple, Union
+
+from .errors import InvalidInput, InvalidPosition
+
+
+class Colour(enum.Enum):
+    """A player's colour (SETUP-1). ``letter`` is the one-letter code of the case format."""
+
+    RED = "red"
+    BLUE = "blue"
+    GREEN = "green"
+    WHITE = "white"
+
+    @property
+    def letter(self) -> str:
+        """``"r"``, ``"b"``, ``"g"`` or ``"w"``."""
+        return self.value[0]
+
+    @classmethod
+    def from_name(cls, name: object, *, where: str = "colour") -> Colour:
+        """Parse ``"red"`` etc. Raises :class:`InvalidInput` naming ``where``."""
+        for colour in cls:
+            if colour.value == name:
+                return colour
+        raise InvalidInput(f"unknown colour {name!r}; expected one of red, blue, green, white",
+                           where=where, code="unknown-colour", value=str(name))
+
+    @classmethod
+    def from_letter(cls, letter: str, *, where: str = "token") -> Colour:
+        """Parse ``"r"``/``"R"`` etc. Raises :class:`InvalidInput`."""
+        for colour in cls:
+            if colour.letter == letter.lower():
+                return colour
+        raise InvalidInput(f"unknown colour letter {letter!r}; expected r, b, g or w",
+                           where=where, code="unknown-colour", value=letter)
+
+
+#: Seating order the colours are listed in when no other order is given.
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+
+
+class AttackKind(enum.IntEnum):
+    """The six attack cards; the value is the speed printed on the card (BAT-1)."""
+
+    HOSTAGE_GAMBIT = 0
+    BOARDING_MELEE = 1
+    BROADSIDE = 2
+    CANNON = 3
+    KRAKENS_WRATH = 4
+    SCOUT_SHIP = 5
+
+    @property
+    def copies(self) -> int:
+        """Copies of this card in one colour's full set of nine (SETUP-1)."""
+        return 4 if self is AttackKind.SCOUT_SHIP else 1
+
+    @property
+    def slug(self) -> str:
+        """Stable lower-case identifier, e.g. ``"boarding-melee"`` (used by templates)."""
+        return self.name.lower().replace("_", "-")
+
+
+class Position(NamedTuple):
+    """A position on the grid: zero-based ``row`` (0 = top) and ``col`` (0 = left)."""
+
+    row: int
+    col: int
+
+    def to_json(self) -> list[int]:
+        """``[row, col]`` as in the case format."""
+        return [self.row, self.col]
+
+    def __str__(self) -> str:
+        return f"[{self.row}, {self.col}]"
+
+
+@dataclass(frozen=True, order=True)
+class Treasure:
+    """A treasure card showing two die faces ``low <= high`` (SETUP-2).
+
+    >>> Treasure.parse("35")
+    Treasure(low=3, high=5)
+    >>> Treasure.parse("44").is_double
+    True
+    """
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.low <= 6 and 1 <= self.high <= 6):
+            raise InvalidPosition(f"die faces must be 1-6, got {self.low} and {self.high}",
+                                  clause="SETUP-2", code="bad-faces")
+        if self.low > self.high:
+            raise InvalidInput(f"write the smaller face first ({self.high}{self.low}, "
+                               f"not {self.low}{self.high})", code="faces-order")
+
+    @classmethod
+    def parse(cls, text: str, *, where: str = "treasure card") -> Treasure:
+        """Parse two digits, smaller first (``"35"``). Raises InvalidInput / InvalidPosition."""
+        if len(text) != 2 or not text.isascii() or not text.isdigit():
+            raise InvalidInput(f"a treasure card is two die faces like '35', got {text!r}",
+                               where=where, code="bad-treasure", value=text)
+        low, high = int(text[0]), int(text[1])
+        if not (1 <= low <= 6 and 1 <= high <= 6):
+            raise InvalidPosition(f"die faces must be 1-6, got {text!r}", where=where,
+                                  clause="SETUP-2", code="bad-faces", value=text)
+        if low > high:
+            raise InvalidInput(f"write the smaller face first: {text[1]}{text[0]}, not {text}",
+                               where=where, code="faces-order", value=text)
+        return cls(low, high)
+
+    @property
+    def is_double(self) -> bool:
+        """True for a double (ゾロ目), e.g. {4,4}; doubles break ties (END-3)."""
+        return self.low == self.high
+
+    @property
+    def faces(self) -> tuple[int, int]:
+        """``(low, high)``."""
+        return (self.low, self.high)
+
+    def __str__(self) -> str:
+        return f"{self.low}{self.high}"
+
+
+#: Every treasure card of the full deck: the 21 face pairs, twice each (SETUP-2).
+FULL_DECK: tuple[Treasure, ...] = tuple(
+    Treasure(a, b) for a in range(1, 7) for b in range(a, 7) for _copy in range(2)
+)
+
+
+@dataclass(frozen=True)
+class AttackCard:
+    """One attack card of a colour, e.g. blue Boarding Melee (``b1`` in the case format)."""
+
+    colour: Colour
+    kind: AttackKind
+
+    @property
+    def speed(self) -> int:
+        """The number on the card (BAT-1)."""
+        return int(self.kind)
+
+    @property
+    def token(self) -> str:
+        """Case-format token: colour letter + value, e.g. ``"b1"``."""
+        return f"{self.colour.letter}{int(self.kind)}"
+
+    def __str__(self) -> str:
+        return self.token
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Two dice of one colour sitting on a treasure card during Dice Time (DICE-2)."""
+
+    colour: Colour
+
+    @property
+    def token(self) -> str:
+        """Case-format token: upper-case colour letter, e.g. ``"R"``."""
+        return self.colour.letter.upper()
+
+    def __str__(self) -> str:
+        return self.token
+
+
+Occupant = Union[AttackCard, Dice]
+
+
+@dataclass(frozen=True)
+class Square:
+    """What lies at one position: a treasure card or none, and at most one occupant."""
+
+    treasure: Treasure | None = None
+    occupant: Occupant | None = None
+
+    @property
+    def card(self) -> AttackCard | None:
+        """The attack card here, if any."""
+        return self.occupant if isinstance(self.occupant, AttackCard) else None
+
+    @property
+    def dice(self) -> Dice | None:
+        """The dice here, if any."""
+        return self.occupant if isinstance(self.occupant, Dice) else None
+
+    @property
+    def token(self) -> str:
+        """Case-format token, e.g. ``"35:b1"`` or ``"--"``."""
+        base = str(self.treasure) if self.treasure else "--"
+        return f"{base}:{self.occupant.token}" if self.occupant else base
+
+
+#: The four line directions: row, column, diagonal ↘, anti-diagonal ↙.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@dataclass(frozen=True)
+class Board:
+    """The grid of positions, rows top to bottom; rows may differ in length.
+
+    ``rows[r][c]`` is the :class:`Square` at ``Position(r, c)``. A short row simply
+    has fewer positions; a position without a treasure card is ``Square(None)``.
+    """
+
+    rows: tuple[tuple[Square, ...], ...]
+    _index: dict[Position, Square] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        index = {Position(r, c): sq for r, row in enumerate(self.rows) for c, sq in enumerate(row)}
+        object.__setattr__(self, "_index", index)
+
+    # --- construction ----------------------------------------------------------
+    @classmethod
+    def parse(cls, rows: Iterable[str]) -> Board:
+        """Build a board from case-format rows (``["11:R 12", "-- 13:b1"]``).
+
+        Raises :class:`InvalidInput` for malformed tokens and :class:`InvalidPosition`
+        for an occupant on a position without a treasure card, naming the position.
+        """
+        parsed: list[tuple[Square, ...]] = []
+        for r, line in enumerate(rows):
+            if not isinstance(line, str):
+                raise InvalidInput(f"each board row must be a string, got {type(line).__name__}",
+                                   where=f"board row {r}", code="bad-row")
+            tokens = line.split()
+            if not tokens:
+                raise InvalidInput("empty board row", where=f"board row {r}", code="empty-row")
+            parsed.append(tuple(_parse_token(tok, Position(r, c)) for c, tok in enumerate(tokens)))
+        if not parsed:
+            raise InvalidInput("the board has no rows", where="board", code="empty-board")
+        return cls(tuple(parsed))
+
+    @classmethod
+    def from_squares(cls, squares: dict[Position, Square], shape: tuple[int, int]) -> Board:
+        """A rectangular ``shape = (rows, cols)`` board; missing positions hold no treasure."""
+        n_rows, n_cols = shape
+        return cls(tuple(tuple(squares.get(Position(r, c), Square()) for c in range(n_cols))
+                         for r in range(n_rows)))
+
+    def to_rows(self) -> list[str]:
+        """Case-format rows; inverse of :meth:`parse`."""
+        return [" ".join(sq.token for sq in row) for row in self.rows]
+
+    # --- geometry ----------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(number of rows, length of the longest row)``."""
+        return (len(self.rows), max((len(r) for r in self.rows), default=0))
+
+    def __contains__(self, pos: object) -> bool:
+        return pos in self._index
+
+    def __iter__(self) -> Iterator[tuple[Position, Square]]:
+        """Positions and squares, row by row, left to right."""
+        return iter(self._index.items())
+
+    def positions(self) -> list[Position]:
+        """Every position, row by row."""
+        return list(self._index)
+
+    def at(self, pos: Position) -> Square:
+        """The square at ``pos``. Raises :class:`InvalidInput` when off the grid."""
+        try:
+            return self._index[pos]
+        except KeyError:
+            raise InvalidInput(f"position {pos} is not on the board", code="off-board",
+                               position=list(pos)) from None
+
+    def get(self, pos: Position) -> Square | None:
+        """The square at ``pos`` or ``None`` when off the grid."""
+        return self._index.get(pos)
+
+    def cards(self) -> dict[Position, AttackCard]:
+        """Attack cards on the board by position."""
+        return {p: sq.occupant for p, sq in self._index.items() if isinstance(sq.occupant, AttackCard)}
+
+    def dice(self) -> dict[Position, Dice]:
+        """Dice on the board by position."""
+        return {p: sq.occupant for p, sq in self._index.items() if isinstance(sq.occupant, Dice)}
+
+    def treasure_count(self) -> int:
+        """Treasure cards on the board."""
+        return sum(1 for sq in self._index.values() if sq.treasure is not None)
+
+    def lines(self) -> list[tuple[Position, ...]]:
+        """Every maximal row, column and diagonal as positions on the grid, in order.
+
+        A line runs across the bounding rectangle and keeps only positions that exist.
+        Used for the bell (DICE-4, STRAT-3 with INT-3) and sandwiches (TRE-2).
+        """
+        n_rows, n_cols = self.shape
+        found: list[tuple[Position, ...]] = []
+        for dr, dc in DIRECTIONS:
+            for r in range(n_rows):
+                for c in range(n_cols):
+                    # start only where the previous step would leave the rectangle
+                    pr, pc = r - dr, c - dc
+                    if 0 <= pr < n_rows and 0 <= pc < n_cols:
+                        continue
+                    line = []
+                    rr, cc = r, c
+                    while 0 <= rr < n_rows and 0 <= cc < n_cols:
+                        if Position(rr, cc) in self._index:
+                            line.append(Position(rr, cc))
+                        rr, cc = rr + dr, cc + dc
+                    if line:
+                        found.append(tuple(line))
+        return found
+
+    def between(self, a: Position, b: Position) -> list[Position] | None:
+        """Positions strictly between ``a`` and ``b`` on a common row, column or diagonal.
+
+        Returns ``None`` when ``a`` and ``b`` share no line; positions that do not exist
+        on a short row are skipped (they never break a line, INT-2).
+        """
+        dr, dc = b.row - a.row, b.col - a.col
+        if (dr, dc) == (0, 0) or not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            return None
+        steps = max(abs(dr), abs(dc))
+        sr, sc = dr // steps, dc // steps
+        return [Position(a.row + sr * i, a.col + sc * i) for i in range(1, steps)
+                if Position(a.row + sr * i, a.col + sc * i) in self._index]
+
+    def attack_range(self, pos: Position) -> frozenset[Position]:
+        """Positions an attack card at ``pos`` reaches when it acts (BAT-4, BAT-5).
+
+        [0] and [5]: nothing. [1]: the up to 8 surrounding positions. [2]: its row.
+        [3]: its column. [4]: both diagonals to the edge of the grid. Ranges are positions
+        on the grid, whether or not a treasure card lies there; they never include ``pos``.
+        """
+        card = self.at(pos).card
+        if card is None:
+            return frozenset()
+        return self.range_of(card.kind, pos)
+
+    def range_of(self, kind: AttackKind, pos: Position) -> frozenset[Position]:
+        """Like :meth:`attack_range` for a card of ``kind`` imagined at ``pos``."""
+        n_rows, n_cols = self.shape
+        out: set[Position] = set()
+        if kind is AttackKind.BOARDING_MELEE:
+            out = {Position(pos.row + dr, pos.col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        elif kind is AttackKind.BROADSIDE:
+            out = {Position(pos.row, c) for c in range(n_cols)}
+        elif kind is AttackKind.CANNON:
+            out = {Position(r, pos.col) for r in range(n_rows)}
+        elif kind is AttackKind.KRAKENS_WRATH:
+            for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                r, c = pos.row + dr, pos.col + dc
+                while 0 <= r < n_rows and 0 <= c < n_cols:
+                    out.add(Position(r, c))
+                    r, c = r + dr, c + dc
+        out.discard(pos)
+        return frozenset(p for p in out if p in self._index)
+
+    # --- changes (return new boards) ------------------------------------------------
+    def with_square(self, pos: Position, square: Square) -> Board:
+        """A copy with ``square`` at ``pos`` (which must exist)."""
+        self.at(pos)
+        return Board(tuple(tuple(square if (r, c) == pos else sq for c, sq in enumerate(row))
+                           for r, row in enumerate(self.rows)))
+
+    def with_occupant(self, pos: Position, occupant: Occupant | None) -> Board:
+        """A copy with the occupant at ``pos`` replaced (``None`` clears it)."""
+        return self.with_square(pos, replace(self.at(pos), occupant=occupant))
+
+    def without(self, positions: Iterable[Position], *, treasure: bool = False) -> Board:
+        """A copy with the occupants at ``positions`` taken off (and their treasure if asked)."""
+        drop = set(positions)
+        return Board(tuple(
+            tuple((Square(None if treasure else sq.treasure, None) if Position(r, c) in drop else sq)
+                  for c, sq in enumerate(row))
+            for r, row in enumerate(self.rows)))
+
+
+def _parse_token(token: str, pos: Position) -> Square:
+    where = f"position {pos} (token {token!r})"
+    face, sep, occ = token.partition(":")
+    treasure = None if face == "--" else Treasure.parse(face, where=where)
+    if not sep:
+        return Square(treasure)
+    if ":" in occ:
+        raise InvalidPosition("two occupants on one card; a card holds one attack card or one "
+                              "player's dice", where=where, clause="DICE-2",
+                              code="two-occupants", position=list(pos))
+    if len(occ) == 1 and occ in "RBGW":
+        occupant: Occupant = Dice(Colour.from_letter(occ, where=where))
+    elif len(occ) == 2 and occ[0] in "rbgw":
+        if not occ[1].isdigit() or not occ[1].isascii():
+            raise InvalidInput(f"attack value must be a digit 0-5, got {occ[1]!r}", where=where,
+                               code="bad-attack-value", position=list(pos))
+        value = int(occ[1])
+        if value > 5:
+            raise InvalidPosition(f"attack values run 0-5, got {value}", where=where,
+                                  clause="SETUP-1", code="bad-attack-value", position=list(pos))
+        occupant = AttackCard(Colour.from_letter(occ[0], where=where), AttackKind(value))
+    elif len(occ) > 2 and occ[0] in "rbgw" and occ[1:].isdigit():
+        raise InvalidPosition(f"attack values run 0-5, got {occ[1:]}", where=where,
+                              clause="SETUP-1", code="bad-attack-value", position=list(pos))
+    else:
+        raise InvalidInput(f"unknown occupant {occ!r}: expected an attack card like 'b1' or "
+                           "dice like 'B'", where=where, code="bad-occupant", position=list(pos))
+    if treasure is None:
+        raise InvalidPosition("an attack card or dice must lie on a treasure card, but this "
+                              "position has none", where=where, clause="DICE-2",
+                              code="occupant-without-treasure", position=list(pos))
+    return Square(treasure, occupant)

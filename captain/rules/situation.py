@@ -1,0 +1,273 @@
+"""Rule sets and situations: everything the engine needs to answer a question.
+
+A :class:`Situation` is one moment of a game as a user builds it: the board, the
+seated colours in clockwise order, the start player, the rule set and, optionally,
+the deck size and the cards won in earlier rounds. :meth:`Situation.validate`
+rejects what the rules do not allow, naming what and where.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .errors import InvalidInput, InvalidPosition
+from .model import AttackCard, AttackKind, Board, Colour, Treasure
+
+
+class SpeedOrder(enum.Enum):
+    """Battle order: ``ascending`` 0,1,2,3,4,5 (BAT-1) or ``reversed`` 0,5,4,3,2,1 (VAR-1)."""
+
+    ASCENDING = "ascending"
+    REVERSED = "reversed"
+
+
+class Collection(enum.Enum):
+    """Treasure Time reading (INT-1): ``sequential`` (default) or ``simultaneous``."""
+
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+class Mode(enum.Enum):
+    """Dice Time mode: ``action`` (DICE) or ``strategy`` (STRAT)."""
+
+    ACTION = "action"
+    STRATEGY = "strategy"
+
+
+class BellRule(enum.Enum):
+    """What lets the bell end Dice Time with 3-4 players.
+
+    ``line``: DICE-4 (or STRAT-3 in strategy mode); ``all-dice``: VAR-3;
+    ``first-edition``: VAR-4 (three cards anywhere hold dice).
+    """
+
+    LINE = "line"
+    ALL_DICE = "all-dice"
+    FIRST_EDITION = "first-edition"
+
+
+def _enum_value(enum_cls: type[enum.Enum], value: object, key: str) -> enum.Enum:
+    for member in enum_cls:
+        if member.value == value:
+            return member
+    allowed = ", ".join(repr(m.value) for m in enum_cls)
+    raise InvalidInput(f"unknown value {value!r}; expected one of {allowed}", where=f"rules.{key}",
+                       code="bad-rule", key=key, value=str(value))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules in force. The default is the official action-mode game.
+
+    Attributes:
+        speed_order: VAR-1 when reversed.
+        collection: INT-1 reading.
+        mode: action (DICE-1..7) or strategy (STRAT-1..4).
+        no_scouts: VAR-2, every colour plays without its four [5] cards.
+        bell: DICE-4 line rule, VAR-3 or VAR-4.
+        place_after_reroll: STRAT-4 option (strategy mode only).
+    """
+
+    speed_order: SpeedOrder = SpeedOrder.ASCENDING
+    collection: Collection = Collection.SEQUENTIAL
+    mode: Mode = Mode.ACTION
+    no_scouts: bool = False
+    bell: BellRule = BellRule.LINE
+    place_after_reroll: bool = False
+
+    KEYS = ("speed_order", "collection", "mode", "no_scouts", "bell", "place_after_reroll")
+
+    @classmethod
+    def from_json(cls, data: object) -> RuleSet:
+        """Read the ``rules`` object of the case format. Unknown keys are errors."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise InvalidInput("rules must be an object", where="rules", code="bad-rules")
+        unknown = sorted(set(data) - set(cls.KEYS))
+        if unknown:
+            raise InvalidInput(f"unknown rule key(s) {', '.join(unknown)}; known: "
+                               f"{', '.join(cls.KEYS)}", where="rules", code="unknown-key",
+                               keys=unknown)
+        kwargs: dict[str, object] = {}
+        for key, enum_cls in (("speed_order", SpeedOrder), ("collection", Collection),
+                              ("mode", Mode), ("bell", BellRule)):
+            if key in data:
+                kwargs[key] = _enum_value(enum_cls, data[key], key)
+        for key in ("no_scouts", "place_after_reroll"):
+            if key in data:
+                if not isinstance(data[key], bool):
+                    raise InvalidInput(f"{key} must be true or false", where=f"rules.{key}",
+                                       code="bad-rule", key=key, value=str(data[key]))
+                kwargs[key] = data[key]
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, object]:
+        """Only the keys that differ from the default."""
+        out: dict[str, object] = {}
+        default = RuleSet()
+        for key in self.KEYS:
+            value = getattr(self, key)
+            if value != getattr(default, key):
+                out[key] = value.value if isinstance(value, enum.Enum) else value
+        return out
+
+    def speed_rank(self, kind: AttackKind) -> int:
+        """Position of ``kind`` in the battle order (0 acts first) (BAT-1, VAR-1)."""
+        if self.speed_order is SpeedOrder.REVERSED and kind is not AttackKind.HOSTAGE_GAMBIT:
+            return 6 - int(kind)
+        return int(kind)
+
+    def copies(self, kind: AttackKind, player_count: int) -> int:
+        """How many cards of ``kind`` one colour owns (SETUP-1, SETUP-4, VAR-2)."""
+        if kind is AttackKind.SCOUT_SHIP:
+            if self.no_scouts:
+                return 0
+            return 2 if player_count == 2 else 4
+        return 1
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Seated colours in clockwise order and the start player (SETUP-3, DICE-4).
+
+    >>> Seating((Colour.RED, Colour.BLUE, Colour.GREEN), Colour.BLUE).order()
+    (<Colour.BLUE: 'blue'>, <Colour.GREEN: 'green'>, <Colour.RED: 'red'>)
+    """
+
+    players: tuple[Colour, ...]
+    start_player: Colour
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.players) <= 4:
+            raise InvalidPosition(f"2 to 4 players take part, got {len(self.players)}",
+                                  where="players", clause="SETUP-3", code="player-count",
+                                  count=len(self.players))
+        if len(set(self.players)) != len(self.players):
+            raise InvalidPosition("a colour is seated twice", where="players", clause="SETUP-1",
+                                  code="duplicate-colour")
+        if self.start_player not in self.players:
+            raise InvalidPosition(f"start player {self.start_player.value} is not seated",
+                                  where="start_player", clause="SETUP-3",
+                                  code="start-player-not-seated", colour=self.start_player.value)
+
+    def order(self) -> tuple[Colour, ...]:
+        """Players from the start player clockwise: who goes first on ties (BAT-2, TRE-3)."""
+        i = self.players.index(self.start_player)
+        return self.players[i:] + self.players[:i]
+
+    def rank(self, colour: Colour) -> int:
+        """0 for the start player, 1 for the next clockwise, …"""
+        return self.order().index(colour)
+
+
+def full_treasure_count(player_count: int) -> int:
+    """Treasure cards in play: 42, or 32 with two players (SETUP-2, SETUP-4)."""
+    return 32 if player_count == 2 else 42
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A moment of the game as the analyzer and the case format describe it.
+
+    Attributes:
+        board: the grid.
+        seating: colours clockwise and the start player.
+        rules: the rule set.
+        deck: treasure cards left in the deck, or ``None`` when unknown/not asked.
+        won: treasure cards each colour won in earlier rounds (read-only mapping).
+    """
+
+    board: Board
+    seating: Seating
+    rules: RuleSet = RuleSet()
+    deck: int | None = None
+    won: Mapping[Colour, tuple[Treasure, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "won", MappingProxyType(dict(self.won)))
+
+    @property
+    def players(self) -> tuple[Colour, ...]:
+        """Seated colours, clockwise."""
+        return self.seating.players
+
+    def validate(self) -> Situation:
+        """Check the situation against the rules; return it unchanged.
+
+        Raises :class:`InvalidPosition` for: a colour on the board or in ``won`` that is
+        not seated; more attack cards of a kind than a colour owns (SETUP-1/4, VAR-2);
+        more than three cards holding one colour's dice (six dice, SETUP-1); dice and
+        attack cards on the board together (SET-3); more than two copies of a treasure
+        card or more treasure cards than the game has (SETUP-2/4); a negative deck.
+        """
+        players = set(self.players)
+        n = len(self.players)
+        counts: Counter[tuple[Colour, AttackKind]] = Counter()
+        dice_cards: Counter[Colour] = Counter()
+        has_cards = has_dice = False
+        for pos, sq in self.board:
+            occ = sq.occupant
+            if occ is None:
+                continue
+            if occ.colour not in players:
+                raise InvalidPosition(f"{occ.colour.value} is on the board but not seated",
+                                      where=f"position {pos}", clause="SETUP-1",
+                                      code="colour-not-seated", colour=occ.colour.value,
+                                      position=list(pos))
+            if isinstance(occ, AttackCard):
+                has_cards = True
+                counts[(occ.colour, occ.kind)] += 1
+                owned = self.rules.copies(occ.kind, n)
+                if counts[(occ.colour, occ.kind)] > owned:
+                    clause = ("VAR-2" if self.rules.no_scouts and occ.kind is AttackKind.SCOUT_SHIP
+                              else "SETUP-4" if n == 2 and occ.kind is AttackKind.SCOUT_SHIP
+                              else "SETUP-1")
+                    raise InvalidPosition(
+                        f"{occ.colour.value} owns {owned} card(s) [{int(occ.kind)}] but the board "
+                        f"holds more", where=f"position {pos}", clause=clause,
+                        code="too-many-cards", colour=occ.colour.value, value=int(occ.kind),
+                        owned=owned, position=list(pos))
+            else:
+                has_dice = True
+                dice_cards[occ.colour] += 1
+                if dice_cards[occ.colour] > 3:
+                    raise InvalidPosition(
+                        f"{occ.colour.value} has 6 dice, enough for 3 cards, but dice lie on more",
+                        where=f"position {pos}", clause="SETUP-1", code="too-many-dice",
+                        colour=occ.colour.value, position=list(pos))
+        if has_cards and has_dice:
+            raise InvalidPosition("dice and attack cards lie on the board together; Battle Time "
+                                  "begins only when no dice remain", where="board",
+                                  clause="SET-3", code="dice-and-cards")
+        for colour in self.won:
+            if colour not in players:
+                raise InvalidPosition(f"{colour.value} has won cards but is not seated",
+                                      where=f"won.{colour.value}", clause="SETUP-1",
+                                      code="colour-not-seated", colour=colour.value)
+        copies: Counter[Treasure] = Counter(sq.treasure for _, sq in self.board if sq.treasure)
+        for cards in self.won.values():
+            copies.update(cards)
+        for treasure, count in sorted(copies.items()):
+            if count > 2:
+                raise InvalidPosition(f"treasure card {treasure} appears {count} times on the "
+                                      f"board and among won cards; the game has two of each",
+                                      where=f"treasure {treasure}", clause="SETUP-2",
+                                      code="too-many-copies", treasure=str(treasure), count=count)
+        total = sum(copies.values())
+        limit = full_treasure_count(n)
+        if self.deck is not None:
+            if self.deck < 0:
+                raise InvalidInput("deck must be 0 or more", where="deck", code="bad-deck")
+            total += self.deck
+        if total > limit:
+            raise InvalidPosition(f"{total} treasure cards on the board, won and in the deck; the "
+                                  f"game has {limit}", where="deck" if self.deck else "board",
+                                  clause="SETUP-4" if n == 2 else "SETUP-2",
+                                  code="too-many-treasures", total=total, limit=limit)
+        return self

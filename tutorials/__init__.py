@@ -1,0 +1,1 @@
+"""The site: read-aloud tutorial, example boards (and later analyzer and sheets)."""

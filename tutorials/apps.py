@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TutorialsConfig(AppConfig):
+    """The tutorial app: script steps, example boards driven by the rules engine."""
+
+    name = "tutorials"
+    verbose_name = _("Tutorials")
+    default_auto_field = "django.db.models.BigAutoField"

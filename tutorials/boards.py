@@ -1,0 +1,656 @@
+"""Interactive example boards of the tutorial, driven by the rules engine.
+
+A board's whole state fits in a short string kept in the page URL
+(``?dice=4r_135566_01r_``), so every state can be linked, reloaded and reached
+without JavaScript: each action is a plain link to
+``/<lang>/tutorial/<step>/board/<id>/?state=…&do=…``, which htmx swaps in place.
+A state string that cannot be read starts the board afresh with a note saying so.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from captain.rules import (AttackCard, Board, Colour, Dice, Outcome, Position, Seating,
+                           Treasure, bell_status, collect_treasure, resolve_battle)
+from captain.rules.battle import BattleResult
+from captain.rules.situation import RuleSet
+
+from .explain import Explanation, card_phrase, explain
+from .glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
+
+# --- fixed example positions ------------------------------------------------------------
+DICE_BOARD_4 = ("12 35 44 26", "15 33 24 56", "11 46 23 13", "34 66 25 14")
+DICE_BOARD_2 = ("12 35 44", "15 33 24", "11 46 23")
+
+#: EX-BATTLE from RULES.md (shared/cases/manual-battle.json).
+EX_BATTLE = ("11 13:r3 22 14", "15 16:b1 23 24:r2", "26 33 34:g1 35", "36:g0 44 45 46")
+EX_BATTLE_SEATS = (Colour.RED, Colour.BLUE, Colour.GREEN)
+
+#: EX-SANDWICH, EX-BLOCK, EX-PRIORITY (shared/cases/sandwich-row, blocked-sandwich,
+#: sandwich-priority).
+TREASURE_EXAMPLES = {
+    "sandwich": (("12:b4 25 36 44:b5", "11 13 14 15", "16 22 23 24", "26 33 34:r5 35"),
+                 (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE), Colour.RED),
+    "block": (("11 12 13 14", "15:r5 16:b0 22 23:r5", "24 25 26 33", "34 35 36 44"),
+              (Colour.RED, Colour.BLUE), Colour.RED),
+    "priority": (("11 12:r5 13 14", "15:b5 16 22:b5 23", "24 25:r0 26 33", "34 35 36 44"),
+                 (Colour.RED, Colour.BLUE, Colour.GREEN), Colour.RED),
+}
+
+TITLES = {
+    "dice": gettext_lazy("Try it: roll and claim"),
+    "bell": gettext_lazy("Try it: may the bell ring?"),
+    "battle": gettext_lazy("Worked example: a battle"),
+    "sandwich": gettext_lazy("Worked example: a sandwich"),
+    "block": gettext_lazy("Worked example: a blocked sandwich"),
+    "priority": gettext_lazy("Worked example: two sandwiches claim one card"),
+}
+
+
+# --- view model of one position --------------------------------------------------------------
+PIPS = {
+    1: ((2, 2),),
+    2: ((1, 3), (3, 1)),
+    3: ((1, 3), (2, 2), (3, 1)),
+    4: ((1, 1), (1, 3), (3, 1), (3, 3)),
+    5: ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3)),
+    6: ((1, 1), (1, 3), (2, 1), (2, 3), (3, 1), (3, 3)),
+}
+
+
+def pips(face: int) -> list[tuple[int, int]]:
+    """Pip centres of a die face on a 0-40 SVG box (x, y)."""
+    return [(x * 10, y * 10) for x, y in PIPS[face]]
+
+
+@dataclass
+class CellView:
+    """What one position looks like, and what clicking it does."""
+
+    pos: Position
+    treasure: Treasure | None
+    card: AttackCard | None = None
+    dice: Dice | None = None
+    face_down: bool = False
+    ghost: AttackCard | None = None
+    won_by: Colour | None = None
+    classes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    href: str | None = None
+    hx_href: str | None = None
+
+    @property
+    def label(self) -> str:
+        return position_label(self.pos)
+
+    @property
+    def faces(self) -> list[list[tuple[int, int]]]:
+        return [pips(f) for f in self.treasure.faces] if self.treasure else []
+
+    @property
+    def description(self) -> str:
+        """Screen-reader text: where, which card, what lies on it, what happened."""
+        parts = [self.label]
+        if self.treasure is None:
+            parts.append(_("no treasure card"))
+        else:
+            parts.append(_("treasure card %(low)s and %(high)s") % {
+                "low": self.treasure.low, "high": self.treasure.high})
+        if self.card and self.face_down:
+            parts.append(_("%(colour)s attack card, face down") % {
+                "colour": COLOUR_NAMES[self.card.colour]})
+        elif self.card:
+            parts.append(card_phrase(self.card.token))
+        if self.dice:
+            parts.append(_("%(colour)s dice") % {"colour": COLOUR_NAMES[self.dice.colour]})
+        if self.won_by:
+            parts.append(_("won by %(colour)s") % {"colour": COLOUR_NAMES[self.won_by]})
+        parts.extend(self.notes)
+        return "; ".join(str(p) for p in parts)
+
+    @property
+    def css(self) -> str:
+        return " ".join(self.classes)
+
+
+def _grid(board: Board) -> list[list[CellView]]:
+    return [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
+             for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
+
+
+class ExampleBoard:
+    """Base of the tutorial boards: state string, actions, URLs, cells."""
+
+    board_id: str = ""
+    template: str = ""
+
+    def __init__(self, step: str) -> None:
+        self.step = step
+        self.note: str = ""
+
+    # to implement
+    def state(self) -> str:
+        raise NotImplementedError
+
+    def apply(self, action: str, arg: str, rng: random.Random) -> ExampleBoard:
+        raise NotImplementedError
+
+    def rows(self) -> list[list[CellView]]:
+        raise NotImplementedError
+
+    # shared
+    @property
+    def title(self) -> str:
+        return str(TITLES[self.board_id])
+
+    @property
+    def anchor(self) -> str:
+        return f"board-{self.board_id}"
+
+    def page_url(self) -> str:
+        url = reverse("tutorials:step", args=[self.step])
+        query = {self.board_id: self.state()}
+        if self.note:
+            query[f"{self.board_id}-note"] = self.note
+        return f"{url}?{urlencode(query)}#{self.anchor}"
+
+    def action_url(self, action: str, arg: str = "") -> str:
+        url = reverse("tutorials:board", args=[self.step, self.board_id])
+        query = {"state": self.state(), "do": action}
+        if arg:
+            query["at"] = arg
+        return f"{url}?{urlencode(query)}"
+
+    #: (name, action, argument) of the links every state offers; see :attr:`links`.
+    LINKS: tuple[tuple[str, str, str], ...] = ()
+
+    @property
+    def links(self) -> dict[str, str]:
+        """Action URLs by name, for templates (``board.links.roll``)."""
+        return {name: self.action_url(action, arg) for name, action, arg in self.LINKS}
+
+    def columns(self) -> list[str]:
+        width = max(len(r) for r in self.rows())
+        return list(COLUMN_LETTERS[:width])
+
+
+# --- Dice Time ------------------------------------------------------------------------
+NOTES = {
+    "roll-first": gettext_lazy("Roll your dice first."),
+    "occupied": gettext_lazy("That card already holds dice: it cannot be claimed again."),
+    "no-pair": gettext_lazy("None of your dice in hand show this card's two faces. Re-roll all of them and try again."),
+    "claimed": gettext_lazy("Claimed: your two dice now sit on this card."),
+    "all-placed": gettext_lazy("All your dice are on cards: nothing left to roll."),
+    "no-dice-left": gettext_lazy("That colour has no dice left: six dice cover three cards."),
+    "false-bell": gettext_lazy("False bell! The condition did not hold, so you may not roll, place or ring again this Dice Time."),
+    "false-bell-blocked": gettext_lazy("You rang a false bell: you sit out the rest of this Dice Time. Start again to practise more."),
+    "rang": gettext_lazy("Ding! Dice Time is over, and you are the start player until the next Dice Time ends."),
+    "ended": gettext_lazy("Dice Time is over. Start again to practise more."),
+    "reset": gettext_lazy("The example position could not be read, so the board starts afresh."),
+    "removed": gettext_lazy("Practice dice taken back."),
+}
+
+
+class DiceBoard(ExampleBoard):
+    """Dice Time practice: roll six dice, claim cards with pairs, ring the bell.
+
+    State: ``<players><paint>_<hand>_<placements>_<flags>``, e.g. ``4r_2356_01r12b_f``:
+    4 players, clicking places red dice, red holds 2,3,5,6 in hand, red dice on B1 (row
+    0 col 1), blue dice on C2; flag ``f`` = false bell, ``e`` = Dice Time ended.
+    """
+
+    template = "tutorials/boards/dice.html"
+    you = Colour.RED
+    LINKS = (("roll", "roll", ""), ("ring", "ring", ""), ("reset", "reset", ""),
+             ("players2", "players", "2"), ("players4", "players", "4"))
+
+    def __init__(self, step: str, board_id: str = "dice", players: int = 4,
+                 paint: Colour = Colour.RED, hand: tuple[int, ...] | None = None,
+                 placed: dict[Position, Colour] | None = None, false_bell: bool = False,
+                 ended: bool = False) -> None:
+        super().__init__(step)
+        self.board_id = board_id
+        self.players = players
+        self.paint = paint
+        self.hand = hand
+        self.placed = dict(placed or {})
+        self.false_bell = false_bell
+        self.ended = ended
+
+    @classmethod
+    def preset(cls, step: str, board_id: str) -> DiceBoard:
+        if board_id == "bell":
+            # two cards of the anti-diagonal A4-D1 hold dice: one more and the bell may ring
+            return cls(step, board_id, paint=Colour.BLUE,
+                       placed={Position(0, 3): Colour.BLUE, Position(2, 1): Colour.GREEN,
+                               Position(0, 0): Colour.WHITE})
+        return cls(step, board_id)
+
+    # state ---------------------------------------------------------------
+    def state(self) -> str:
+        hand = "".join(map(str, self.hand)) if self.hand is not None else "x"
+        placed = "".join(f"{p.row}{p.col}{c.letter}" for p, c in sorted(self.placed.items()))
+        flags = ("f" if self.false_bell else "") + ("e" if self.ended else "")
+        return f"{self.players}{self.paint.letter}_{hand}_{placed}_{flags}"
+
+    @classmethod
+    def from_state(cls, step: str, board_id: str, state: str) -> DiceBoard:
+        if not state:
+            return cls.preset(step, board_id)
+        try:
+            head, hand_s, placed_s, flags = state.split("_")
+            players = int(head[0])
+            if players not in (2, 4) or len(head) != 2:
+                raise ValueError(head)
+            paint = Colour.from_letter(head[1])
+            hand = None if hand_s == "x" else tuple(int(d) for d in hand_s)
+            if hand is not None and (len(hand) > 6 or any(not 1 <= d <= 6 for d in hand)):
+                raise ValueError(hand_s)
+            if len(placed_s) % 3:
+                raise ValueError(placed_s)
+            placed = {}
+            size = 3 if players == 2 else 4
+            for i in range(0, len(placed_s), 3):
+                r, c, letter = int(placed_s[i]), int(placed_s[i + 1]), placed_s[i + 2]
+                if not (0 <= r < size and 0 <= c < size):
+                    raise ValueError(placed_s)
+                placed[Position(r, c)] = Colour.from_letter(letter)
+            if set(flags) - {"f", "e"}:
+                raise ValueError(flags)
+            board = cls(step, board_id, players, paint, hand, placed, "f" in flags, "e" in flags)
+            counts = Counter(placed.values())
+            mine = counts[cls.you]
+            if any(n > 3 for n in counts.values()) or (hand is not None and len(hand) > 6 - 2 * mine):
+                raise ValueError("too many dice")
+            if players == 2 and not set(placed.values()) <= {Colour.RED, Colour.BLUE}:
+                raise ValueError("colour not seated")
+            return board
+        except (ValueError, IndexError, Exception):  # noqa: BLE001 - any bad state restarts
+            board = cls.preset(step, board_id)
+            board.note = "reset"
+            return board
+
+    # engine ----------------------------------------------------------------
+    @property
+    def seating(self) -> Seating:
+        players = (Colour.RED, Colour.BLUE) if self.players == 2 else tuple(Colour)
+        return Seating(players, Colour.RED)
+
+    def engine_board(self) -> Board:
+        rows = DICE_BOARD_2 if self.players == 2 else DICE_BOARD_4
+        board = Board.parse(rows)
+        for pos, colour in self.placed.items():
+            board = board.with_occupant(pos, Dice(colour))
+        return board
+
+    def bell(self):
+        return bell_status(self.engine_board(), self.seating, RuleSet())
+
+    def dice_left(self) -> int:
+        return 6 - 2 * sum(1 for c in self.placed.values() if c == self.you)
+
+    @staticmethod
+    def pair_for(hand: tuple[int, ...], treasure: Treasure) -> tuple[int, int] | None:
+        """The two dice of ``hand`` showing exactly ``treasure``'s faces (DICE-2), or None."""
+        left = list(hand)
+        if treasure.low in left:
+            left.remove(treasure.low)
+            if treasure.high in left:
+                return treasure.faces
+        return None
+
+    # actions -------------------------------------------------------------
+    def _copy(self, **changes) -> DiceBoard:
+        new = DiceBoard(self.step, self.board_id, self.players, self.paint, self.hand,
+                        self.placed, self.false_bell, self.ended)
+        for k, v in changes.items():
+            setattr(new, k, v)
+        return new
+
+    def apply(self, action: str, arg: str, rng: random.Random) -> DiceBoard:
+        new = self._copy()
+        if action == "reset":
+            return DiceBoard.preset(self.step, self.board_id)
+        if action == "players" and arg in ("2", "4"):
+            fresh = DiceBoard(self.step, self.board_id, players=int(arg))
+            return fresh
+        if action == "paint":
+            try:
+                colour = Colour.from_letter(arg)
+            except Exception:  # noqa: BLE001
+                return new
+            if colour in self.seating.players:
+                new.paint = colour
+            return new
+        if self.ended and action in ("roll", "claim", "ring"):
+            new.note = "ended"
+            return new
+        if action == "roll":
+            if self.false_bell:
+                new.note = "false-bell-blocked"
+            elif self.dice_left() == 0:
+                new.note = "all-placed"
+            else:
+                new.hand = tuple(rng.randint(1, 6) for _ in range(self.dice_left()))  # DICE-3
+            return new
+        if action == "ring":
+            if self.false_bell:
+                new.note = "false-bell-blocked"
+            elif self.bell().may_ring:
+                new.ended, new.note = True, "rang"
+            else:
+                new.false_bell, new.note = True, "false-bell"  # DICE-6
+            return new
+        if action == "claim":
+            try:
+                pos = Position(int(arg[0]), int(arg[1]))
+                square = self.engine_board().at(pos)
+            except Exception:  # noqa: BLE001
+                return new
+            if self.paint != self.you:
+                if self.placed.get(pos) == self.paint:
+                    del new.placed[pos]
+                    new.note = "removed"
+                elif pos in self.placed:
+                    new.note = "occupied"
+                elif sum(1 for c in self.placed.values() if c == self.paint) >= 3:
+                    new.note = "no-dice-left"
+                else:
+                    new.placed[pos] = self.paint
+                return new
+            if self.false_bell:
+                new.note = "false-bell-blocked"
+            elif self.hand is None:
+                new.note = "roll-first"
+            elif pos in self.placed:
+                new.note = "occupied"
+            else:
+                pair = self.pair_for(self.hand, square.treasure)  # type: ignore[arg-type]
+                if pair is None:
+                    new.note = "no-pair"
+                else:
+                    hand = list(self.hand)
+                    hand.remove(pair[0])
+                    hand.remove(pair[1])
+                    new.hand = tuple(hand)
+                    new.placed[pos] = self.you
+                    new.note = "claimed"
+            return new
+        return new
+
+    # view ----------------------------------------------------------------
+    def rows(self) -> list[list[CellView]]:
+        board = self.engine_board()
+        status = self.bell()
+        grid = _grid(board)
+        line = set(status.line or ()) if status.may_ring else set()
+        for row in grid:
+            for cell in row:
+                if cell.pos in line:
+                    cell.classes.append("bell-line")
+                    cell.notes.append(_("part of the line that lets the bell ring"))
+                if (self.paint == self.you and self.hand and cell.dice is None
+                        and not self.false_bell and not self.ended
+                        and self.pair_for(self.hand, cell.treasure)):  # type: ignore[arg-type]
+                    cell.classes.append("claimable")
+                    cell.notes.append(_("your dice in hand can claim it"))
+                if not self.ended:
+                    cell.href = self.action_url("claim", f"{cell.pos.row}{cell.pos.col}")
+        return grid
+
+    def hand_faces(self) -> list[list[tuple[int, int]]]:
+        return [pips(d) for d in sorted(self.hand or ())]
+
+    def colours(self) -> list[dict]:
+        return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
+                 "active": c == self.paint, "href": self.action_url("paint", c.letter),
+                 "dice_left": 6 - 2 * sum(1 for x in self.placed.values() if x == c)}
+                for c in self.seating.players]
+
+    def bell_explanation(self) -> Explanation:
+        return explain(self.bell().event)
+
+    def message(self) -> str:
+        return str(NOTES.get(self.note, ""))
+
+
+# --- Battle Time --------------------------------------------------------------------------
+class BattleBoard(ExampleBoard):
+    """EX-BATTLE step by step. State: ``0`` face down, ``1`` revealed, ``k`` = k-1 steps done."""
+
+    board_id = "battle"
+    template = "tutorials/boards/battle.html"
+    LINKS = (("reveal", "reveal", ""), ("next", "next", ""), ("back", "back", ""),
+             ("reset", "reset", ""), ("end", "end", ""))
+
+    def __init__(self, step: str, k: int = 0) -> None:
+        super().__init__(step)
+        self.seating = Seating(EX_BATTLE_SEATS, Colour.RED)
+        self.board = Board.parse(EX_BATTLE)
+        self.result: BattleResult = resolve_battle(self.board, self.seating)
+        self.k = max(0, min(k, self.last))
+
+    @property
+    def last(self) -> int:
+        return len(self.result.steps) + 1
+
+    def state(self) -> str:
+        return str(self.k)
+
+    @classmethod
+    def from_state(cls, step: str, state: str) -> BattleBoard:
+        if not state:
+            return cls(step)
+        if not state.isdigit() or int(state) > 99:
+            board = cls(step)
+            board.note = "reset"
+            return board
+        return cls(step, int(state))
+
+    def apply(self, action: str, arg: str, rng: random.Random) -> BattleBoard:
+        k = {"reveal": max(self.k, 1), "next": self.k + 1, "back": self.k - 1,
+             "reset": 0, "end": self.last}.get(action, self.k)
+        return BattleBoard(self.step, k)
+
+    @property
+    def revealed(self) -> bool:
+        return self.k >= 1
+
+    @property
+    def done_steps(self):
+        return self.result.steps[: max(0, self.k - 1)]
+
+    @property
+    def current(self):
+        return self.done_steps[-1] if self.k >= 2 else None
+
+    @property
+    def finished(self) -> bool:
+        return self.k == self.last
+
+    def rows(self) -> list[list[CellView]]:
+        grid = _grid(self.board)
+        cells = {c.pos: c for row in grid for c in row}
+        removed_at: dict[Position, BattleStepInfo] = {}
+        for s in self.done_steps:
+            for p in s.removed:
+                removed_at[p] = BattleStepInfo(s.position, s.index)
+        current = self.current
+        for pos, cell in cells.items():
+            if cell.card is None:
+                continue
+            cell.face_down = not self.revealed
+            if pos in removed_at and (current is None or pos not in current.removed):
+                cell.ghost, cell.card = cell.card, None
+                cell.classes.append("gone")
+                cell.notes.append(_("removed to the discard by the card at %(pos)s") % {
+                    "pos": position_label(removed_at[pos].by)})
+        if current is not None:
+            cells[current.position].classes.append("acting")
+            for p in current.range:
+                cells[p].classes.append("in-range")
+            for p in current.removed:
+                cells[p].classes.append("hit")
+                cells[p].notes.append(_("removed now"))
+            for p in current.immune:
+                cells[p].classes.append("immune")
+            if current.outcome is Outcome.REMOVED_BEFORE:
+                cells[current.position].classes.append("skipped")
+                cells[current.position].notes.append(_("removed before its turn: does not act"))
+        return grid
+
+    def order(self) -> list[dict]:
+        """The resolution order strip: each card with its status now."""
+        out = []
+        done = {s.index for s in self.done_steps}
+        current = self.current.index if self.current else None
+        for s in self.result.steps:
+            if not self.revealed:
+                break
+            status = ("current" if s.index == current else "done" if s.index in done else "pending")
+            if s.outcome is Outcome.REMOVED_BEFORE and s.index in done:
+                status += " skipped"
+            out.append({"card": s.card, "label": position_label(s.position),
+                        "name": CARD_NAMES[s.card.kind], "status": status})
+        return out
+
+    def explanations(self) -> list[Explanation]:
+        events = self.result.events
+        if not self.revealed:
+            return []
+        out = [explain(events[0])]
+        out += [explain(s.event) for s in self.done_steps]
+        if self.finished:
+            out.append(explain(events[-1]))
+        return out
+
+
+@dataclass(frozen=True)
+class BattleStepInfo:
+    by: Position
+    index: int
+
+
+# --- Treasure Time ------------------------------------------------------------------------
+class TreasureBoard(ExampleBoard):
+    """EX-SANDWICH / EX-BLOCK / EX-PRIORITY: collect player by player (INT-1).
+
+    State: ``<k><start letter>``: ``k`` players have collected; the start player (EX-BLOCK
+    lets the visitor switch it to see INT-1 at work).
+    """
+
+    template = "tutorials/boards/treasure.html"
+    LINKS = (("next", "next", ""), ("back", "back", ""), ("reset", "reset", ""), ("end", "end", ""))
+
+    def __init__(self, step: str, board_id: str, k: int = 0, start: Colour | None = None) -> None:
+        super().__init__(step)
+        self.board_id = board_id
+        rows, players, default_start = TREASURE_EXAMPLES[board_id]
+        self.start = start if start in players else default_start
+        self.seating = Seating(players, self.start)
+        self.board = Board.parse(rows)
+        battle = resolve_battle(self.board, self.seating)
+        self.after_battle = battle.board
+        self.result = collect_treasure(battle.board, self.seating)
+        self.k = max(0, min(k, len(players)))
+
+    def state(self) -> str:
+        return f"{self.k}{self.start.letter}"
+
+    @classmethod
+    def from_state(cls, step: str, board_id: str, state: str) -> TreasureBoard:
+        if not state:
+            return cls(step, board_id)
+        try:
+            return cls(step, board_id, int(state[:-1]), Colour.from_letter(state[-1]))
+        except Exception:  # noqa: BLE001
+            board = cls(step, board_id)
+            board.note = "reset"
+            return board
+
+    def apply(self, action: str, arg: str, rng: random.Random) -> TreasureBoard:
+        if action == "start":
+            try:
+                return TreasureBoard(self.step, self.board_id, 0, Colour.from_letter(arg))
+            except Exception:  # noqa: BLE001
+                return self
+        k = {"next": self.k + 1, "back": self.k - 1, "reset": 0,
+             "end": len(self.seating.players)}.get(action, self.k)
+        return TreasureBoard(self.step, self.board_id, k, self.start)
+
+    @property
+    def collected(self) -> tuple[Colour, ...]:
+        return self.result.order[: self.k]
+
+    @property
+    def finished(self) -> bool:
+        return self.k == len(self.seating.players)
+
+    @property
+    def next_player(self) -> Colour | None:
+        return None if self.finished else self.result.order[self.k]
+
+    def rows(self) -> list[list[CellView]]:
+        grid = _grid(self.after_battle)
+        cells = {c.pos: c for row in grid for c in row}
+        for colour in self.collected:
+            for pos in self.result.winnings[colour]:
+                cells[pos].won_by = colour
+                cells[pos].classes.append(f"won won-{colour.value}")
+            for pos, card in self.after_battle.cards().items():
+                if card.colour == colour:
+                    cells[pos].ghost, cells[pos].card = card, None
+        if self.k:
+            latest = self.collected[-1]
+            for s in self.result.sandwiches:
+                if s.colour == latest:
+                    for p in s.ends:
+                        cells[p].classes.append("sandwich-end")
+                    for p in s.between:
+                        cells[p].classes.append("blocked-between" if s.blocked_by else "sandwiched")
+                    for p in s.blocked_by:
+                        cells[p].classes.append("blocker")
+        return grid
+
+    def explanations(self) -> list[Explanation]:
+        shown = {c.value for c in self.collected}
+        out = [explain(e) for e in self.result.events
+               if e.params.get("colour") in shown]
+        if self.finished:
+            out += [explain(e) for e in self.result.events
+                    if e.code in ("treasure.reading_matters", "treasure.discard")]
+        return out
+
+    def summary(self) -> list[dict]:
+        return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
+                 "cards": [position_label(p) for p in self.result.winnings[c]],
+                 "done": c in self.collected}
+                for c in self.result.order]
+
+    def start_choices(self) -> list[dict]:
+        if self.board_id != "block":
+            return []
+        return [{"colour": c, "name": COLOUR_NAMES[c], "active": c == self.start,
+                 "href": self.action_url("start", c.letter)} for c in self.seating.players]
+
+
+def load(board_id: str, state: str, *, step: str) -> ExampleBoard:
+    """The board ``board_id`` of tutorial step ``step`` in ``state`` ("" = initial).
+
+    Raises ``KeyError`` for an unknown board id. Unreadable states restart the board.
+    """
+    if board_id in ("dice", "bell"):
+        return DiceBoard.from_state(step, board_id, state)
+    if board_id == "battle":
+        return BattleBoard.from_state(step, state)
+    if board_id in TREASURE_EXAMPLES:
+        return TreasureBoard.from_state(step, board_id, state)
+    raise KeyError(board_id)

@@ -1,0 +1,248 @@
+"""Turn engine events into one sentence each, in the active language.
+
+The engine's events carry codes, parameters and clause ids, never text; this module
+is the only place that words them. Every sentence is a whole gettext message with
+named placeholders, so translators can reorder freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from captain.rules import AttackKind, Colour, Event
+
+from .clauses import clause_summary
+from .glossary import CARD_NAMES, COLOUR_NAMES, position_label
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A worded event: ``text`` plus the clause ids it cites (main first)."""
+
+    code: str
+    text: str
+    clause: str
+    interpretation: str | None
+
+    @property
+    def clause_title(self) -> str:
+        """Short translated statement of the main clause (for a tooltip)."""
+        return clause_summary(self.clause)
+
+    @property
+    def interpretation_title(self) -> str:
+        return clause_summary(self.interpretation) if self.interpretation else ""
+
+
+def positions(ps: Iterable[Iterable[int]]) -> str:
+    """``B2, C2`` (``B2、C2`` in Japanese)."""
+    sep = pgettext("list separator", ", ")
+    return sep.join(position_label(tuple(p)) for p in ps)
+
+
+def colour_name(value: str) -> str:
+    return str(COLOUR_NAMES[Colour(value)])
+
+
+def card_phrase(token: str) -> str:
+    """``blue [1] Boarding Melee`` for ``b1``."""
+    colour = next(c for c in Colour if c.letter == token[0])
+    kind = AttackKind(int(token[1]))
+    return _("%(colour)s [%(value)s] %(name)s") % {
+        "colour": COLOUR_NAMES[colour], "value": int(kind), "name": CARD_NAMES[kind]}
+
+
+def explain(event: Event) -> Explanation:
+    """Word one engine event. Unknown codes raise ``KeyError`` (a test covers all codes)."""
+    p = event.params
+    text = capfirst(_WORDERS[event.code](p))
+    return Explanation(event.code, text, event.clause, event.interpretation)
+
+
+def _battle_reveal(p) -> str:
+    order = " → ".join(str(v) for v in p["order"])
+    return _("All attack cards are turned face up. They act by speed: %(order)s.") % {"order": order}
+
+
+def _tie(p) -> str:
+    if p.get("before"):
+        names = pgettext("list separator", ", ").join(colour_name(c) for c in p["before"])
+        return " " + _("Same speed as %(colours)s, who sits earlier from the start player, "
+                       "so it goes after them.") % {"colours": names}
+    return ""
+
+
+def _battle_act(p) -> str:
+    args = {"card": card_phrase(p["card"]), "at": position_label(p["position"])}
+    if p["removed"]:
+        args["removed"] = pgettext("list separator", ", ").join(
+            f"{card_phrase(t)} ({position_label(pos)})" for t, pos in zip(p["removed_cards"], p["removed"]))
+        text = _("%(card)s at %(at)s acts and removes %(removed)s to their owners' discard.") % args
+    else:
+        text = _("%(card)s at %(at)s acts, but no other player's card is in its range.") % args
+    if p["immune"]:
+        text += " " + _("The Hostage Gambit at %(pos)s is in range but can never be removed.") % {
+            "pos": positions(p["immune"])}
+    return text + _tie(p)
+
+
+def _battle_no_effect(p) -> str:
+    args = {"card": card_phrase(p["card"]), "at": position_label(p["position"])}
+    if p["value"] == 0:
+        return _("%(card)s at %(at)s has its turn: it attacks nothing, and nothing can remove it.") % args
+    return _("%(card)s at %(at)s has its turn: it has no attack.") % args
+
+
+def _battle_skipped(p) -> str:
+    return _("%(card)s at %(at)s was removed by the card at %(by)s before its turn, so it does "
+             "nothing.") % {"card": card_phrase(p["card"]), "at": position_label(p["position"]),
+                            "by": position_label(p["removed_by"])}
+
+
+def _battle_done(p) -> str:
+    if not p["survivors"]:
+        return _("Battle Time is over. No attack card survived.")
+    return _("Battle Time is over. Still on the board: %(cards)s.") % {
+        "cards": pgettext("list separator", ", ").join(
+            f"{card_phrase(t)} ({position_label(pos)})" for pos, t in p["survivors"])}
+
+
+def _treasure_card(p) -> str:
+    return _("%(colour)s wins the treasure card at %(at)s, under their surviving %(card)s.") % {
+        "colour": colour_name(p["colour"]).capitalize(), "at": position_label(p["position"]),
+        "card": CARD_NAMES[AttackKind(int(p["card"][1]))] if p.get("card") else ""}
+
+
+def _treasure_sandwich(p) -> str:
+    text = _("%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins them too.") % {
+        "colour": colour_name(p["colour"]).capitalize(), "a": position_label(p["ends"][0]),
+        "b": position_label(p["ends"][1]), "won": positions(p["won"])}
+    if p.get("unblocked"):
+        text += " " + _("The card at %(pos)s that stood between them was already collected by "
+                        "an earlier player, so it no longer blocks.") % {"pos": positions(p["unblocked"])}
+    elif p.get("gap"):
+        text += " " + _("An empty position between them does not break the sandwich.")
+    return text
+
+
+def _treasure_blocked(p) -> str:
+    return _("%(colour)s's cards at %(a)s and %(b)s do not sandwich anything: another player's "
+             "card lies between them at %(at)s.") % {
+        "colour": colour_name(p["colour"]).capitalize(), "a": position_label(p["ends"][0]),
+        "b": position_label(p["ends"][1]), "at": positions(p["blocked_by"])}
+
+
+def _treasure_priority(p) -> str:
+    return _("%(colour)s also sandwiches %(at)s, but %(winner)s collects before them and has "
+             "already taken it.") % {
+        "colour": colour_name(p["colour"]).capitalize(), "at": positions(p["positions"]),
+        "winner": colour_name(p["winner"])}
+
+
+def _winnings_phrase(w) -> str:
+    parts = []
+    for colour, ps in w.items():
+        parts.append(_("%(colour)s %(count)s") % {"colour": colour_name(colour),
+                                                  "count": len(ps)})
+    return pgettext("list separator", ", ").join(parts)
+
+
+def _treasure_reading(p) -> str:
+    if p["reading"] == "sequential":
+        return _("This answer depends on the reading of the rules: players collect one after "
+                 "another. If all sandwiches were judged at once instead, the cards won would "
+                 "be: %(other)s.") % {"other": _winnings_phrase(p["other_winnings"])}
+    return _("This answer depends on the reading of the rules: all sandwiches are judged at "
+             "once. If players collected one after another instead, the cards won would be: "
+             "%(other)s.") % {"other": _winnings_phrase(p["other_winnings"])}
+
+
+def _treasure_discard(p) -> str:
+    return _("All attack cards left on the board go face down to their owners' discard piles.")
+
+
+def _bell_line(p) -> str:
+    return _("The bell may ring: the line %(line)s has dice on %(held)s.") % {
+        "line": positions(p["line"]), "held": positions(p["held"])}
+
+
+def _bell_count(p) -> str:
+    return _("The bell may ring: %(count)s cards hold dice (%(held)s).") % {
+        "count": len(p["held"]), "held": positions(p["held"])}
+
+
+def _bell_all_dice(p) -> str:
+    return _("The bell may ring: %(colour)s has placed all six dice.") % {
+        "colour": colour_name(p["colour"])}
+
+
+def _bell_not_yet(p) -> str:
+    if p.get("colour"):
+        return _("Not yet: nobody has placed all six dice; %(colour)s needs %(needed)s more "
+                 "card(s).") % {"colour": colour_name(p["colour"]), "needed": p["needed"]}
+    if p.get("line"):
+        return _("Not yet: the closest line is %(line)s, which needs dice on %(needed)s more "
+                 "card(s).") % {"line": positions(p["line"]), "needed": p["needed"]}
+    return _("Not yet: dice must lie on %(needed)s more card(s).") % {"needed": p["needed"]}
+
+
+def _round_refill(p) -> str:
+    return _("The start player refills the empty positions: %(drawn)s card(s) from the deck.") % p
+
+
+def _round_rearrange(p) -> str:
+    return _("The deck cannot fill the grid, so the %(cards)s cards are laid out as close to a "
+             "square as possible: %(rows)s rows of up to %(columns)s.") % p
+
+
+def _round_continue(p) -> str:
+    return _("%(board_after)s treasure cards are on the board: the next round begins.") % p
+
+
+def _round_game_over(p) -> str:
+    return _("The deck is empty and only %(board_after)s treasure cards remain, too few for a "
+             "3×3 grid: the game ends.") % p
+
+
+def _round_standings(p) -> str:
+    if p["winner"]:
+        if p["doubles_decided"]:
+            return _("%(winner)s wins: level on cards, but with more doubles.") % {
+                "winner": colour_name(p["winner"]).capitalize()}
+        return _("%(winner)s wins with the most treasure cards.") % {
+            "winner": colour_name(p["winner"]).capitalize()}
+    names = pgettext("list separator", ", ").join(colour_name(c) for c in p["tied"])
+    return _("Still level on cards and doubles (%(players)s): the players settle it among "
+             "themselves.") % {"players": names}
+
+
+_WORDERS = {
+    "battle.reveal": _battle_reveal,
+    "battle.act": _battle_act,
+    "battle.no_effect": _battle_no_effect,
+    "battle.skipped": _battle_skipped,
+    "battle.done": _battle_done,
+    "treasure.card": _treasure_card,
+    "treasure.sandwich": _treasure_sandwich,
+    "treasure.blocked": _treasure_blocked,
+    "treasure.priority": _treasure_priority,
+    "treasure.reading_matters": _treasure_reading,
+    "treasure.discard": _treasure_discard,
+    "bell.line": _bell_line,
+    "bell.count": _bell_count,
+    "bell.all_dice": _bell_all_dice,
+    "bell.not_yet": _bell_not_yet,
+    "round.refill": _round_refill,
+    "round.rearrange": _round_rearrange,
+    "round.continue": _round_continue,
+    "round.game_over": _round_game_over,
+    "round.standings": _round_standings,
+}
+
+#: Every event code the engine can produce has a wording here.
+KNOWN_CODES = frozenset(_WORDERS)

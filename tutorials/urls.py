@@ -1,0 +1,13 @@
+from django.urls import path
+from django.views.generic import RedirectView
+
+from . import views
+
+app_name = "tutorials"
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="tutorials:index", permanent=False), name="home"),
+    path("tutorial/", views.tutorial_index, name="index"),
+    path("tutorial/<slug:slug>/", views.tutorial_step, name="step"),
+    path("tutorial/<slug:slug>/board/<slug:board_id>/", views.board_action, name="board"),
+]
