@@ -47,3 +47,29 @@ def card_effect(kind: AttackKind) -> str:
 def clause_text(clause: str) -> str:
     """One-sentence translated statement of a RULES.md clause."""
     return clause_summary(clause)
+
+
+@register.inclusion_tag("tutorials/_card_table_rows.html")
+def card_table():
+    """The six attack cards with their range diagrams (BAT-4)."""
+    from ..diagrams import all_diagrams
+
+    return {"diagrams": all_diagrams()}
+
+
+#: Each language named in itself, for the switcher.
+LANGUAGE_SELF_NAMES = {"ja": "日本語", "en": "English", "de": "Deutsch"}
+
+
+@register.simple_tag(takes_context=True)
+def language_links(context) -> list[dict[str, object]]:
+    """The current page (path and query) in each language: code, name, url, current."""
+    from django.conf import settings
+    from django.utils.translation import get_language
+
+    request = context["request"]
+    current = get_language()
+    path = request.get_full_path()
+    return [{"code": code, "name": LANGUAGE_SELF_NAMES.get(code, code),
+             "url": _translate_url(path, code), "current": code == current}
+            for code, _name in settings.LANGUAGES]

@@ -1,0 +1,191 @@
+"""Example boards: engine-driven states, htmx partials, plain-link fallbacks."""
+
+from __future__ import annotations
+
+import random
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from captain.rules import Colour, Position
+from tutorials import boards
+from tutorials.boards import BattleBoard, DiceBoard, TreasureBoard
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _state_after(response, board_id):
+    query = parse_qs(urlsplit(response["Location"] if "Location" in response
+                              else response["HX-Push-Url"]).query)
+    return query[board_id][0]
+
+
+# --- Dice Time board ---------------------------------------------------------------
+
+def test_dice_roll_gives_six_dice_then_all_unplaced_dice():
+    board = DiceBoard("dice-time")
+    rolled = board.apply("roll", "", random.Random(1))
+    assert rolled.hand is not None and len(rolled.hand) == 6
+    assert all(1 <= d <= 6 for d in rolled.hand)
+
+
+def test_dice_claim_needs_exact_pair_and_removes_it_from_hand():
+    board = DiceBoard("dice-time", hand=(3, 5, 1, 1, 6, 2))
+    # B1 (row 0, col 1) is the 35 card of the practice grid
+    claimed = board.apply("claim", "01", random.Random(0))
+    assert claimed.placed == {Position(0, 1): Colour.RED}
+    assert sorted(claimed.hand) == [1, 1, 2, 6]
+    assert claimed.note == "claimed"
+    # C1 is 44: no pair of fours in hand
+    refused = claimed.apply("claim", "02", random.Random(0))
+    assert refused.note == "no-pair" and Position(0, 2) not in refused.placed
+    # a re-roll now throws only the four dice still in hand (DICE-3)
+    rerolled = claimed.apply("roll", "", random.Random(2))
+    assert len(rerolled.hand) == 4
+
+
+def test_dice_card_with_dice_cannot_be_claimed_again():
+    board = DiceBoard("dice-time", hand=(3, 5, 3, 5, 1, 1), placed={Position(0, 1): Colour.BLUE})
+    assert board.apply("claim", "01", random.Random(0)).note == "occupied"
+
+
+def test_dice_bell_false_then_blocked():
+    board = DiceBoard("dice-time", hand=(1, 2, 3, 4, 5, 6))
+    rung = board.apply("ring", "", random.Random(0))
+    assert rung.false_bell and rung.note == "false-bell"
+    assert rung.apply("roll", "", random.Random(0)).note == "false-bell-blocked"
+    assert rung.apply("claim", "00", random.Random(0)).note == "false-bell-blocked"
+
+
+def test_dice_bell_rings_on_a_line_of_three():
+    placed = {Position(0, 0): Colour.RED, Position(0, 1): Colour.BLUE, Position(0, 3): Colour.GREEN}
+    board = DiceBoard("dice-time", placed=placed)
+    assert board.bell().may_ring
+    rung = board.apply("ring", "", random.Random(0))
+    assert rung.ended and rung.note == "rang"
+    cells = [c for row in board.rows() for c in row if "bell-line" in c.classes]
+    assert {c.pos for c in cells} == {Position(0, c) for c in range(4)}
+
+
+def test_dice_two_players_uses_three_cards_anywhere():
+    board = DiceBoard("dice-time", players=2,
+                      placed={Position(0, 0): Colour.RED, Position(1, 2): Colour.BLUE})
+    assert not board.bell().may_ring
+    board = DiceBoard("dice-time", players=2, placed={
+        Position(0, 0): Colour.RED, Position(1, 2): Colour.BLUE, Position(2, 1): Colour.RED})
+    assert board.bell().may_ring and board.bell().clause == "DICE-5"
+
+
+def test_dice_practice_colour_limited_to_three_cards():
+    placed = {Position(0, 0): Colour.BLUE, Position(0, 1): Colour.BLUE, Position(0, 2): Colour.BLUE}
+    board = DiceBoard("dice-time", paint=Colour.BLUE, placed=placed)
+    assert board.apply("claim", "33", random.Random(0)).note == "no-dice-left"
+
+
+@pytest.mark.parametrize("state", ["garbage", "4r_999999__", "4r_1_99r_", "9r_x__", "4q_x__",
+                                   "4r_123456_00r00b_zz", "2r_x_00g_"])
+def test_dice_bad_state_restarts_with_note(state):
+    board = boards.load("dice", state, step="dice-time")
+    assert board.note == "reset"
+    assert board.state() == DiceBoard.preset("dice-time", "dice").state()
+
+
+def test_dice_state_round_trips():
+    board = DiceBoard("dice-time", paint=Colour.GREEN, hand=(2, 4),
+                      placed={Position(0, 1): Colour.RED, Position(0, 0): Colour.RED,
+                              Position(3, 3): Colour.GREEN}, false_bell=True)
+    again = boards.load("dice", board.state(), step="dice-time")
+    assert again.state() == board.state() and again.note == ""
+
+
+# --- Battle board ----------------------------------------------------------------------
+
+def test_battle_steps_follow_ex_battle():
+    board = BattleBoard("battle-time")
+    assert not board.revealed
+    assert all(c.face_down for row in board.rows() for c in row if c.card)
+    board = board.apply("reveal", "", random.Random())
+    assert board.revealed and board.current is None
+    tokens = []
+    while not board.finished:
+        board = board.apply("next", "", random.Random())
+        tokens.append((board.current.card.token, board.current.outcome.value))
+    assert tokens == [("g0", "no-effect"), ("b1", "acts"), ("g1", "removed-before"),
+                      ("r2", "acts"), ("r3", "removed-before")]
+    assert sorted(c.token for c in board.result.survivors.values()) == ["g0", "r2"]
+
+
+def test_battle_step_highlights_range_and_removals():
+    board = BattleBoard("battle-time", k=3)  # revealed + 2 steps: blue [1] just acted
+    cells = {c.pos: c for row in board.rows() for c in row}
+    assert "acting" in cells[Position(1, 1)].classes
+    assert "in-range" in cells[Position(0, 0)].classes
+    assert "hit" in cells[Position(0, 1)].classes and "hit" in cells[Position(2, 2)].classes
+    board = BattleBoard("battle-time", k=4)  # green [1] is skipped: removed before its turn
+    cells = {c.pos: c for row in board.rows() for c in row}
+    assert "skipped" in cells[Position(2, 2)].classes
+
+
+# --- Treasure boards -------------------------------------------------------------------
+
+def test_sandwich_board_blue_wins_four():
+    board = TreasureBoard("treasure-time", "sandwich").apply("end", "", random.Random())
+    assert board.result.winnings[Colour.BLUE] == tuple(Position(0, c) for c in range(4))
+
+
+def test_block_board_what_if_start_player():
+    red_first = TreasureBoard("treasure-time", "block", k=2)
+    assert red_first.result.winnings[Colour.RED] == (Position(1, 0), Position(1, 3))
+    blue_first = red_first.apply("start", "b", random.Random())
+    assert blue_first.k == 0 and blue_first.start is Colour.BLUE
+    assert blue_first.result.winnings[Colour.RED] == (Position(1, 0), Position(1, 2), Position(1, 3))
+    codes = [e.code for e in blue_first.apply("end", "", random.Random()).explanations()]
+    assert "treasure.reading_matters" in codes
+
+
+def test_priority_board_start_player_wins_shared_card():
+    board = TreasureBoard("treasure-time", "priority", k=3)
+    assert Position(1, 1) in board.result.winnings[Colour.RED]
+    assert Position(1, 1) not in board.result.winnings[Colour.BLUE]
+
+
+# --- views: htmx partials and plain links ---------------------------------------------
+
+@pytest.mark.django_db
+def test_board_action_plain_request_redirects_to_page_with_state(client):
+    response = client.get("/en/tutorial/battle-time/board/battle/?state=0&do=reveal")
+    assert response.status_code == 302
+    assert response["Location"] == "/en/tutorial/battle-time/?battle=1#board-battle"
+
+
+@pytest.mark.django_db
+def test_board_action_htmx_returns_partial_and_pushes_url(client):
+    response = client.get("/de/tutorial/battle-time/board/battle/?state=1&do=next", **HTMX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" not in html and 'id="board-battle"' in html
+    assert response["HX-Push-Url"] == "/de/tutorial/battle-time/?battle=2#board-battle"
+    # links inside the partial keep the language prefix
+    assert 'hx-get="/de/tutorial/battle-time/board/battle/' in html
+
+
+@pytest.mark.django_db
+def test_dice_roll_through_view(client):
+    response = client.get("/ja/tutorial/dice-time/board/dice/?state=&do=roll", **HTMX)
+    assert response.status_code == 200
+    hand = _state_after(response, "dice").split("_")[1]
+    assert len(hand) == 6 and hand.isdigit()
+
+
+@pytest.mark.django_db
+def test_board_on_wrong_step_is_404(client):
+    assert client.get("/en/tutorial/welcome/board/battle/?do=next").status_code == 404
+    assert client.get("/en/tutorial/battle-time/board/nope/?do=next").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["battle=abc", "battle=999999999999", "dice=%00%ff", "sandwich=zz"])
+def test_bad_board_state_in_page_url_is_not_an_error(client, query):
+    slug = {"battle": "battle-time", "dice": "dice-time", "sandwich": "treasure-time"}[query.split("=")[0]]
+    response = client.get(f"/en/tutorial/{slug}/?{query}")
+    assert response.status_code == 200

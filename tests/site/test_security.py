@@ -1,0 +1,49 @@
+"""Production settings from the environment; CSP and other headers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_check_deploy_is_clean_with_production_environment(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update({
+        "DJANGO_SECRET_KEY": "x9!" + "k" * 60 + "Q7#mZ2",
+        "DJANGO_ALLOWED_HOSTS": "dice.example.org",
+        "DJANGO_DEBUG": "0",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+    })
+    proc = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no issues" in proc.stdout
+
+
+@pytest.mark.django_db
+def test_csp_header_and_no_inline_styles(client):
+    response = client.get("/en/tutorial/battle-time/?battle=3")
+    csp = response["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    html = response.content.decode()
+    assert ' style="' not in html and "<style" not in html
+    assert "<script>" not in html  # only external scripts from our static files
+
+
+@pytest.mark.django_db
+def test_htmx_is_served_locally_and_pinned(client):
+    import json
+
+    html = client.get("/en/tutorial/").content.decode()
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["htmx.org"]
+    assert f"/static/vendor/htmx-{pinned}.min.js" in html
+    assert "unpkg" not in html and "cdn" not in html.lower()
+    vendored = (ROOT / "static" / "vendor" / f"htmx-{pinned}.min.js").read_text()
+    assert f'version:"{pinned}"' in vendored
