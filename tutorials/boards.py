@@ -228,7 +228,7 @@ class DiceBoard(ExampleBoard):
     @classmethod
     def preset(cls, step: str, board_id: str) -> DiceBoard:
         if board_id == "bell":
-            # two cards of the anti-diagonal A4-D1 hold dice: one more and the bell may ring
+            # row 1 (A1, D1) and the anti-diagonal D1-A4 (D1, B3) each need one more card
             return cls(step, board_id, paint=Colour.BLUE,
                        placed={Position(0, 3): Colour.BLUE, Position(2, 1): Colour.GREEN,
                                Position(0, 0): Colour.WHITE})

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 
 from captain.rules import AttackKind, Colour, Event
@@ -182,13 +183,22 @@ def _bell_all_dice(p) -> str:
 
 
 def _bell_not_yet(p) -> str:
+    needed = p["needed"]
     if p.get("colour"):
-        return _("Not yet: nobody has placed all six dice; %(colour)s needs %(needed)s more "
-                 "card(s).") % {"colour": colour_name(p["colour"]), "needed": p["needed"]}
+        return ngettext("Not yet: nobody has placed all six dice; %(colour)s needs dice on "
+                        "%(needed)s more card.",
+                        "Not yet: nobody has placed all six dice; %(colour)s needs dice on "
+                        "%(needed)s more cards.", needed) % {
+            "colour": colour_name(p["colour"]), "needed": needed}
+    if not p.get("held"):
+        return _("Not yet: no card holds dice so far.")
     if p.get("line"):
-        return _("Not yet: the closest line is %(line)s, which needs dice on %(needed)s more "
-                 "card(s).") % {"line": positions(p["line"]), "needed": p["needed"]}
-    return _("Not yet: dice must lie on %(needed)s more card(s).") % {"needed": p["needed"]}
+        return ngettext("Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
+                        "more card.",
+                        "Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
+                        "more cards.", needed) % {"line": positions(p["line"]), "needed": needed}
+    return ngettext("Not yet: dice must lie on %(needed)s more card.",
+                    "Not yet: dice must lie on %(needed)s more cards.", needed) % {"needed": needed}
 
 
 def _round_refill(p) -> str:
