@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .events import Event
@@ -61,6 +61,22 @@ def rearranged_shape(n: int) -> tuple[int, int]:
     return (math.ceil(n / cols), cols)
 
 
+def rank_players(seating: Seating, won: Mapping[Colour, Sequence[Treasure]]
+                 ) -> tuple[tuple[Standing, ...], Colour | None]:
+    """Standings best first and the winner (END-2, END-3).
+
+    Most cards first; equal cards: more doubles first; still equal: seat order, and
+    ``winner`` is ``None`` when the best two are level on both (the players settle it).
+    """
+    table = [Standing(c, len(won.get(c, ())), sum(1 for t in won.get(c, ()) if t.is_double))
+             for c in seating.players]
+    standings = tuple(sorted(table, key=lambda s: (-s.cards, -s.doubles,
+                                                   seating.players.index(s.player))))
+    best = standings[0]
+    tied = [s for s in standings if (s.cards, s.doubles) == (best.cards, best.doubles)]
+    return standings, (best.player if len(tied) == 1 else None)
+
+
 def end_round(*, cards_left: int, deck: int, seating: Seating,
               won_before: Mapping[Colour, tuple[Treasure, ...]],
               won_now: Mapping[Colour, tuple[Treasure, ...]]) -> RoundEnd:
@@ -97,16 +113,12 @@ def end_round(*, cards_left: int, deck: int, seating: Seating,
     if game_over:
         events.append(Event("round.game_over", "END-1", {"board_after": after},
                             interpretation="INT-4" if after == 8 else None))
-        table = []
-        for colour in seating.players:
-            cards = tuple(won_before.get(colour, ())) + tuple(won_now.get(colour, ()))
-            table.append(Standing(colour, len(cards), sum(1 for t in cards if t.is_double)))
-        standings = tuple(sorted(table, key=lambda s: (-s.cards, -s.doubles,
-                                                       seating.players.index(s.player))))
+        won_all = {c: tuple(won_before.get(c, ())) + tuple(won_now.get(c, ()))
+                   for c in seating.players}
+        standings, winner = rank_players(seating, won_all)
         best = standings[0]
         tied = [s for s in standings if (s.cards, s.doubles) == (best.cards, best.doubles)]
         level_on_cards = [s for s in standings if s.cards == best.cards]
-        winner = best.player if len(tied) == 1 else None
         events.append(Event("round.standings", "END-3" if len(level_on_cards) > 1 else "END-2", {
             "standings": [s.to_json() for s in standings],
             "winner": winner.value if winner else None,

@@ -82,6 +82,12 @@ class RuleSet:
 
     KEYS = ("speed_order", "collection", "mode", "no_scouts", "bell", "place_after_reroll")
 
+    def __post_init__(self) -> None:
+        if self.place_after_reroll and self.mode is not Mode.STRATEGY:
+            raise InvalidInput("place_after_reroll (STRAT-4) is an option of strategy mode",
+                               where="rules.place_after_reroll", code="bad-rule",
+                               key="place_after_reroll", value="true")
+
     @classmethod
     def from_json(cls, data: object) -> RuleSet:
         """Read the ``rules`` object of the case format. Unknown keys are errors."""
