@@ -7,28 +7,29 @@ card kinds: JSON-friendly values) and the ``clause`` of RULES.md it applies.
 
 Codes (stable; add new ones, never rename):
 
-=========================  ==========================================================
-``battle.reveal``          all attack cards turned face up (BAT-1)
-``battle.act``             a card acts; ``range`` and ``removed`` positions (BAT-4/5)
-``battle.no_effect``       a [0] or [5] card's turn: nothing happens (BAT-4)
-``battle.skipped``         a card removed before its turn does not act (BAT-3)
-``battle.immune``          a [0] in range stays (BAT-4)
-``battle.done``            survivors listed (BAT-1)
-``treasure.card``          a player wins the card under their surviving card (TRE-1)
-``treasure.sandwich``      a player wins cards between two of their cards (TRE-2)
-``treasure.blocked``       another player's card breaks a sandwich (TRE-2)
-``treasure.priority``      a card claimed by several sandwiches goes to ``winner`` (TRE-3)
-``treasure.discard``       the attack cards left go to their owners' discard (TRE-4)
-``bell.line``              a line qualifies; ``line`` and ``held`` positions (DICE-4/STRAT-3)
-``bell.count``             enough cards hold dice anywhere (DICE-5, VAR-4)
-``bell.all_dice``          a player has placed all six dice (VAR-3)
-``bell.not_yet``           the condition does not hold; ``best`` line if any
-``round.refill``           the start player refills empty positions (TRE-5)
-``round.rearrange``        the deck ran short; rearranged as close to a square (TRE-5, INT-5)
-``round.continue``         next round (END-1)
-``round.game_over``        the game ends (END-1, INT-4)
-``round.standings``        standings and winner (END-2, END-3)
-=========================  ==========================================================
+==============================  ==========================================================
+``battle.reveal``               all attack cards turned face up (BAT-1)
+``battle.act``                  a card acts; ``range`` and ``removed`` positions (BAT-4/5)
+``battle.no_effect``            a [0] or [5] card's turn: nothing happens (BAT-4)
+``battle.skipped``              a card removed before its turn does not act (BAT-3)
+``battle.immune``               a [0] in range stays (BAT-4)
+``battle.done``                 survivors listed (BAT-1)
+``treasure.card``               a player wins the card under their surviving card (TRE-1)
+``treasure.sandwich``           a player wins cards between two of their cards (TRE-2)
+``treasure.blocked``            another player's card breaks a sandwich (TRE-2)
+``treasure.priority``           a card claimed by several sandwiches goes to ``winner`` (TRE-3)
+``treasure.discard``            the attack cards left go to their owners' discard (TRE-4)
+``treasure.reading_matters``    the other INT-1 reading would give other winnings (INT-1)
+``bell.line``                   a line qualifies; ``line`` and ``held`` positions (DICE-4/STRAT-3)
+``bell.count``                  enough cards hold dice anywhere (DICE-5, VAR-4)
+``bell.all_dice``               a player has placed all six dice (VAR-3)
+``bell.not_yet``                the condition does not hold; ``best`` line if any
+``round.refill``                the start player refills empty positions (TRE-5)
+``round.rearrange``             the deck ran short; rearranged as close to a square (TRE-5, INT-5)
+``round.continue``              next round (END-1)
+``round.game_over``             the game ends (END-1, INT-4)
+``round.standings``             standings and winner (END-2, END-3)
+==============================  ==========================================================
 """
 
 from __future__ import annotations

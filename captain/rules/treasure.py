@@ -122,7 +122,10 @@ def _collect(board: Board, seating: Seating, reading: Collection) -> tuple[
             if blockers:
                 sandwiches.append(Sandwich(colour, (a, b), tuple(between), (), blockers))
                 continue
-            lost = {p: taken_by[p] for p in between if p in taken_by and taken_by[p] != colour}
+            # TRE-3 settles cards that several sandwiches claim; a card an earlier player won
+            # under their own attack card (TRE-1, gone by now under INT-1) was never contested.
+            lost = {p: taken_by[p] for p in between if p in taken_by and taken_by[p] != colour
+                    and after_battle.at(p).card is None}
             got = tuple(p for p in between if look.at(p).treasure is not None
                         and look.at(p).card is None and (p not in taken_by or taken_by[p] == colour))
             for p in got:
