@@ -1,8 +1,21 @@
-"""Command line: ``python -m captain.rules solve CASE.json [CASE.json ...]``.
+"""Command line of the rules engine.
 
-For each file prints one line of JSON with the outcome keys of the case format and
-exits 0; for a file the rules do not allow, prints ``error: <what, where>`` to stderr
-and exits 1 (after answering the good files).
+``python -m captain.rules solve CASE.json [CASE.json ...]``
+    For each file prints one line of JSON with the outcome keys of the case format and
+    exits 0; for a file the rules do not allow, prints ``error: <what, where>`` to
+    stderr and exits 1 (after answering the good files).
+
+``python -m captain.rules simulate --players 4 --games N --seed S [--mode strategy]``
+    Plays whole games with computer players and prints statistics.
+
+``python -m captain.rules bench``
+    Prints benchmark figures (see :func:`captain.rules.simulate.bench`).
+
+``python -m captain.rules transcript --players 3 --seed S``
+    Prints a readable transcript of one seeded game.
+
+``python -m captain.rules golden [tests/golden]``
+    Rewrites the golden transcripts; review them with ``git diff``.
 """
 
 from __future__ import annotations
@@ -14,6 +27,7 @@ from pathlib import Path
 
 from .cases import load_case
 from .errors import RulesError
+from .situation import Mode
 from .solve import solve
 
 
@@ -26,7 +40,41 @@ def main(argv: list[str] | None = None) -> int:
     p_solve.add_argument("files", nargs="+", type=Path)
     p_solve.add_argument("--explain", action="store_true",
                          help="also include the explanation events in each line")
+    p_sim = sub.add_parser("simulate", help="play many games and print statistics")
+    p_sim.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    p_sim.add_argument("--games", type=int, default=100)
+    p_sim.add_argument("--seed", type=int, default=0)
+    p_sim.add_argument("--mode", choices=("action", "strategy"), default="action")
+    p_sim.add_argument("--policy", choices=("random", "greedy"), default="random")
+    p_bench = sub.add_parser("bench", help="print benchmark figures")
+    p_bench.add_argument("--seconds", type=float, default=3.0,
+                         help="how long to play random games for the games/s figure")
+    p_tr = sub.add_parser("transcript", help="print a readable transcript of one seeded game")
+    p_tr.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    p_tr.add_argument("--seed", type=int, default=0)
+    p_tr.add_argument("--mode", choices=("action", "strategy"), default="action")
+    p_tr.add_argument("--policy", choices=("random", "greedy"), default="greedy")
+    p_golden = sub.add_parser("golden", help="rewrite the golden transcripts (review the diff)")
+    p_golden.add_argument("directory", nargs="?", default="tests/golden")
     args = parser.parse_args(argv)
+    if args.command == "golden":
+        from .transcript import write_golden
+
+        for name in write_golden(args.directory):
+            print(f"wrote {args.directory}/{name}")
+        return 0
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "bench":
+        from .simulate import bench
+
+        print(bench(args.seconds))
+        return 0
+    if args.command == "transcript":
+        from .transcript import transcript
+
+        print(transcript(args.players, args.seed, Mode(args.mode), args.policy), end="")
+        return 0
     status = 0
     for path in args.files:
         try:
@@ -40,6 +88,21 @@ def main(argv: list[str] | None = None) -> int:
             out["events"] = [e.to_json() for e in solution.events]
         print(json.dumps(out, ensure_ascii=False))
     return status
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    import time
+
+    from .simulate import report, simulate
+
+    if args.games < 1:
+        print("error: --games must be 1 or more", file=sys.stderr)
+        return 2
+    mode = Mode(args.mode)
+    t = time.perf_counter()
+    tally = simulate(args.players, args.games, args.seed, mode, args.policy)
+    print(report(tally, args.players, args.games, mode, args.policy, time.perf_counter() - t))
+    return 0
 
 
 if __name__ == "__main__":

@@ -44,12 +44,30 @@ class BellStatus:
 def bell_lines(board: Board) -> list[tuple[Position, ...]]:
     """Lines that count for the bell (INT-3): rows, columns and diagonals holding at
     least 3 treasure cards; positions without a treasure card are left out."""
-    out = []
-    for line in board.lines():
-        cards = tuple(p for p in line if board.at(p).treasure is not None)
-        if len(cards) >= 3:
-            out.append(cards)
-    return out
+    key = ("bell_lines",)
+    cached = board.cache.get(key)
+    if cached is None:
+        layout = (tuple(len(r) for r in board.rows),
+                  frozenset(p for p, sq in board if sq.treasure is None))
+        cached = board.cache[key] = _bell_lines_for(layout, board)
+    return list(cached)  # type: ignore[call-overload]
+
+
+_LAYOUT_CACHE: dict[object, tuple[tuple[Position, ...], ...]] = {}
+
+
+def _bell_lines_for(layout: tuple[tuple[int, ...], frozenset[Position]], board: Board
+                    ) -> tuple[tuple[Position, ...], ...]:
+    """Bell lines depend only on where treasure cards lie: memoised by that layout."""
+    found = _LAYOUT_CACHE.get(layout)
+    if found is None:
+        gaps = layout[1]
+        found = tuple(cards for line in board.lines()
+                      if len(cards := tuple(p for p in line if p not in gaps)) >= 3)
+        if len(_LAYOUT_CACHE) > 4096:
+            _LAYOUT_CACHE.clear()
+        _LAYOUT_CACHE[layout] = found
+    return found
 
 
 def _is_short_diagonal(board: Board, line: tuple[Position, ...]) -> bool:
@@ -67,6 +85,14 @@ def bell_status(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> B
     (three cards of one bell line hold dice), or VAR-4 / VAR-3 when the rule set says so.
     Strategy mode: STRAT-3 (every card of one bell line holds dice). Lines follow INT-3.
     """
+    key = ("bell_status", len(seating.players), seating.order(), rules)
+    cached = board.cache.get(key)
+    if cached is None:
+        cached = board.cache[key] = _bell_status(board, seating, rules)
+    return cached  # type: ignore[return-value]
+
+
+def _bell_status(board: Board, seating: Seating, rules: RuleSet) -> BellStatus:
     dice = board.dice()
     held_all = tuple(sorted(dice))
     n = len(seating.players)

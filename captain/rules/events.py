@@ -41,6 +41,8 @@ from typing import Any
 
 
 def _freeze(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float)):
+        return value
     if isinstance(value, Mapping):
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):

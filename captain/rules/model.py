@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, Union
@@ -228,10 +229,12 @@ class Board:
 
     rows: tuple[tuple[Square, ...], ...]
     _index: dict[Position, Square] = field(init=False, repr=False, compare=False, hash=False)
+    _cache: dict[object, object] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         index = {Position(r, c): sq for r, row in enumerate(self.rows) for c, sq in enumerate(row)}
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_cache", {})
 
     # --- construction ----------------------------------------------------------
     @classmethod
@@ -312,24 +315,12 @@ class Board:
         A line runs across the bounding rectangle and keeps only positions that exist.
         Used for the bell (DICE-4, STRAT-3 with INT-3) and sandwiches (TRE-2).
         """
-        n_rows, n_cols = self.shape
-        found: list[tuple[Position, ...]] = []
-        for dr, dc in DIRECTIONS:
-            for r in range(n_rows):
-                for c in range(n_cols):
-                    # start only where the previous step would leave the rectangle
-                    pr, pc = r - dr, c - dc
-                    if 0 <= pr < n_rows and 0 <= pc < n_cols:
-                        continue
-                    line = []
-                    rr, cc = r, c
-                    while 0 <= rr < n_rows and 0 <= cc < n_cols:
-                        if Position(rr, cc) in self._index:
-                            line.append(Position(rr, cc))
-                        rr, cc = rr + dr, cc + dc
-                    if line:
-                        found.append(tuple(line))
-        return found
+        return list(_lines_for(tuple(len(r) for r in self.rows)))
+
+    @property
+    def cache(self) -> dict[object, object]:
+        """Per-board memo for values derived from this immutable board (bell status…)."""
+        return self._cache
 
     def between(self, a: Position, b: Position) -> list[Position] | None:
         """Positions strictly between ``a`` and ``b`` on a common row, column or diagonal.
@@ -394,6 +385,30 @@ class Board:
             tuple((Square(None if treasure else sq.treasure, None) if Position(r, c) in drop else sq)
                   for c, sq in enumerate(row))
             for r, row in enumerate(self.rows)))
+
+
+@functools.lru_cache(maxsize=256)
+def _lines_for(row_lengths: tuple[int, ...]) -> tuple[tuple[Position, ...], ...]:
+    """Lines of a board whose rows have these lengths (cached: boards share shapes)."""
+    n_rows, n_cols = len(row_lengths), max(row_lengths, default=0)
+    exists = {Position(r, c) for r, n in enumerate(row_lengths) for c in range(n)}
+    found: list[tuple[Position, ...]] = []
+    for dr, dc in DIRECTIONS:
+        for r in range(n_rows):
+            for c in range(n_cols):
+                # start only where the previous step would leave the rectangle
+                pr, pc = r - dr, c - dc
+                if 0 <= pr < n_rows and 0 <= pc < n_cols:
+                    continue
+                line = []
+                rr, cc = r, c
+                while 0 <= rr < n_rows and 0 <= cc < n_cols:
+                    if Position(rr, cc) in exists:
+                        line.append(Position(rr, cc))
+                    rr, cc = rr + dr, cc + dc
+                if line:
+                    found.append(tuple(line))
+    return tuple(found)
 
 
 def _parse_token(token: str, pos: Position) -> Square:

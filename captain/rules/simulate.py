@@ -1,0 +1,182 @@
+"""Statistics over many simulated games, and the benchmark.
+
+``python -m captain.rules simulate --players 4 --games N --seed S [--mode strategy]
+[--policy random|greedy]`` plays whole games and prints: rounds per game, cards per
+player, how often the start player wins a speed tie, and the score spread.
+
+``python -m captain.rules bench`` prints timings measured in one run (see :func:`bench`).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .battle import Outcome
+from .game import GameState
+from .model import AttackCard, AttackKind, Board, Colour, Position, Square, Treasure
+from .players import POLICIES, play_game
+from .situation import Mode, RuleSet, Seating
+
+
+@dataclass
+class Tally:
+    """Running counts over simulated games."""
+
+    rounds: list[int] = field(default_factory=list)
+    cards: list[int] = field(default_factory=list)
+    spreads: list[int] = field(default_factory=list)
+    winner_cards: list[int] = field(default_factory=list)
+    ties_decided: int = 0
+    speed_ties: int = 0
+    start_player_won_tie: int = 0
+    wins_by_seat: Counter[int] = field(default_factory=Counter)
+    undecided: int = 0
+
+    def add_game(self, final: GameState, ties: tuple[int, int]) -> None:
+        self.rounds.append(final.round)
+        counts = [len(p.won) for p in final.players]
+        self.cards.extend(counts)
+        self.spreads.append(max(counts) - min(counts))
+        standings, winner = final.standings()
+        self.winner_cards.append(standings[0].cards)
+        if winner is None:
+            self.undecided += 1
+        else:
+            self.wins_by_seat[final.seating.players.index(winner)] += 1
+        if len({s.cards for s in standings[:2]}) == 1 and winner is not None:
+            self.ties_decided += 1
+        self.speed_ties += ties[0]
+        self.start_player_won_tie += ties[1]
+
+
+def _speed_ties(state_before: GameState, state_after: GameState) -> tuple[int, int]:
+    """(speed ties, ties the start player won) in the battle that ``state_after`` resolved.
+
+    A speed tie: a card removes another player's card of the same speed; the remover
+    won it (BAT-2).
+    """
+    record = state_after.last_round
+    if record is None or record is state_before.last_round:
+        return (0, 0)
+    ties = won = 0
+    for step in record.battle.steps:
+        if step.outcome is not Outcome.ACTS:
+            continue
+        for pos in step.removed:
+            victim = record.battle.before.at(pos).card
+            if victim is not None and victim.kind == step.card.kind:
+                ties += 1
+                won += step.card.colour == state_before.start_player
+    return (ties, won)
+
+
+def simulate(players: int, games: int, seed: int, mode: Mode = Mode.ACTION,
+             policy: str = "random") -> Tally:
+    """Play ``games`` games with ``players`` seats; game *i* uses seed ``seed + i``."""
+    colours = tuple(Colour)[:players]
+    rules = RuleSet(mode=mode)
+    tally = Tally()
+    for i in range(games):
+        ties = [0, 0]
+
+        def on_step(before: GameState, _action: object, after: GameState) -> None:
+            t = _speed_ties(before, after)
+            ties[0] += t[0]
+            ties[1] += t[1]
+
+        final = play_game(colours, {c: POLICIES[policy] for c in colours}, seed=seed + i,
+                          rules=rules, on_step=on_step)
+        tally.add_game(final, (ties[0], ties[1]))
+    return tally
+
+
+def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seconds: float) -> str:
+    """Human-readable statistics, one figure a line."""
+    def stats(values: list[int]) -> str:
+        return (f"mean {statistics.fmean(values):.2f}, min {min(values)}, max {max(values)}"
+                if values else "n/a")
+
+    tie_share = (f"{tally.start_player_won_tie}/{tally.speed_ties} "
+                 f"({100 * tally.start_player_won_tie / tally.speed_ties:.1f}%)"
+                 if tally.speed_ties else "no speed ties")
+    seats = ", ".join(f"seat {s + 1}: {tally.wins_by_seat[s]}" for s in range(players))
+    return "\n".join([
+        f"games: {games} ({players} players, {mode.value} mode, {policy} players) "
+        f"in {seconds:.2f} s",
+        f"rounds per game: {stats(tally.rounds)}",
+        f"cards per player: {stats(tally.cards)}",
+        f"winner's cards: {stats(tally.winner_cards)}",
+        f"score spread (most - fewest cards): {stats(tally.spreads)}",
+        f"start player wins a speed tie: {tie_share}",
+        f"wins by seat: {seats}; left to the players (END-3): {tally.undecided}",
+        f"card ties decided by doubles: {tally.ties_decided}",
+    ])
+
+
+def full_battle_board(seed: int = 1) -> tuple[Board, Seating]:
+    """A full 4×4 board with 16 attack cards of four colours (4 each), for the benchmark."""
+    import random
+
+    rng = random.Random(seed)
+    kinds = [AttackKind.BOARDING_MELEE, AttackKind.BROADSIDE, AttackKind.CANNON,
+             AttackKind.KRAKENS_WRATH, AttackKind.HOSTAGE_GAMBIT, AttackKind.SCOUT_SHIP]
+    cards = [AttackCard(c, k) for c in Colour for k in rng.sample(kinds, 4)]
+    rng.shuffle(cards)
+    faces = [Treasure(a, b) for a in range(1, 7) for b in range(a, 7)]
+    squares = {Position(r, c): Square(faces[r * 4 + c], cards[r * 4 + c])
+               for r in range(4) for c in range(4)}
+    return Board.from_squares(squares, (4, 4)), Seating(tuple(Colour), Colour.RED)
+
+
+def _time(fn, min_seconds: float = 0.5) -> float:
+    """Best per-call seconds over batches that run at least ``min_seconds`` in all."""
+    n, best, total = 1, float("inf"), 0.0
+    while total < min_seconds:
+        t = time.perf_counter()
+        for _ in range(n):
+            fn()
+        dt = time.perf_counter() - t
+        best = min(best, dt / n)
+        total += dt
+        n *= 2
+    return best
+
+
+def bench(games_seconds: float = 3.0) -> str:
+    """Measure, in one run: Battle + Treasure Time on a full board, python-chess's
+    ``list(chess.Board().legal_moves)`` as a yardstick, their ratio, and complete random
+    4-player games per second. Returns the report."""
+    from .battle import resolve_battle
+    from .treasure import collect_treasure
+
+    board, seating = full_battle_board()
+    rules = RuleSet()
+
+    def resolve() -> None:
+        battle = resolve_battle(board, seating, rules)
+        collect_treasure(battle.board, seating, rules)
+
+    ours = _time(resolve)
+    lines = [f"battle + treasure, full 4x4 board, 16 attack cards: {ours * 1e6:.1f} µs"]
+    try:
+        import chess
+    except ImportError:
+        lines.append("python-chess is not installed (pip install chess): no yardstick")
+    else:
+        chess_time = _time(lambda: list(chess.Board().legal_moves))
+        lines.append(f"python-chess list(Board().legal_moves): {chess_time * 1e6:.1f} µs")
+        lines.append(f"ratio (ours / chess): {ours / chess_time:.2f} (target <= 1.0)")
+    colours = tuple(Colour)
+    policies = {c: POLICIES["random"] for c in colours}
+    t = time.perf_counter()
+    games = 0
+    while time.perf_counter() - t < games_seconds:
+        play_game(colours, policies, seed=games)
+        games += 1
+    rate = games / (time.perf_counter() - t)
+    lines.append(f"random 4-player games: {rate:.0f} games/s, one process "
+                 f"({games} games; target >= 500)")
+    return "\n".join(lines)
