@@ -61,3 +61,24 @@ def clause_summary(clause: str | None) -> str:
         return ""
     text = CLAUSES.get(clause)
     return str(text) if text is not None else ""
+
+
+#: The rules page's sections: (anchor, title, clause-id prefix).
+SECTIONS = (
+    ("setup", _("Components and setup"), "SETUP-"),
+    ("dice", _("Dice Time (action mode)"), "DICE-"),
+    ("strategy", _("Dice Time (strategy mode)"), "STRAT-"),
+    ("setting", _("Setting Time"), "SET-"),
+    ("battle", _("Battle Time"), "BAT-"),
+    ("treasure", _("Treasure Time"), "TRE-"),
+    ("end", _("End of the game"), "END-"),
+    ("variants", _("Variants"), "VAR-"),
+    ("interpretations", _("How this site reads unclear points"), "INT-"),
+)
+
+
+def sections() -> list[dict[str, object]]:
+    """The rules page: every section with its clauses ``[(id, text), ...]`` in order."""
+    return [{"anchor": anchor, "title": title,
+             "clauses": [(cid, text) for cid, text in CLAUSES.items() if cid.startswith(prefix)]}
+            for anchor, title, prefix in SECTIONS]

@@ -8,6 +8,7 @@ app_name = "tutorials"
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="tutorials:index", permanent=False), name="home"),
     path("tutorial/", views.tutorial_index, name="index"),
+    path("rules/", views.rules_page, name="rules"),
     path("tutorial/<slug:slug>/", views.tutorial_step, name="step"),
     path("tutorial/<slug:slug>/board/<slug:board_id>/", views.board_action, name="board"),
 ]

@@ -63,3 +63,10 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
         return redirect(page_url)
     response = render(request, "tutorials/_board.html", {"board": board})
     return push_url(response, page_url)
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """Every rule clause, translated, with its id as anchor (``/<lang>/rules/#BAT-3``)."""
+    from .clauses import sections
+
+    return render(request, "tutorials/rules.html", {"sections": sections()})

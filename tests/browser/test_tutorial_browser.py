@@ -47,7 +47,7 @@ def test_dice_board_roll_claim_and_false_bell(site, page: Page):
     # ring too early: a false bell, and the page says so with DICE-6
     board.locator(".actions a.bell-button").click()
     expect(board.locator(".note-false-bell")).to_be_visible()
-    expect(board.locator("abbr.clause", has_text="DICE-6")).to_be_visible()
+    expect(board.locator("a.clause", has_text="DICE-6")).to_be_visible()
 
 
 def test_treasure_board_collects_player_by_player(site, page: Page):
