@@ -667,8 +667,10 @@ def refill(board: Board, deck: tuple[Treasure, ...], player_count: int, start_pl
         events.append(Event("round.refill", "TRE-5", {"drawn": len(deck), "board_after": n,
                                                       "deck_after": 0,
                                                       "start_player": start_player.value}))
-    events.append(Event("round.rearrange", "TRE-5", {"cards": n, "rows": n_rows,
-                                                     "columns": n_cols}, interpretation="INT-5"))
+    if n >= 9:  # with 8 or fewer the game ends (END-1): nothing to rearrange for
+        events.append(Event("round.rearrange", "TRE-5", {"cards": n, "rows": n_rows,
+                                                         "columns": n_cols},
+                            interpretation="INT-5"))
     return Board(rows), (), events
 
 

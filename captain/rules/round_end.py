@@ -99,7 +99,7 @@ def end_round(*, cards_left: int, deck: int, seating: Seating,
         events.append(Event("round.refill", "TRE-5", {
             "drawn": draw, "board_after": after, "deck_after": deck_after,
             "start_player": seating.start_player.value}))
-    rearranged = after < full
+    rearranged = 9 <= after < full  # at 8 or fewer the game ends instead (END-1)
     if rearranged:
         shape = rearranged_shape(after)
         events.append(Event("round.rearrange", "TRE-5", {"cards": after, "rows": shape[0],
