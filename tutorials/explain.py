@@ -58,6 +58,17 @@ def card_phrase(token: str) -> str:
         "colour": COLOUR_NAMES[colour], "value": int(kind), "name": CARD_NAMES[kind]}
 
 
+def card_at(token: str, pos) -> str:
+    """``blue [1] Boarding Melee (B2)``."""
+    return pgettext("card at position", "%(card)s (%(pos)s)") % {
+        "card": card_phrase(token), "pos": position_label(pos)}
+
+
+def list_join(items: Iterable[str]) -> str:
+    """Join with the language's list separator."""
+    return pgettext("list separator", ", ").join(str(i) for i in items)
+
+
 def explain(event: Event) -> Explanation:
     """Word one engine event. Unknown codes raise ``KeyError`` (a test covers all codes)."""
     p = event.params
@@ -81,8 +92,7 @@ def _tie(p) -> str:
 def _battle_act(p) -> str:
     args = {"card": card_phrase(p["card"]), "at": position_label(p["position"])}
     if p["removed"]:
-        args["removed"] = pgettext("list separator", ", ").join(
-            f"{card_phrase(t)} ({position_label(pos)})" for t, pos in zip(p["removed_cards"], p["removed"]))
+        args["removed"] = list_join(card_at(t, pos) for t, pos in zip(p["removed_cards"], p["removed"]))
         text = _("%(card)s at %(at)s acts and removes %(removed)s to their owners' discard.") % args
     else:
         text = _("%(card)s at %(at)s acts, but no other player's card is in its range.") % args
@@ -109,8 +119,7 @@ def _battle_done(p) -> str:
     if not p["survivors"]:
         return _("Battle Time is over. No attack card survived.")
     return _("Battle Time is over. Still on the board: %(cards)s.") % {
-        "cards": pgettext("list separator", ", ").join(
-            f"{card_phrase(t)} ({position_label(pos)})" for pos, t in p["survivors"])}
+        "cards": list_join(card_at(t, pos) for pos, t in p["survivors"])}
 
 
 def _treasure_card(p) -> str:
@@ -202,7 +211,9 @@ def _bell_not_yet(p) -> str:
 
 
 def _round_refill(p) -> str:
-    return _("The start player refills the empty positions: %(drawn)s card(s) from the deck.") % p
+    return ngettext("The start player refills the empty positions: %(drawn)s card from the deck.",
+                    "The start player refills the empty positions: %(drawn)s cards from the deck.",
+                    p["drawn"]) % p
 
 
 def _round_rearrange(p) -> str:

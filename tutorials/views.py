@@ -70,3 +70,79 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     from .clauses import sections
 
     return render(request, "tutorials/rules.html", {"sections": sections()})
+
+
+# --- analyzer ---------------------------------------------------------------------------------
+def analyze(request: HttpRequest) -> HttpResponse:
+    """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``."""
+    from captain.rules import RulesError, notation
+
+    from . import analyzer
+    from .analyzer_view import AnalyzerPage
+    from .problems import describe
+
+    raw = request.GET.get("pos", "") or analyzer.DEFAULT_NOTATION
+    error = ""
+    try:
+        situation = notation.parse(raw)
+    except RulesError as exc:
+        error = describe(exc)
+        situation = None
+    page = AnalyzerPage.build(request, situation, raw=raw, error=error)
+    template = "tutorials/_analyzer.html" if request.htmx else "tutorials/analyzer.html"
+    return render(request, template, {"page": page}, status=200)
+
+
+def analyze_edit(request: HttpRequest) -> HttpResponse:
+    """Apply one edit (``op``) to ``pos``; refused edits keep the position and say why."""
+    from captain.rules import RulesError, notation
+
+    from .analyzer_view import AnalyzerPage, apply_edit
+    from .problems import describe
+
+    raw = request.GET.get("pos", "")
+    try:
+        situation = notation.parse(raw)
+    except RulesError as exc:
+        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
+        return render(request, "tutorials/_analyzer.html" if request.htmx
+                      else "tutorials/analyzer.html", {"page": page})
+    error = ""
+    try:
+        new, tool = apply_edit(situation, request.GET)
+    except RulesError as exc:
+        new, tool, error = situation, request.GET.get("tool", ""), describe(exc)
+    page = AnalyzerPage.build(request, new, tool=tool, error=error,
+                              view=request.GET.get("view", "edit"),
+                              step=request.GET.get("step", "0"))
+    if request.htmx:
+        response = render(request, "tutorials/_analyzer.html", {"page": page})
+        return push_url(response, page.url())
+    if error:
+        return render(request, "tutorials/analyzer.html", {"page": page})
+    return redirect(page.url())
+
+
+def analyze_save(request: HttpRequest) -> HttpResponse:
+    """POST ``pos`` (+ optional ``title``): store it for good and show its short link."""
+    from django.http import HttpResponseNotAllowed
+
+    from captain.rules import RulesError, notation
+
+    from .analyzer_view import AnalyzerPage
+    from .models import SavedPosition
+    from .problems import describe
+
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    raw = request.POST.get("pos", "")
+    title = request.POST.get("title", "").strip()[:120]
+    try:
+        situation = notation.parse(raw)
+    except RulesError as exc:
+        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
+        return render(request, "tutorials/analyzer.html", {"page": page}, status=422)
+    saved = SavedPosition(notation=notation.format(situation), title=title)
+    saved.save()
+    page = AnalyzerPage.build(request, situation)
+    return redirect(page.url(saved=saved.code))

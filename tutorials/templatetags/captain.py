@@ -62,14 +62,34 @@ LANGUAGE_SELF_NAMES = {"ja": "日本語", "en": "English", "de": "Deutsch"}
 
 
 @register.simple_tag(takes_context=True)
-def language_links(context) -> list[dict[str, object]]:
-    """The current page (path and query) in each language: code, name, url, current."""
+def language_links(context, page_url: str = "") -> list[dict[str, object]]:
+    """The current page (path and query) in each language: code, name, url, current.
+
+    ``page_url`` overrides the request's path: an htmx partial names the page it
+    pushed into the address bar, so the switcher keeps the new state.
+    """
     from django.conf import settings
     from django.utils.translation import get_language
 
     request = context["request"]
     current = get_language()
-    path = request.get_full_path()
+    path = page_url or request.get_full_path()
     return [{"code": code, "name": LANGUAGE_SELF_NAMES.get(code, code),
              "url": _translate_url(path, code), "current": code == current}
             for code, _name in settings.LANGUAGES]
+
+
+@register.filter
+def card_phrase(token: str) -> str:
+    """``blue [1] Boarding Melee`` for ``b1``, in the active language."""
+    from ..explain import card_phrase as phrase
+
+    return phrase(token)
+
+
+@register.simple_tag
+def list_separator() -> str:
+    """The active language's list separator (``, `` or ``、``)."""
+    from django.utils.translation import pgettext
+
+    return pgettext("list separator", ", ")

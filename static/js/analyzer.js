@@ -1,0 +1,49 @@
+// Keyboard for the position editor: R B G W colour, 0-5 value, D dice, E remove,
+// X no treasure card, Z undo (browser history: every edit is a new address), arrow keys
+// move between board positions. Every key only clicks a link that also works by mouse.
+(function () {
+  "use strict";
+  function inField(el) {
+    return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.isContentEditable);
+  }
+  function cells() {
+    return Array.from(document.querySelectorAll("#analyzer .grid .cell"));
+  }
+  function columns() {
+    var grid = document.querySelector("#analyzer .grid");
+    var m = grid && grid.className.match(/cols-(\d+)/);
+    return m ? parseInt(m[1], 10) : 4;
+  }
+  var lastFocus = null;
+  document.addEventListener("focusin", function (e) {
+    if (e.target.closest && e.target.closest("#analyzer .grid .cell")) {
+      lastFocus = e.target.closest(".cell").dataset.pos;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!lastFocus) return;
+    var cell = document.querySelector('#analyzer .grid .cell[data-pos="' + lastFocus + '"]');
+    if (cell) cell.focus();
+  });
+  document.addEventListener("click", function (e) {
+    var undo = e.target.closest && e.target.closest('[data-action="undo"]');
+    if (undo) { e.preventDefault(); history.back(); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || inField(document.activeElement)) return;
+    if (!document.getElementById("analyzer")) return;
+    var key = e.key.toLowerCase();
+    if (key === "z") { e.preventDefault(); history.back(); return; }
+    if (key.indexOf("arrow") === 0) {
+      var all = cells();
+      var i = all.indexOf(document.activeElement && document.activeElement.closest(".cell"));
+      if (i < 0) { if (all.length) { all[0].focus(); e.preventDefault(); } return; }
+      var n = columns();
+      var j = { arrowleft: i - 1, arrowright: i + 1, arrowup: i - n, arrowdown: i + n }[key];
+      if (j >= 0 && j < all.length) { all[j].focus(); e.preventDefault(); }
+      return;
+    }
+    var target = document.querySelector('#analyzer [data-key="' + key + '"]');
+    if (target) { e.preventDefault(); target.click(); }
+  });
+})();

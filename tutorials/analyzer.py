@@ -1,0 +1,335 @@
+"""The position editor behind "What happens here?": edits, tools and what-ifs.
+
+Every edit takes a :class:`~captain.rules.Situation` and returns a new one, or raises
+:class:`~captain.rules.RulesError` saying why the rules do not allow it (the view
+shows :func:`tutorials.problems.describe` of it and keeps the old position). The
+position always travels as notation (``?pos=…``), so every state is a link.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from django.utils.translation import gettext as _
+
+from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, InvalidInput,
+                           InvalidPosition, Position, RuleSet, Seating, Situation, Square, Treasure,
+                           notation)
+from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
+
+from .glossary import CARD_NAMES, COLOUR_NAMES
+
+#: The position a fresh analyzer opens with: the tutorial's practice grid, four players.
+DEFAULT_NOTATION = ("Rbgw_12.35.44.26-15.33.24.56-11.46.23.13-34.66.25.14")
+MAX_SIDE = 6
+
+
+# --- tools -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Tool:
+    """What a click on a board position does.
+
+    ``kind``: ``card`` (colour + value), ``dice`` (colour), ``erase``, ``gap``
+    (toggle a position without treasure card) or ``faces`` (set the treasure faces).
+    """
+
+    kind: str
+    colour: Colour = Colour.RED
+    value: int = 5
+    faces: Treasure = Treasure(1, 1)
+
+    @classmethod
+    def parse(cls, text: str) -> Tool:
+        """``r1`` card, ``R`` dice, ``e`` erase, ``x`` gap, ``t35`` faces; else red [5]."""
+        try:
+            if text == "e":
+                return cls("erase")
+            if text == "x":
+                return cls("gap")
+            if len(text) == 3 and text[0] == "t":
+                return cls("faces", faces=Treasure.parse(text[1:]))
+            if len(text) == 1 and text in "RBGW":
+                return cls("dice", Colour.from_letter(text))
+            if len(text) == 2 and text[0] in "rbgw" and text[1] in "012345":
+                return cls("card", Colour.from_letter(text[0]), int(text[1]))
+        except (InvalidInput, InvalidPosition):
+            pass
+        return cls("card")
+
+    @property
+    def code(self) -> str:
+        if self.kind == "erase":
+            return "e"
+        if self.kind == "gap":
+            return "x"
+        if self.kind == "faces":
+            return f"t{self.faces}"
+        if self.kind == "dice":
+            return self.colour.letter.upper()
+        return f"{self.colour.letter}{self.value}"
+
+    def with_colour(self, colour: Colour) -> Tool:
+        kind = self.kind if self.kind in ("card", "dice") else "card"
+        return replace(self, kind=kind, colour=colour)
+
+    def with_value(self, value: int) -> Tool:
+        return replace(self, kind="card", value=value)
+
+    def as_dice(self) -> Tool:
+        return replace(self, kind="dice")
+
+    def describe(self) -> str:
+        if self.kind == "erase":
+            return _("Remove a card or dice")
+        if self.kind == "gap":
+            return _("Position without a treasure card (or back)")
+        if self.kind == "faces":
+            return _("Set treasure card %(faces)s") % {"faces": f"{self.faces.low}–{self.faces.high}"}
+        if self.kind == "dice":
+            return _("%(colour)s dice") % {"colour": COLOUR_NAMES[self.colour]}
+        return _("%(colour)s [%(value)s] %(name)s") % {
+            "colour": COLOUR_NAMES[self.colour], "value": self.value,
+            "name": CARD_NAMES[AttackKind(self.value)]}
+
+
+# --- edits -----------------------------------------------------------------------------------
+def _fresh_faces(board: Board, won: dict, count: int, rng: random.Random) -> list[Treasure]:
+    """``count`` treasure faces that keep every kind at most twice (SETUP-2)."""
+    from collections import Counter
+
+    used = Counter(sq.treasure for _, sq in board if sq.treasure)
+    for cards in won.values():
+        used.update(cards)
+    pool = []
+    for t in FULL_DECK:
+        if used[t] > 0:
+            used[t] -= 1
+        else:
+            pool.append(t)
+    rng.shuffle(pool)
+    if len(pool) < count:
+        raise InvalidPosition("no treasure cards left to lay out", code="too-many-treasures",
+                              clause="SETUP-2", total=42 + count - len(pool), limit=42)
+    return pool[:count]
+
+
+def put(situation: Situation, pos: Position, tool: Tool) -> Situation:
+    """Apply ``tool`` at ``pos``. Placing what is already there takes it off again."""
+    board = situation.board
+    square = board.at(pos)
+    if tool.kind == "erase":
+        new = board.with_occupant(pos, None)
+    elif tool.kind == "gap":
+        if square.treasure is None:
+            faces = _fresh_faces(board, dict(situation.won), 1, random.Random(pos.row * 31 + pos.col))
+            new = board.with_square(pos, Square(faces[0]))
+        else:
+            new = board.with_square(pos, Square(None))
+    elif tool.kind == "faces":
+        new = board.with_square(pos, Square(tool.faces, square.occupant))
+    else:
+        if tool.colour not in situation.players:
+            raise InvalidPosition(f"{tool.colour.value} is not seated", code="colour-not-seated",
+                                  colour=tool.colour.value, position=list(pos))
+        occupant = (Dice(tool.colour) if tool.kind == "dice"
+                    else AttackCard(tool.colour, AttackKind(tool.value)))
+        if square.treasure is None:
+            raise InvalidPosition("no treasure card here", code="occupant-without-treasure",
+                                  position=list(pos))
+        new = board.with_occupant(pos, None if square.occupant == occupant else occupant)
+    return replace(situation, board=new).validate()
+
+
+def resize(situation: Situation, rows: int, cols: int) -> Situation:
+    """Change the board to ``rows`` × ``cols`` (1-6 each), keeping what fits."""
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise InvalidInput("board sides run from 1 to 6", code="board-too-large")
+    old = situation.board
+    keep = {p: sq for p, sq in old if p.row < rows and p.col < cols}
+    missing = [Position(r, c) for r in range(rows) for c in range(cols) if Position(r, c) not in keep]
+    kept_board = Board.from_squares(keep, (rows, cols)) if keep else Board(((Square(),),))
+    faces = _fresh_faces(kept_board, dict(situation.won), len(missing), random.Random(rows * 7 + cols))
+    for p, t in zip(missing, faces):
+        keep[p] = Square(t)
+    return replace(situation, board=Board.from_squares(keep, (rows, cols))).validate()
+
+
+def shuffle_faces(situation: Situation, rng: random.Random) -> Situation:
+    """New random faces for every treasure card; gaps and occupants stay."""
+    empty = Board(tuple(tuple(Square() for _ in row) for row in situation.board.rows))
+    positions = [p for p, sq in situation.board if sq.treasure is not None]
+    faces = _fresh_faces(empty, dict(situation.won), len(positions), rng)
+    board = situation.board
+    for p, t in zip(positions, faces):
+        board = board.with_square(p, Square(t, board.at(p).occupant))
+    return replace(situation, board=board).validate()
+
+
+def toggle_seat(situation: Situation, colour: Colour) -> Situation:
+    """Seat ``colour`` (clockwise after the others) or unseat it and take its pieces off."""
+    players = list(situation.players)
+    if colour in players:
+        players.remove(colour)
+        board = situation.board.without(p for p, sq in situation.board
+                                        if sq.occupant is not None and sq.occupant.colour == colour)
+        start = situation.seating.start_player
+        if start == colour and players:
+            start = players[0]
+        won = {c: w for c, w in situation.won.items() if c != colour}
+        return Situation(board, Seating(tuple(players), start), situation.rules, situation.deck,
+                         won).validate()
+    players.append(colour)
+    return replace(situation, seating=Seating(tuple(players), situation.seating.start_player)).validate()
+
+
+def set_start(situation: Situation, colour: Colour) -> Situation:
+    """Make ``colour`` the start player."""
+    return replace(situation, seating=Seating(situation.players, colour)).validate()
+
+
+RULE_FLAGS = ("v1", "v2", "v3", "v4", "s", "p", "i")
+
+
+def toggle_rule(rules: RuleSet, flag: str) -> RuleSet:
+    """Switch one rule flag (the notation's letters) on or off."""
+    if flag == "v1":
+        return replace(rules, speed_order=SpeedOrder.ASCENDING
+                       if rules.speed_order is SpeedOrder.REVERSED else SpeedOrder.REVERSED)
+    if flag == "v2":
+        return replace(rules, no_scouts=not rules.no_scouts)
+    if flag == "v3":
+        return replace(rules, bell=BellRule.LINE if rules.bell is BellRule.ALL_DICE else BellRule.ALL_DICE)
+    if flag == "v4":
+        return replace(rules, bell=BellRule.LINE if rules.bell is BellRule.FIRST_EDITION
+                       else BellRule.FIRST_EDITION)
+    if flag == "s":
+        strategy = rules.mode is Mode.STRATEGY
+        return replace(rules, mode=Mode.ACTION if strategy else Mode.STRATEGY,
+                       place_after_reroll=False)
+    if flag == "p":
+        return replace(rules, mode=Mode.STRATEGY, place_after_reroll=not rules.place_after_reroll)
+    if flag == "i":
+        return replace(rules, collection=Collection.SEQUENTIAL
+                       if rules.collection is Collection.SIMULTANEOUS else Collection.SIMULTANEOUS)
+    raise InvalidInput(f"unknown rule flag {flag!r}", code="bad-rule", key=flag, value=flag)
+
+
+def rule_flags(rules: RuleSet) -> set[str]:
+    """The flags that are on."""
+    text = notation.format(Situation(Board(((Square(Treasure(1, 1)),),)),
+                                     Seating((Colour.RED, Colour.BLUE), Colour.RED), rules))
+    section = next((s[1:] for s in text.split("_")[2:] if s.startswith("r")), "")
+    flags, i = set(), 0
+    while i < len(section):
+        step = 2 if section[i] == "v" else 1
+        flags.add(section[i:i + step])
+        i += step
+    return flags
+
+
+def with_rules(situation: Situation, rules: RuleSet) -> Situation:
+    return replace(situation, rules=rules).validate()
+
+
+def set_deck(situation: Situation, text: str) -> Situation:
+    """``""`` or ``"none"``: deck unknown; else a whole number 0-42."""
+    text = text.strip()
+    if text in ("", "none"):
+        return replace(situation, deck=None)
+    if not text.isdigit() or int(text) > 42:
+        raise InvalidInput("deck must be a whole number from 0 to 42", code="bad-deck")
+    return replace(situation, deck=int(text)).validate()
+
+
+def set_won(situation: Situation, text: str) -> Situation:
+    """Cards won earlier, in the notation's won syntax (``r1166.b22``); empty clears."""
+    text = text.strip()
+    if not text:
+        return replace(situation, won={})
+    probe = notation.parse_unchecked(f"{_seats(situation)}_11_w{text}")
+    return replace(situation, won=dict(probe.won)).validate()
+
+
+def won_text(situation: Situation) -> str:
+    """The won cards in the notation's won syntax (``r1166.b22``)."""
+    return ".".join(c.letter + "".join(str(t) for t in situation.won[c])
+                    for c in situation.players if c in situation.won)
+
+
+def _seats(situation: Situation) -> str:
+    return "".join(c.letter.upper() if c == situation.seating.start_player else c.letter
+                   for c in situation.players)
+
+
+def clear(situation: Situation) -> Situation:
+    """Take every attack card and die off the board."""
+    return replace(situation, board=situation.board.without(situation.board.positions()))
+
+
+# --- what if ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WhatIf:
+    """One alternative: its label, its notation, and how the outcome changes."""
+
+    label: str
+    notation: str
+    changes: tuple[str, ...]
+
+
+def _outcome_counts(situation: Situation) -> tuple[dict[Colour, int], frozenset, bool | None]:
+    from captain.rules import solve
+
+    sol = solve(situation)
+    won = {c: len(ps) for c, ps in sol.treasure.winnings.items()} if sol.treasure else {}
+    survivors = frozenset((p, c.token) for p, c in sol.battle.survivors.items()) if sol.battle else frozenset()
+    return won, survivors, sol.bell.may_ring if sol.bell else None
+
+
+def what_ifs(situation: Situation) -> list[WhatIf]:
+    """Alternatives one click away: another start player, reversed speed (VAR-1), the
+    other INT-1 reading, and, for the bell, the other bell rules; each with what changes."""
+    board = situation.board
+    if not board.cards() and not board.dice():
+        return []
+    base_won, base_survivors, base_bell = _outcome_counts(situation)
+    options: list[tuple[str, Situation]] = []
+    for colour in situation.players:
+        if colour != situation.seating.start_player:
+            options.append((_("%(colour)s as start player") % {"colour": COLOUR_NAMES[colour]},
+                            replace(situation, seating=Seating(situation.players, colour))))
+    rules = situation.rules
+    if board.cards():
+        options.append((_("Reversed speed order (variant)") if rules.speed_order is SpeedOrder.ASCENDING
+                        else _("Normal speed order"), replace(situation, rules=toggle_rule(rules, "v1"))))
+        options.append((_("Judge all sandwiches at once (other reading)")
+                        if rules.collection is Collection.SEQUENTIAL
+                        else _("Collect one player after another"),
+                        replace(situation, rules=toggle_rule(rules, "i"))))
+    if board.dice():
+        options.append((_("Strategy mode") if rules.mode is Mode.ACTION else _("Action mode"),
+                        replace(situation, rules=toggle_rule(rules, "s"))))
+        if rules.mode is Mode.ACTION and len(situation.players) > 2:
+            options.append((_("First-edition bell rule") if rules.bell is not BellRule.FIRST_EDITION
+                            else _("Current bell rule"),
+                            replace(situation, rules=toggle_rule(rules, "v4"))))
+    out = []
+    for label, alt in options:
+        try:
+            won, survivors, bell = _outcome_counts(alt.validate())
+        except (InvalidInput, InvalidPosition):
+            continue
+        changes = []
+        for colour in situation.players:
+            if won.get(colour, 0) != base_won.get(colour, 0):
+                changes.append(_("%(colour)s: %(before)s → %(after)s cards") % {
+                    "colour": COLOUR_NAMES[colour], "before": base_won.get(colour, 0),
+                    "after": won.get(colour, 0)})
+        if survivors != base_survivors and not changes:
+            changes.append(_("Other cards survive Battle Time, same treasure."))
+        if bell is not None and bell != base_bell:
+            changes.append(_("The bell may ring.") if bell else _("The bell may not ring yet."))
+        if not changes:
+            changes.append(_("No change."))
+        out.append(WhatIf(label, notation.format(alt), tuple(changes)))
+    return out

@@ -1,0 +1,326 @@
+"""View model of the analyzer page: every link on it, the board, the answers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from captain.rules import (AttackKind, Colour, InvalidInput, Position, Situation, notation)
+from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
+
+from . import analyzer
+from .analyzer import Tool
+from .boards import CellView
+from .glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
+from .walkthrough import Walkthrough
+
+
+def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situation, str]:
+    """Apply the edit named by ``params['op']``; returns ``(situation, tool code)``.
+
+    Raises :class:`~captain.rules.RulesError` when the rules forbid the result.
+    """
+    op = params.get("op", "")
+    arg = params.get("arg", "")
+    tool = Tool.parse(params.get("tool", ""))
+    if op == "put":
+        try:
+            pos = Position(int(arg[0]), int(arg[1]))
+        except (ValueError, IndexError):
+            raise InvalidInput("bad position", code="off-board") from None
+        return analyzer.put(situation, pos, tool), tool.code
+    if op == "tool":
+        return situation, Tool.parse(arg).code
+    if op == "colour":
+        return situation, tool.with_colour(Colour.from_letter(arg[:1] or "r")).code
+    if op == "value" and arg in "012345" and arg:
+        return situation, tool.with_value(int(arg)).code
+    if op == "dice":
+        return situation, tool.as_dice().code
+    if op == "seat":
+        return analyzer.toggle_seat(situation, Colour.from_letter(arg[:1] or "?")), tool.code
+    if op == "start":
+        return analyzer.set_start(situation, Colour.from_letter(arg[:1] or "?")), tool.code
+    if op == "shape":
+        try:
+            rows, cols = (int(x) for x in arg.split("x"))
+        except ValueError:
+            raise InvalidInput("bad board size", code="board-too-large") from None
+        return analyzer.resize(situation, rows, cols), tool.code
+    if op == "faces":
+        return analyzer.shuffle_faces(situation, random.SystemRandom()), tool.code
+    if op == "rule":
+        return analyzer.with_rules(situation, analyzer.toggle_rule(situation.rules, arg)), tool.code
+    if op == "deck":
+        return analyzer.set_deck(situation, params.get("deck", arg)), tool.code
+    if op == "won":
+        return analyzer.set_won(situation, params.get("won", arg)), tool.code
+    if op == "clear":
+        return analyzer.clear(situation), tool.code
+    if op == "whatif":
+        return notation.parse(arg), tool.code
+    return situation, tool.code
+
+
+@dataclass
+class AnalyzerPage:
+    """Everything the analyzer template shows."""
+
+    situation: Situation | None
+    raw: str
+    error: str
+    tool: Tool
+    view: str
+    step: int
+    walk: Walkthrough | None = None
+    cells: list[list[CellView]] = field(default_factory=list)
+    saved_url: str = ""
+
+    @classmethod
+    def build(cls, request: HttpRequest, situation: Situation | None, *, raw: str = "",
+              error: str = "", tool: str | None = None, view: str | None = None,
+              step: str | int | None = None) -> AnalyzerPage:
+        tool_code = tool if tool is not None else request.GET.get("tool", "")
+        view = view or request.GET.get("view", "edit")
+        try:
+            k = int(step if step is not None else request.GET.get("step", "0"))
+        except ValueError:
+            k = 0
+        walk = Walkthrough(situation) if situation is not None else None
+        if walk is None or not walk.steps:
+            view = "edit"
+        if view not in ("edit", "explain"):
+            view = "edit"
+        page = cls(situation, raw or (notation.format(situation) if situation else ""), error,
+                   Tool.parse(tool_code), view, walk.clamp(k) if walk else 0, walk)
+        page.cells = page._cells()
+        saved = request.GET.get("saved", "")
+        if saved and saved.isalnum() and len(saved) <= 16:
+            page.saved_url = request.build_absolute_uri(f"/p/{saved}/")
+        return page
+
+    # --- urls -----------------------------------------------------------------------------
+    @property
+    def code(self) -> str:
+        return notation.format(self.situation) if self.situation else self.raw
+
+    def url(self, **extra) -> str:
+        query = {"pos": self.code}
+        if self.tool.code != "r5":
+            query["tool"] = self.tool.code
+        if self.view == "explain":
+            query["view"] = "explain"
+            query["step"] = str(self.step)
+        query.update({k: str(v) for k, v in extra.items()})
+        return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
+
+    def edit_url(self, op: str, arg: str = "") -> str:
+        query = {"pos": self.code, "tool": self.tool.code, "op": op}
+        if arg:
+            query["arg"] = arg
+        return f"{reverse('tutorials:analyze-edit')}?{urlencode(query)}"
+
+    @property
+    def links(self) -> dict[str, str]:
+        """Fixed actions: random faces, clear, back to editing."""
+        return {"faces": self.edit_url("faces"), "clear": self.edit_url("clear"),
+                "edit": self.view_url("edit")}
+
+    def view_url(self, view: str, step: int = 0) -> str:
+        query = {"pos": self.code, "tool": self.tool.code}
+        if view == "explain":
+            query.update(view="explain", step=str(step))
+        return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
+
+    # --- board ------------------------------------------------------------------------------
+    def _cells(self) -> list[list[CellView]]:
+        if self.situation is None or self.walk is None:
+            return []
+        if self.view == "explain":
+            return self.walk.cells(self.step)
+        grid = self.walk.cells(0) if self.walk.steps and self.walk.steps[0].kind == "bell" else [
+            [CellView(Position(r, c), sq.treasure, sq.card, sq.dice) for c, sq in enumerate(row)]
+            for r, row in enumerate(self.situation.board.rows)]
+        for row in grid:
+            for cell in row:
+                cell.href = self.edit_url("put", f"{cell.pos.row}{cell.pos.col}")
+                cell.classes.append("editable")
+        return grid
+
+    @property
+    def columns(self) -> list[str]:
+        if self.situation is None:
+            return []
+        return list(COLUMN_LETTERS[: self.situation.board.shape[1]])
+
+    @property
+    def anchor(self) -> str:
+        return "analyzer"
+
+    # --- palette ----------------------------------------------------------------------------
+    def colour_buttons(self) -> list[dict]:
+        seated = self.situation.players if self.situation else ()
+        return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
+                 "key": c.letter, "seated": c in seated,
+                 "active": self.tool.kind in ("card", "dice") and self.tool.colour == c,
+                 "href": self.edit_url("colour", c.letter)} for c in Colour]
+
+    def value_buttons(self) -> list[dict]:
+        return [{"value": int(k), "name": CARD_NAMES[k], "key": str(int(k)),
+                 "active": self.tool.kind == "card" and self.tool.value == int(k),
+                 "href": self.edit_url("value", str(int(k)))} for k in AttackKind]
+
+    def other_tools(self) -> list[dict]:
+        return [
+            {"label": _("Dice"), "key": "d", "active": self.tool.kind == "dice",
+             "href": self.edit_url("dice")},
+            {"label": _("Remove"), "key": "e", "active": self.tool.kind == "erase",
+             "href": self.edit_url("tool", "e")},
+            {"label": _("No treasure card"), "key": "x", "active": self.tool.kind == "gap",
+             "href": self.edit_url("tool", "x")},
+        ]
+
+    def face_choices(self) -> list[dict]:
+        return [{"faces": f"{a}{b}", "active": self.tool.kind == "faces" and str(self.tool.faces) == f"{a}{b}",
+                 "href": self.edit_url("tool", f"t{a}{b}")}
+                for a in range(1, 7) for b in range(a, 7)]
+
+    # --- setup panels -----------------------------------------------------------------------
+    def seat_buttons(self) -> list[dict]:
+        if self.situation is None:
+            return []
+        seated = self.situation.players
+        start = self.situation.seating.start_player
+        out = []
+        for c in Colour:
+            out.append({"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
+                        "seated": c in seated, "seat": seated.index(c) + 1 if c in seated else None,
+                        "start": c == start, "toggle": self.edit_url("seat", c.letter),
+                        "make_start": self.edit_url("start", c.letter)})
+        return out
+
+    def shapes(self) -> list[dict]:
+        current = self.situation.board.shape if self.situation else (0, 0)
+        return [{"label": f"{r}×{c}", "active": current == (r, c), "href": self.edit_url("shape", f"{r}x{c}")}
+                for r, c in ((3, 3), (4, 4), (3, 4), (4, 5), (5, 5), (6, 6))]
+
+    def size_options(self) -> list[int]:
+        return list(range(1, analyzer.MAX_SIDE + 1))
+
+    def rule_toggles(self) -> list[dict]:
+        if self.situation is None:
+            return []
+        r = self.situation.rules
+        rows = [
+            ("s", _("Strategy mode"), r.mode is Mode.STRATEGY, "STRAT-1"),
+            ("p", _("Place right after a re-roll"), r.place_after_reroll, "STRAT-4"),
+            ("v1", _("Reversed speed 0, 5, 4, 3, 2, 1"), r.speed_order is SpeedOrder.REVERSED, "VAR-1"),
+            ("v2", _("No Scout Ships"), r.no_scouts, "VAR-2"),
+            ("v3", _("Bell when someone has placed all dice"), r.bell is BellRule.ALL_DICE, "VAR-3"),
+            ("v4", _("First-edition bell (3 cards anywhere)"), r.bell is BellRule.FIRST_EDITION, "VAR-4"),
+            ("i", _("Judge all sandwiches at once"), r.collection is Collection.SIMULTANEOUS, "INT-1"),
+        ]
+        return [{"flag": f, "label": label, "on": on, "clause": clause, "href": self.edit_url("rule", f)}
+                for f, label, on, clause in rows]
+
+    @property
+    def deck_value(self) -> str:
+        return "" if self.situation is None or self.situation.deck is None else str(self.situation.deck)
+
+    @property
+    def won_value(self) -> str:
+        return analyzer.won_text(self.situation) if self.situation else ""
+
+    # --- answers ----------------------------------------------------------------------------
+    @property
+    def has_question(self) -> bool:
+        return bool(self.walk and self.walk.steps)
+
+    def questions(self) -> list[str]:
+        if not self.walk:
+            return []
+        sol = self.walk.solution
+        out = []
+        if sol.bell is not None:
+            out.append(_("May the bell ring now?"))
+        if sol.battle is not None:
+            out.append(_("What happens in Battle and Treasure Time?"))
+        if sol.round_end is not None:
+            out.append(_("Is the game over, and who wins?"))
+        return out
+
+    def step_links(self) -> list[dict]:
+        if not self.walk:
+            return []
+        return [{"n": i + 1, "title": self.walk.step_title(i), "current": self.view == "explain" and i == self.step,
+                 "href": self.view_url("explain", i)} for i, s in enumerate(self.walk.steps)]
+
+    @property
+    def prev_url(self) -> str | None:
+        return self.view_url("explain", self.step - 1) if self.view == "explain" and self.step > 0 else None
+
+    @property
+    def next_url(self) -> str | None:
+        if not self.walk or not self.walk.steps:
+            return None
+        if self.view != "explain":
+            return self.view_url("explain", 0)
+        return self.view_url("explain", self.step + 1) if self.step + 1 < len(self.walk.steps) else None
+
+    @property
+    def end_url(self) -> str | None:
+        if not self.walk or not self.walk.steps:
+            return None
+        return self.view_url("explain", len(self.walk.steps) - 1)
+
+    def explanations(self):
+        if not self.walk or self.view != "explain":
+            return []
+        return self.walk.explanations(self.step)
+
+    def order(self):
+        return self.walk.order(self.step) if self.walk and self.view == "explain" else []
+
+    def winnings(self):
+        if not self.walk:
+            return []
+        k = self.step if self.view == "explain" else len(self.walk.steps) - 1
+        return self.walk.winnings(k)
+
+    def bell(self):
+        return self.walk.solution.bell if self.walk else None
+
+    @property
+    def bell_text(self) -> str:
+        from .explain import explain
+
+        bell = self.bell()
+        return explain(bell.event).text if bell else ""
+
+    def round_end(self):
+        return self.walk.solution.round_end if self.walk else None
+
+    def other_reading(self):
+        if not self.walk or not self.walk.solution.treasure:
+            return None
+        other = self.walk.solution.treasure.other_reading
+        if other is None:
+            return None
+        return [{"name": COLOUR_NAMES[c], "colour": c, "count": len(other[c]),
+                 "now": len(self.walk.solution.treasure.winnings[c])}
+                for c in self.walk.solution.treasure.order]
+
+    def what_ifs(self):
+        if self.situation is None:
+            return []
+        from django.utils.text import capfirst
+
+        return [{"label": capfirst(w.label), "changes": w.changes,
+                 "href": self.edit_url("whatif", w.notation)}
+                for w in analyzer.what_ifs(self.situation)]

@@ -1,0 +1,232 @@
+"""Step-by-step answers for any situation: the shared core of the analyzer and the
+tutorial's worked examples.
+
+:class:`Walkthrough` runs the engine once (:func:`captain.rules.solve`) and cuts the
+answer into steps: reveal, one step per attack card's turn, the end of Battle Time,
+one step per player collecting treasure, and the end of the round. For each step it
+draws the board (cells with highlight classes and screen-reader notes) and lists the
+explanations so far, each citing its clause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
+
+from .explain import Explanation, explain
+from .glossary import COLOUR_LETTERS, COLOUR_NAMES, position_label
+
+STEP_TITLES = {
+    "reveal": gettext_lazy("All cards revealed"),
+    "battle": gettext_lazy("Battle Time"),
+    "battle-done": gettext_lazy("After Battle Time"),
+    "treasure": gettext_lazy("Treasure Time"),
+    "end": gettext_lazy("End of the round"),
+    "bell": gettext_lazy("May the bell ring?"),
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a walkthrough: ``kind`` (see STEP_TITLES) and its index into the
+    battle steps or the collection order."""
+
+    kind: str
+    index: int = 0
+
+    @property
+    def title(self) -> str:
+        return str(STEP_TITLES[self.kind])
+
+
+class Walkthrough:
+    """The answer for ``situation``, step by step.
+
+    Attributes:
+        solution: the engine's full answer.
+        steps: the steps in order; ``steps[0]`` is the starting point.
+    """
+
+    def __init__(self, situation: Situation) -> None:
+        self.situation = situation
+        self.solution: Solution = solve(situation)
+        steps: list[Step] = []
+        if self.solution.bell is not None:
+            steps.append(Step("bell"))
+        if self.solution.battle is not None:
+            steps.append(Step("reveal"))
+            steps += [Step("battle", i) for i in range(len(self.solution.battle.steps))]
+            steps.append(Step("battle-done"))
+            assert self.solution.treasure is not None
+            steps += [Step("treasure", i) for i in range(len(self.solution.treasure.order))]
+        if self.solution.round_end is not None or self.solution.treasure is not None:
+            steps.append(Step("end"))
+        self.steps = tuple(steps)
+
+    # --- navigation ------------------------------------------------------------------------
+    def clamp(self, k: int) -> int:
+        return max(0, min(k, len(self.steps) - 1)) if self.steps else 0
+
+    # --- drawing ---------------------------------------------------------------------------
+    def cells(self, k: int):
+        """The board at step ``k``: rows of :class:`~tutorials.boards.CellView`."""
+        from .boards import CellView
+
+        board = self.situation.board
+        grid = [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
+                 for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
+        cells = {c.pos: c for row in grid for c in row}
+        if not self.steps:
+            return grid
+        step = self.steps[self.clamp(k)]
+        sol = self.solution
+        if step.kind == "bell":
+            assert sol.bell is not None
+            if sol.bell.may_ring and sol.bell.line:
+                for p in sol.bell.line:
+                    cells[p].classes.append("bell-line")
+                    cells[p].notes.append(_("part of the line that lets the bell ring"))
+            for p in sol.bell.held:
+                cells[p].classes.append("held")
+            return grid
+        if sol.battle is None:
+            return grid
+        battle_steps = sol.battle.steps
+        done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(battle_steps))
+        current = battle_steps[step.index] if step.kind == "battle" else None
+        removed_by: dict[Position, Position] = {}
+        for s in battle_steps[:done]:
+            for p in s.removed:
+                removed_by[p] = s.position
+        for pos, by in removed_by.items():
+            if current is not None and pos in current.removed:
+                continue
+            cell = cells[pos]
+            cell.ghost, cell.card = cell.card, None
+            cell.classes.append("gone")
+            cell.notes.append(_("removed to the discard by the card at %(pos)s") % {
+                "pos": position_label(by)})
+        if current is not None:
+            cells[current.position].classes.append("acting")
+            for p in current.range:
+                cells[p].classes.append("in-range")
+            for p in current.removed:
+                cells[p].classes.append("hit")
+                cells[p].notes.append(_("removed now"))
+            for p in current.immune:
+                cells[p].classes.append("immune")
+            if current.outcome is Outcome.REMOVED_BEFORE:
+                cells[current.position].classes.append("skipped")
+                cells[current.position].notes.append(_("removed before its turn: does not act"))
+            return grid
+        if step.kind in ("treasure", "end"):
+            assert sol.treasure is not None
+            order = sol.treasure.order
+            collected = order[: step.index + 1] if step.kind == "treasure" else order
+            for colour in collected:
+                for pos in sol.treasure.winnings[colour]:
+                    cells[pos].won_by = colour
+                    cells[pos].classes.append(f"won won-{colour.value}")
+                for pos, cell in cells.items():
+                    if cell.card is not None and cell.card.colour == colour:
+                        cell.ghost, cell.card = cell.card, None
+            if step.kind == "treasure":
+                latest = collected[-1]
+                for s in sol.treasure.sandwiches:
+                    if s.colour != latest:
+                        continue
+                    for p in s.ends:
+                        cells[p].classes.append("sandwich-end")
+                    for p in s.between:
+                        cells[p].classes.append("blocked-between" if s.blocked_by else "sandwiched")
+                    for p in s.blocked_by:
+                        cells[p].classes.append("blocker")
+        return grid
+
+    def step_title(self, i: int) -> str:
+        """A short title for step ``i``: the phase, plus the acting card or collecting player."""
+        step = self.steps[i]
+        if step.kind == "battle" and self.solution.battle is not None:
+            from .explain import card_at
+
+            s = self.solution.battle.steps[step.index]
+            return _("%(phase)s: %(card)s") % {"phase": step.title,
+                                                "card": card_at(s.card.token, s.position)}
+        if step.kind == "treasure" and self.solution.treasure is not None:
+            colour = self.solution.treasure.order[step.index]
+            return _("%(phase)s: %(colour)s collects") % {"phase": step.title,
+                                                           "colour": COLOUR_NAMES[colour]}
+        return step.title
+
+    def explanations(self, k: int) -> list[Explanation]:
+        """Explanations of steps ``0..k``, in order."""
+        out: list[Explanation] = []
+        sol = self.solution
+        for step in self.steps[: self.clamp(k) + 1]:
+            out += [explain(e) for e in self.events_of(step)]
+        return out
+
+    def events_of(self, step: Step):
+        sol = self.solution
+        if step.kind == "bell":
+            return [sol.bell.event] if sol.bell else []
+        if step.kind == "reveal":
+            return [sol.battle.events[0]] if sol.battle else []
+        if step.kind == "battle":
+            return [sol.battle.steps[step.index].event] if sol.battle else []
+        if step.kind == "battle-done":
+            return [sol.battle.events[-1]] if sol.battle else []
+        if step.kind == "treasure":
+            assert sol.treasure is not None
+            colour = sol.treasure.order[step.index].value
+            return [e for e in sol.treasure.events if e.params.get("colour") == colour]
+        if step.kind == "end":
+            events = []
+            if sol.treasure:
+                events += [e for e in sol.treasure.events
+                           if e.code in ("treasure.reading_matters", "treasure.discard")]
+            if sol.round_end:
+                events += list(sol.round_end.events)
+            return events
+        return []
+
+    def order(self, k: int) -> list[dict]:
+        """Battle order strip at step ``k`` (empty before reveal or without cards)."""
+        sol = self.solution
+        if sol.battle is None or not self.steps:
+            return []
+        step = self.steps[self.clamp(k)]
+        if step.kind == "bell":
+            return []
+        done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(sol.battle.steps))
+        from .glossary import CARD_NAMES
+
+        out = []
+        for i, s in enumerate(sol.battle.steps):
+            status = ("current" if step.kind == "battle" and i == step.index
+                      else "done" if i < done else "pending")
+            if s.outcome is Outcome.REMOVED_BEFORE and i < done:
+                status += " skipped"
+            out.append({"card": s.card, "label": position_label(s.position),
+                        "name": CARD_NAMES[s.card.kind], "status": status})
+        return out
+
+    def winnings(self, k: int) -> list[dict]:
+        """Treasure won per player, once their collection is shown."""
+        sol = self.solution
+        if sol.treasure is None or not self.steps:
+            return []
+        step = self.steps[self.clamp(k)]
+        shown = (sol.treasure.order[: step.index + 1] if step.kind == "treasure"
+                 else sol.treasure.order if step.kind == "end" else ())
+        return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
+                 "cards": [position_label(p) for p in sol.treasure.winnings[c]],
+                 "done": c in shown} for c in sol.treasure.order]
+
+    def summary(self) -> dict[Colour, tuple[Position, ...]]:
+        """Final winnings by colour (empty without attack cards)."""
+        return dict(self.solution.treasure.winnings) if self.solution.treasure else {}
