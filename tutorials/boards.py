@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from captain.rules import (AttackCard, Board, Colour, Dice, Outcome, Position, Seating,
-                           Treasure, bell_status, collect_treasure, resolve_battle)
+                           Situation, Treasure, bell_status, collect_treasure, notation,
+                           resolve_battle)
 from captain.rules.battle import BattleResult
 from captain.rules.situation import RuleSet
 
@@ -181,6 +182,15 @@ class ExampleBoard:
         width = max(len(r) for r in self.rows())
         return list(COLUMN_LETTERS[:width])
 
+    def situation(self) -> Situation:
+        """This board's position for the analyzer."""
+        raise NotImplementedError
+
+    @property
+    def analyzer_url(self) -> str:
+        """"Open in analyzer": the same position in the position editor."""
+        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': notation.format(self.situation())})}"
+
 
 # --- Dice Time ------------------------------------------------------------------------
 NOTES = {
@@ -293,6 +303,9 @@ class DiceBoard(ExampleBoard):
 
     def bell(self):
         return bell_status(self.engine_board(), self.seating, RuleSet())
+
+    def situation(self) -> Situation:
+        return Situation(self.engine_board(), self.seating)
 
     def dice_left(self) -> int:
         return 6 - 2 * sum(1 for c in self.placed.values() if c == self.you)
@@ -442,6 +455,9 @@ class BattleBoard(ExampleBoard):
     def last(self) -> int:
         return len(self.result.steps) + 1
 
+    def situation(self) -> Situation:
+        return Situation(self.board, self.seating)
+
     def state(self) -> str:
         return str(self.k)
 
@@ -564,6 +580,9 @@ class TreasureBoard(ExampleBoard):
 
     def state(self) -> str:
         return f"{self.k}{self.start.letter}"
+
+    def situation(self) -> Situation:
+        return Situation(self.board, self.seating)
 
     @classmethod
     def from_state(cls, step: str, board_id: str, state: str) -> TreasureBoard:

@@ -15,6 +15,20 @@
     return m ? parseInt(m[1], 10) : 4;
   }
   var lastFocus = null;
+  // Keys typed while an edit is on its way wait for it: every link on the page is
+  // built from the position it shows, so the next key must use the new links.
+  var busy = false;
+  var queue = [];
+  document.addEventListener("htmx:beforeRequest", function () {
+    busy = true;
+    document.body.dataset.busy = "1";
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    busy = false;
+    document.body.dataset.busy = "0";
+    if (queue.length) handleKey(queue.shift());
+  });
+  document.addEventListener("htmx:responseError", function () { busy = false; queue = []; });
   document.addEventListener("focusin", function (e) {
     if (e.target.closest && e.target.closest("#analyzer .grid .cell")) {
       lastFocus = e.target.closest(".cell").dataset.pos;
@@ -29,6 +43,10 @@
     var undo = e.target.closest && e.target.closest('[data-action="undo"]');
     if (undo) { e.preventDefault(); history.back(); }
   });
+  function handleKey(key) {
+    var target = document.querySelector('#analyzer [data-key="' + key + '"]');
+    if (target) target.click();
+  }
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || inField(document.activeElement)) return;
     if (!document.getElementById("analyzer")) return;
@@ -43,7 +61,8 @@
       if (j >= 0 && j < all.length) { all[j].focus(); e.preventDefault(); }
       return;
     }
-    var target = document.querySelector('#analyzer [data-key="' + key + '"]');
-    if (target) { e.preventDefault(); target.click(); }
+    if (!document.querySelector('#analyzer [data-key="' + key + '"]')) return;
+    e.preventDefault();
+    if (busy) queue.push(key); else handleKey(key);
   });
 })();
