@@ -44,12 +44,15 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.staticfiles",
     "django_htmx",
+    "ninja",  # serves Swagger UI for /api/docs from its own static files (no CDN)
     "tutorials",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
+    "captain.middleware.APIBodySizeLimitMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -59,6 +62,10 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "captain.urls"
+
+# The site takes no uploads; the largest bodies are JSON API cases (≤ 64 KiB, see
+# captain.middleware.API_MAX_BODY). Reading a larger body raises RequestDataTooBig.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 TEMPLATES = [
     {

@@ -1,0 +1,27 @@
+"""Short links ``/p/<code>/`` to saved positions (outside the language prefixes)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponseRedirect
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language_from_request
+
+from .models import SavedPosition
+
+
+def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
+    """Redirect to the analyzer in the viewer's language, holding the saved notation.
+
+    ``/p/k3m9xqa/`` → ``/<lang>/analyze/?pos=<notation>``; ``<lang>`` comes from the
+    language cookie or ``Accept-Language``. Unknown codes are 404. The redirect is
+    temporary (302) because it depends on the viewer.
+    """
+    saved = SavedPosition.objects.filter(code=code).first()
+    if saved is None:
+        raise Http404("no position is saved under this code")
+    lang = get_language_from_request(request)
+    response = HttpResponseRedirect(f"/{lang}/analyze/?{urlencode({'pos': saved.notation})}")
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
