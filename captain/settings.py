@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tutorials.middleware.VaryOnHtmxMiddleware",
 ]
 
 ROOT_URLCONF = "captain.urls"
@@ -157,4 +158,5 @@ LOGGING = {
 
 # Tests that run a live server (browser tests) need a file-backed SQLite database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-db.sqlite3")}
+    # one file per test process, so parallel runs on one machine never share it
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")}
