@@ -110,6 +110,7 @@ class PlayerState:
         discard: attack cards in the discard pile, sorted (hidden from others in play).
         won: treasure cards won so far, in the order won.
         dice: face values of the dice in hand (not on the board); empty before rolling.
+            Dice taken back in Setting Time (SET-1) keep the faces they showed on the card.
         rolled: True once this Dice Time's first roll happened.
         false_bell: DICE-6 applies for the rest of this Dice Time.
     """
@@ -593,7 +594,9 @@ def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
         ps = replace(ps, hand=tuple(sorted(ps.discard)), discard=())
     hand = list(ps.hand)
     hand.remove(action.kind)
-    ps = replace(ps, hand=tuple(hand))  # its dice go back to the player (rolled anew next Dice Time)
+    # SET-1: take back its dice; they still show the card's faces (DICE-2) until the next roll
+    faces = state.board.at(action.position).treasure.faces  # type: ignore[union-attr]
+    ps = replace(ps, hand=tuple(hand), dice=ps.dice + faces)
     board = state.board.with_occupant(action.position, AttackCard(action.player, action.kind))
     new = replace(state, board=board, players=_set_player(state, ps), log=(
         Event("setting.place", "SET-1", {"colour": action.player.value,

@@ -205,6 +205,7 @@ _FLAGS = ("v1", "v2", "v3", "v4", "s", "p", "i")
 
 def _rules(r: _Reader) -> RuleSet:
     flags: list[str] = []
+    offsets: dict[str, int] = {}  # where each flag starts: errors point at the flag at fault
     while r.peek() and r.peek() in "vspi":
         at = r.i
         flag = r.take()
@@ -213,12 +214,13 @@ def _rules(r: _Reader) -> RuleSet:
         if flag in flags or (flags and _FLAGS.index(flag) < _FLAGS.index(flags[-1])):
             raise r.fail("rule flags once each, in the order v1 v2 v3 v4 s p i", at)
         flags.append(flag)
+        offsets[flag] = at
     if not flags:
         raise r.fail("a rule flag (v1-v4, s, p, i)")
     if "v3" in flags and "v4" in flags:
-        raise r.fail("only one bell variant (v3 or v4)")
+        raise r.fail("only one bell variant (v3 or v4)", offsets["v4"])
     if "p" in flags and "s" not in flags:
-        raise r.fail("'p' only together with 's' (strategy mode)")
+        raise r.fail("'p' only together with 's' (strategy mode)", offsets["p"])
     return RuleSet(
         speed_order=SpeedOrder.REVERSED if "v1" in flags else SpeedOrder.ASCENDING,
         collection=Collection.SIMULTANEOUS if "i" in flags else Collection.SEQUENTIAL,

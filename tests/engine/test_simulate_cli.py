@@ -1,0 +1,136 @@
+"""``python -m captain.rules simulate`` and ``bench``, run as a user runs them (subprocess).
+
+Timings are printed but never asserted: they depend on the machine.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from captain.rules.simulate import report, simulate
+from captain.rules.situation import Mode
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMING = re.compile(r" in \d+\.\d+ s$", re.M)
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "captain.rules", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def figures(line: str) -> tuple[float, int, int]:
+    m = re.search(r"mean (\d+\.\d+), min (\d+), max (\d+)$", line)
+    assert m, line
+    return float(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def lines_by_label(out: str) -> dict[str, str]:
+    return {line.split(":", 1)[0]: line for line in out.splitlines() if ":" in line}
+
+
+SIMULATIONS = [
+    ("4", "action"),
+    ("4", "strategy"),
+    ("2", "action"),
+    ("3", "strategy"),
+]
+
+
+@pytest.fixture(scope="module")
+def outputs() -> dict[tuple[str, str], list[subprocess.CompletedProcess[str]]]:
+    """Each simulation run twice with the same seed (separate processes, separate hash seeds)."""
+    out = {}
+    for players, mode in SIMULATIONS:
+        args = ("simulate", "--players", players, "--games", "5", "--seed", "1", "--mode", mode)
+        out[(players, mode)] = [run(*args), run(*args)]
+    return out
+
+
+@pytest.mark.parametrize("players, mode", SIMULATIONS)
+def test_simulate_prints_the_statistics(outputs, players, mode):
+    proc = outputs[(players, mode)][0]
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    out = proc.stdout
+    assert out.startswith(f"games: 5 ({players} players, {mode} mode, random players) in ")
+    by_label = lines_by_label(out)
+    for label in ("rounds per game", "cards per player", "winner's cards",
+                  "score spread (most - fewest cards)", "start player wins a speed tie",
+                  "wins by seat", "card ties decided by doubles"):
+        assert label in by_label, f"{label!r} missing from:\n{out}"
+    n = int(players)
+    for label in ("rounds per game", "cards per player", "winner's cards",
+                  "score spread (most - fewest cards)"):
+        mean, low, high = figures(by_label[label])
+        assert low <= mean <= high, by_label[label]
+    rounds = figures(by_label["rounds per game"])
+    assert rounds[1] >= 1
+    cards = figures(by_label["cards per player"])
+    treasure = 32 if n == 2 else 42
+    # every card in play is won except the 8 or fewer left when the game ends (END-1)
+    assert treasure - 8 - 0.1 <= cards[0] * n <= treasure + 0.1, by_label["cards per player"]
+    tie = by_label["start player wins a speed tie"]
+    assert re.search(r": (\d+/\d+ \(\d+\.\d%\)|no speed ties)$", tie), tie
+    seats = re.findall(r"seat (\d): (\d+)", by_label["wins by seat"])
+    assert [int(s) for s, _ in seats] == list(range(1, n + 1))
+    undecided = int(re.search(r"\(END-3\): (\d+)$", by_label["wins by seat"]).group(1))
+    assert sum(int(w) for _, w in seats) + undecided == 5
+
+
+def test_two_player_speed_ties_always_go_to_the_start_player(outputs):
+    """BAT-2: with two players every tie between players is the start player's."""
+    tie = lines_by_label(outputs[("2", "action")][0].stdout)["start player wins a speed tie"]
+    m = re.search(r": (\d+)/(\d+)", tie)
+    if m:
+        assert m.group(1) == m.group(2), tie
+
+
+@pytest.mark.parametrize("players, mode", SIMULATIONS)
+def test_same_seed_same_output_except_the_timing(outputs, players, mode):
+    first, second = outputs[(players, mode)]
+    assert TIMING.search(first.stdout.splitlines()[0] + "\n")
+    assert TIMING.sub("", first.stdout) == TIMING.sub("", second.stdout)
+
+
+def test_the_cli_prints_what_simulate_and_report_compute(outputs):
+    tally = simulate(4, 5, 1, Mode.ACTION, "random")
+    text = report(tally, 4, 5, Mode.ACTION, "random", 0.0)
+    assert TIMING.sub("", text + "\n") == TIMING.sub("", outputs[("4", "action")][0].stdout)
+
+
+def test_another_seed_plays_other_games(outputs):
+    other = run("simulate", "--players", "4", "--games", "5", "--seed", "2")
+    assert other.returncode == 0
+    assert TIMING.sub("", other.stdout) != TIMING.sub("", outputs[("4", "action")][0].stdout)
+
+
+def test_greedy_policy_option():
+    proc = run("simulate", "--players", "3", "--games", "2", "--seed", "7", "--policy", "greedy")
+    assert proc.returncode == 0, proc.stderr
+    assert "(3 players, action mode, greedy players)" in proc.stdout
+
+
+@pytest.mark.parametrize("args", [("--games", "0"), ("--players", "5"), ("--mode", "fast")])
+def test_bad_simulate_arguments_fail(args):
+    proc = run("simulate", *args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "error" in proc.stderr
+
+
+def test_bench_prints_the_four_figures():
+    proc = run("bench", "--seconds", "0.2")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 4, proc.stdout
+    assert re.match(r"battle \+ treasure, full 4x4 board, 16 attack cards: \d+\.\d µs$", lines[0])
+    assert re.match(r"python-chess list\(Board\(\)\.legal_moves\): \d+\.\d µs$", lines[1])
+    assert re.match(r"ratio \(ours / chess\): \d+\.\d\d \(target <= 1\.0\)$", lines[2])
+    assert re.match(r"random 4-player games: \d+ games/s, one process \(\d+ games; "
+                    r"target >= 500\)$", lines[3])
