@@ -93,3 +93,19 @@ def list_separator() -> str:
     from django.utils.translation import pgettext
 
     return pgettext("list separator", ", ")
+
+
+@register.filter(name="cell_svg")
+def cell_svg_filter(cell) -> str:
+    """The position's picture from the shared SVG renderer (tutorials.svg)."""
+    from ..svg import cell_svg
+
+    return cell_svg(cell)
+
+
+@register.filter(name="range_svg")
+def range_svg_filter(diagram) -> str:
+    """A card's range diagram from the shared SVG renderer."""
+    from ..svg import range_svg
+
+    return range_svg(diagram)

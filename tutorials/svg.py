@@ -1,0 +1,261 @@
+"""The one board renderer: SVG for every board position, on screen and in print.
+
+:func:`cell_svg` draws one position of a board view model
+(:class:`tutorials.boards.CellView`: treasure faces as pips, dice, attack cards with
+colour, letter *and* pattern, highlights). Web pages wrap these pictures in links;
+the PDF sheets lay the very same pictures out with :func:`board_svg`. Everything is
+drawn with presentation attributes (no CSS, no ``<defs>`` ids), so an SVG reads the
+same in a browser, in WeasyPrint and on paper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from captain.rules import AttackCard, Colour
+
+from .glossary import CARD_NAMES, COLOUR_LETTERS
+
+FILL = {Colour.RED: "#c0282d", Colour.BLUE: "#1f5fbf", Colour.GREEN: "#1c7c3a", Colour.WHITE: "#f4f4f4"}
+INK = {Colour.RED: "#ffffff", Colour.BLUE: "#ffffff", Colour.GREEN: "#ffffff", Colour.WHITE: "#1d2430"}
+TINT = {Colour.RED: "#f8d9da", Colour.BLUE: "#d8e4f7", Colour.GREEN: "#d6eedd", Colour.WHITE: "#ffffff"}
+GOLD, DARK_RED, GREY, OK_GREEN, ACCENT = "#b07a00", "#9b1c1c", "#6b6b6b", "#2e7d32", "#0b5f7a"
+
+PIPS = {
+    1: ((2, 2),), 2: ((1, 3), (3, 1)), 3: ((1, 3), (2, 2), (3, 1)),
+    4: ((1, 1), (1, 3), (3, 1), (3, 3)), 5: ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3)),
+    6: ((1, 1), (1, 3), (2, 1), (2, 3), (3, 1), (3, 3)),
+}
+
+
+def font_family() -> str:
+    """Font stack for SVG text in the active language (Japanese needs a CJK font)."""
+    if (get_language() or "").startswith("ja"):
+        return "'Noto Sans CJK JP', 'Noto Sans JP', sans-serif"
+    return "'DejaVu Sans', 'Noto Sans', 'Liberation Sans', sans-serif"
+
+
+def _die(x: float, y: float, size: float, face: int, *, fill: str = "#ffffff",
+         stroke: str = "#8a7f66", width: float = 1.5, dash: str = "") -> str:
+    r = size * 0.105
+    parts = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
+             f'rx="{size * 0.17:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"'
+             + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"]
+    for px, py in PIPS[face]:
+        parts.append(f'<circle cx="{x + px * size / 4:.1f}" cy="{y + py * size / 4:.1f}" '
+                     f'r="{r:.1f}" fill="#1d2430"/>')
+    return "".join(parts)
+
+
+def _clipped_diagonals(x: float, y: float, w: float, h: float, step: float, slope: int) -> list[str]:
+    """Segments of lines y = ±x + c clipped to the rectangle (for the red/white patterns)."""
+    out = []
+    c = -w if slope > 0 else 0
+    while c < h + (w if slope < 0 else 0):
+        pts = []
+        for t in (0, w):  # intersections with left/right sides
+            yy = c + (t if slope > 0 else -t)
+            if 0 <= yy <= h:
+                pts.append((t, yy))
+        for yy in (0, h):  # with top/bottom
+            t = (yy - c) if slope > 0 else (c - yy)
+            if 0 <= t <= w:
+                pts.append((t, yy))
+        pts = sorted(set(pts))
+        if len(pts) >= 2:
+            (x1, y1), (x2, y2) = pts[0], pts[-1]
+            out.append(f"M{x + x1:.1f} {y + y1:.1f}L{x + x2:.1f} {y + y2:.1f}")
+        c += step
+    return out
+
+
+def pattern_marks(colour: Colour, x: float, y: float, w: float, h: float) -> str:
+    """The colour's pattern inside a rectangle: red ╱ stripes, blue dots, green ─ stripes,
+    white ╲ hatching. Patterns let colour-blind players and black-and-white print tell
+    colours apart; the letter does too."""
+    if colour is Colour.BLUE:
+        dots = []
+        for i in range(int(w // 8)):
+            for j in range(int(h // 8)):
+                dots.append(f'<circle cx="{x + 4 + i * 8:.1f}" cy="{y + 4 + j * 8:.1f}" r="1.5" '
+                            f'fill="#ffffff" fill-opacity="0.35"/>')
+        return "".join(dots)
+    if colour is Colour.GREEN:
+        lines = [f"M{x:.1f} {y + yy:.1f}H{x + w:.1f}" for yy in range(6, int(h), 7)]
+        return (f'<path d="{"".join(lines)}" stroke="#ffffff" stroke-opacity="0.3" '
+                f'stroke-width="2"/>')
+    slope = 1 if colour is Colour.RED else -1
+    lines = _clipped_diagonals(x, y, w, h, 9, slope)
+    stroke = "#ffffff" if colour is Colour.RED else "#000000"
+    opacity = "0.28" if colour is Colour.RED else "0.12"
+    return f'<path d="{"".join(lines)}" stroke="{stroke}" stroke-opacity="{opacity}" stroke-width="2.5"/>'
+
+
+def _card(card: AttackCard, *, face_down: bool = False, ghost: bool = False, hit: bool = False,
+          font: str) -> str:
+    x, y, w, h = 8, 38, 84, 56
+    colour = card.colour
+    stroke = "#1d2430" if colour is Colour.WHITE else "#00000088"
+    css = "card" + (" face-down" if face_down else "") + (" ghost" if ghost else "")
+    parts = [f'<g class="{css}"' + (' opacity="0.3"' if ghost else "") + ">",
+             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="5" fill="{FILL[colour]}" '
+             f'stroke="{stroke}" stroke-width="2"' + (' stroke-dasharray="4 3"' if ghost else "") + "/>",
+             pattern_marks(colour, x + 2, y + 2, w - 4, h - 4),
+             f'<circle cx="{x + 10}" cy="{y + 10}" r="7.5" fill="#ffffff" stroke="#1d2430" stroke-width="1.2"/>',
+             f'<text x="{x + 10}" y="{y + 13.5}" font-size="10" font-weight="700" text-anchor="middle" '
+             f'fill="#1d2430" font-family="{font}" class="token-letter">{escape(COLOUR_LETTERS[colour])}</text>']
+    value = "?" if face_down else str(card.speed)
+    parts.append(f'<text x="50" y="{y + 30}" font-size="24" font-weight="800" text-anchor="middle" '
+                 f'fill="{INK[colour]}" font-family="{font}" class="token-value">{value}</text>')
+    if not face_down:
+        name = str(CARD_NAMES[card.kind])
+        size = 9.5
+        fit = ' textLength="78" lengthAdjust="spacingAndGlyphs"' if len(name) > (8 if _wide(name) else 14) else ""
+        parts.append(f'<text x="50" y="{y + 47}" font-size="{size}" font-weight="700" '
+                     f'text-anchor="middle" fill="{INK[colour]}" font-family="{font}"{fit} '
+                     f'class="token-name">{escape(name)}</text>')
+    if hit:
+        parts.append(f'<path d="M30 {y + 8}L70 {y + h - 8}M70 {y + 8}L30 {y + h - 8}" stroke="#1d2430" '
+                     f'stroke-width="10" stroke-linecap="round"/>'
+                     f'<path d="M30 {y + 8}L70 {y + h - 8}M70 {y + 8}L30 {y + h - 8}" stroke="#ffffff" '
+                     f'stroke-width="5.5" stroke-linecap="round"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _wide(text: str) -> bool:
+    return any(ord(ch) > 0x2E80 for ch in text)
+
+
+def _frame(classes: set[str], has_treasure: bool, won) -> tuple[str, str, float, str]:
+    """(fill, stroke, stroke width, dash) of the position's outline."""
+    fill = "#f3ecdd" if has_treasure else "none"
+    stroke, width, dash = "#cbbf9f", 2.0, "" if has_treasure else "5 4"
+    if won is not None:
+        fill, stroke, width = TINT[won], FILL[won] if won is not Colour.WHITE else "#1d2430", 4
+    if classes & {"acting", "bell-line", "sandwich-end"}:
+        stroke, width = GOLD, 6
+    if classes & {"hit", "blocker"}:
+        stroke, width = DARK_RED, 6
+    if "skipped" in classes:
+        stroke, width = GREY, 6
+    if "immune" in classes:
+        stroke, width = OK_GREEN, 5
+    return fill, stroke, width, dash
+
+
+def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> SafeString:
+    """One position as a self-contained SVG (viewBox 0 0 100 100).
+
+    ``cell`` is a :class:`tutorials.boards.CellView`. ``pixel`` sets width/height
+    attributes (for print); on the web the SVG scales to its box.
+    """
+    font = font or font_family()
+    classes = set(cell.classes)
+    fill, stroke, width, dash = _frame(classes, cell.treasure is not None, cell.won_by)
+    size = f' width="{pixel}" height="{pixel}"' if pixel else ""
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"{size} '
+             f'class="cell-svg" aria-hidden="true" focusable="false">',
+             f'<rect x="3" y="3" width="94" height="94" rx="9" fill="{fill}" stroke="{stroke}" '
+             f'stroke-width="{width}"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"]
+    if "in-range" in classes:
+        lines = _clipped_diagonals(6, 6, 88, 88, 10, 1)
+        parts.append(f'<path d="{"".join(lines)}" stroke="{GOLD}" stroke-opacity="0.35" stroke-width="4"/>')
+    if "sandwiched" in classes or "blocked-between" in classes:
+        colour = GOLD if "sandwiched" in classes else GREY
+        parts.append(f'<rect x="11" y="11" width="78" height="78" rx="6" fill="none" stroke="{colour}" '
+                     f'stroke-width="3" stroke-dasharray="7 5"/>')
+    if "claimable" in classes:
+        parts.append(f'<rect x="8" y="8" width="84" height="84" rx="7" fill="none" stroke="{ACCENT}" stroke-width="3"/>')
+    occupied = cell.card is not None or cell.ghost is not None
+    if cell.treasure is not None:
+        low, high = cell.treasure.faces
+        dice = cell.dice
+        if dice is not None:
+            kw = {"fill": TINT[dice.colour], "stroke": FILL[dice.colour] if dice.colour is not Colour.WHITE
+                  else "#1d2430", "width": 4.0, "dash": "5 3" if dice.colour is Colour.WHITE else ""}
+        else:
+            kw = {}
+        if occupied:
+            parts.append(_die(20, 7, 27, low, **kw) + _die(53, 7, 27, high, **kw))
+        else:
+            parts.append(_die(7, 29, 41, low, **kw) + _die(52, 29, 41, high, **kw))
+        if dice is not None:
+            parts.append(f'<g class="dice-mark"><circle cx="15" cy="16" r="10" fill="{FILL[dice.colour]}" '
+                         f'stroke="#1d2430" stroke-width="1.5"/>'
+                         f'<text x="15" y="20.5" font-size="12" font-weight="800" text-anchor="middle" '
+                         f'fill="{INK[dice.colour]}" font-family="{font}">'
+                         f'{escape(COLOUR_LETTERS[dice.colour])}</text></g>')
+    if cell.card is not None:
+        parts.append(_card(cell.card, face_down=cell.face_down, hit="hit" in classes, font=font))
+    elif cell.ghost is not None:
+        parts.append(_card(cell.ghost, ghost=True, font=font))
+    if cell.won_by is not None:
+        c = cell.won_by
+        parts.append(f'<g class="won-mark"><rect x="58" y="76" width="36" height="19" rx="4" fill="{FILL[c]}" '
+                     f'stroke="#1d2430" stroke-width="1"/><text x="76" y="90" font-size="12" '
+                     f'font-weight="800" text-anchor="middle" fill="{INK[c]}" font-family="{font}">'
+                     f'{escape(COLOUR_LETTERS[c])} ✓</text></g>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8,
+              labels: bool = True, font: str | None = None, title: str = "") -> SafeString:
+    """A whole board as one SVG: the same cell pictures as the web, with A-D / 1-4 labels."""
+    from .glossary import COLUMN_LETTERS
+
+    font = font or font_family()
+    n_cols = max((len(r) for r in rows), default=0)
+    margin = 26 if labels else 0
+    width = margin + n_cols * cell + (n_cols - 1) * gap
+    height = margin + len(rows) * cell + (len(rows) - 1) * gap
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'class="board-svg" role="img"' + (f' aria-label="{escape(title)}"' if title else "") + ">"]
+    if labels:
+        for c in range(n_cols):
+            parts.append(f'<text x="{margin + c * (cell + gap) + cell / 2:.0f}" y="17" font-size="16" '
+                         f'font-weight="700" text-anchor="middle" fill="#5a6472" '
+                         f'font-family="{font}">{COLUMN_LETTERS[c]}</text>')
+        for r in range(len(rows)):
+            parts.append(f'<text x="10" y="{margin + r * (cell + gap) + cell / 2 + 6:.0f}" font-size="16" '
+                         f'font-weight="700" text-anchor="middle" fill="#5a6472" '
+                         f'font-family="{font}">{r + 1}</text>')
+    for r, row in enumerate(rows):
+        for c, item in enumerate(row):
+            inner = cell_svg(item, font=font)
+            x = margin + c * (cell + gap)
+            y = margin + r * (cell + gap)
+            parts.append(inner.replace('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"',
+                                       f'<svg x="{x}" y="{y}" width="{cell}" height="{cell}" viewBox="0 0 100 100"', 1))
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def range_svg(diagram, *, size: int = 56) -> SafeString:
+    """A card's range diagram (:class:`tutorials.diagrams.RangeDiagram`) as SVG."""
+    n = len(diagram.cells)
+    step = 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {n * step + 2} {n * step + 2}" '
+             f'width="{size}" height="{size}" class="range-diagram" role="img">']
+    for r, row in enumerate(diagram.cells):
+        for c, kind in enumerate(row):
+            fill = {"self": "#11394a", "hit": "#c0282d"}.get(kind, "#efe8d8")
+            stroke = {"self": "#11394a", "hit": "#7a1010"}.get(kind, "#c9bda0")
+            parts.append(f'<rect x="{1 + c * step}" y="{1 + r * step}" width="{step - 1}" '
+                         f'height="{step - 1}" rx="1.5" fill="{fill}" stroke="{stroke}" stroke-width="0.6"/>')
+            if kind == "hit":
+                cx, cy = 1 + c * step + (step - 1) / 2, 1 + r * step + (step - 1) / 2
+                parts.append(f'<path d="M{cx - 2.2:.1f} {cy - 2.2:.1f}L{cx + 2.2:.1f} {cy + 2.2:.1f}'
+                             f'M{cx + 2.2:.1f} {cy - 2.2:.1f}L{cx - 2.2:.1f} {cy + 2.2:.1f}" '
+                             f'stroke="#ffffff" stroke-width="1.2"/>')
+    if diagram.value == 0:
+        centre = 1 + (n // 2) * step + (step - 1) / 2
+        parts.append(f'<circle cx="{centre:.1f}" cy="{centre:.1f}" r="{step * 0.9:.1f}" fill="none" '
+                     f'stroke="{OK_GREEN}" stroke-width="1.6"/>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
