@@ -12,6 +12,10 @@ urlpatterns = [
     path("analyze/", views.analyze, name="analyze"),
     path("analyze/edit/", views.analyze_edit, name="analyze-edit"),
     path("analyze/save/", views.analyze_save, name="analyze-save"),
+    path("analyze/position.pdf", views.analyze_pdf, name="analyze-pdf"),
+    path("sheets/", views.sheets_index, name="sheets"),
+    path("sheets/<slug:name>.pdf", views.sheet_pdf_view, name="sheet-pdf"),
+    path("sheets/<slug:name>.png", views.sheet_preview, name="sheet-preview"),
     path("tutorial/<slug:slug>/", views.tutorial_step, name="step"),
     path("tutorial/<slug:slug>/board/<slug:board_id>/", views.board_action, name="board"),
 ]

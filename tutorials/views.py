@@ -6,6 +6,7 @@ import random
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django_htmx.http import push_url
 
 from . import boards
@@ -146,3 +147,71 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
     saved.save()
     page = AnalyzerPage.build(request, situation)
     return redirect(page.url(saved=saved.code))
+
+
+# --- printable sheets -------------------------------------------------------------------------
+def sheets_index(request: HttpRequest) -> HttpResponse:
+    """The printable sheets with previews, in A4 and US Letter."""
+    from .sheets import SHEETS
+
+    return render(request, "tutorials/sheets.html", {"sheets": SHEETS.values()})
+
+
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", "a4").lower()
+    if paper not in ("a4", "letter"):
+        raise Http404("paper must be a4 or letter")
+    return paper
+
+
+def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``/<lang>/sheets/<name>.pdf?paper=a4|letter`` from the sheet cache."""
+    from django.utils.translation import get_language
+
+    from .sheets import SHEETS, sheet_pdf
+
+    if name not in SHEETS:
+        raise Http404("no such sheet")
+    paper = _paper(request)
+    lang = get_language()
+    response = HttpResponse(sheet_pdf(name, lang, paper), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="captain-dice-{name}-{lang}-{paper}.pdf"'
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
+    """Page 1 of a sheet as PNG, for the sheets list."""
+    from django.utils.translation import get_language
+
+    from .sheets import SHEETS, preview_png
+
+    if name not in SHEETS:
+        raise Http404("no such sheet")
+    response = HttpResponse(preview_png(name, get_language(), _paper(request)), content_type="image/png")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def analyze_pdf(request: HttpRequest) -> HttpResponse:
+    """The analyzer's position and its step-by-step answer as a PDF (rendered on demand)."""
+    from urllib.parse import urlencode
+
+    from django.utils.translation import get_language
+
+    from captain.rules import RulesError, notation
+
+    from .problems import describe
+    from .sheets import position_pdf
+
+    raw = request.GET.get("pos", "")
+    try:
+        situation = notation.parse(raw)
+    except RulesError as exc:
+        return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
+    code = notation.format(situation)
+    share = request.build_absolute_uri(f"{reverse('tutorials:analyze')}?{urlencode({'pos': code})}")
+    data = position_pdf(situation, lang=get_language(), paper=_paper(request), share_url=share)
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
+    return response

@@ -72,8 +72,12 @@ class Walkthrough:
         return max(0, min(k, len(self.steps) - 1)) if self.steps else 0
 
     # --- drawing ---------------------------------------------------------------------------
-    def cells(self, k: int):
-        """The board at step ``k``: rows of :class:`~tutorials.boards.CellView`."""
+    def cells(self, k: int, *, ghost_collected: bool = True):
+        """The board at step ``k``: rows of :class:`~tutorials.boards.CellView`.
+
+        ``ghost_collected=False`` keeps collected players' attack cards drawn in full
+        (printed diagrams read better that way).
+        """
         from .boards import CellView
 
         board = self.situation.board
@@ -132,7 +136,7 @@ class Walkthrough:
                     cells[pos].won_by = colour
                     cells[pos].classes.append(f"won won-{colour.value}")
                 for pos, cell in cells.items():
-                    if cell.card is not None and cell.card.colour == colour:
+                    if ghost_collected and cell.card is not None and cell.card.colour == colour:
                         cell.ghost, cell.card = cell.card, None
             if step.kind == "treasure":
                 latest = collected[-1]

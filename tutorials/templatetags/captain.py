@@ -109,3 +109,9 @@ def range_svg_filter(diagram) -> str:
     from ..svg import range_svg
 
     return range_svg(diagram)
+
+
+@register.filter
+def dict_get(mapping, key):
+    """``mapping[key]`` in templates (keys with dashes, like clause ids)."""
+    return mapping.get(key, "")

@@ -1,0 +1,102 @@
+"""What the printed sheets say and show: texts, worked examples drawn by the engine."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from captain.rules import Situation, notation
+
+from .boards import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
+from .clauses import CLAUSES, sections
+from .diagrams import all_diagrams
+from .script import STEPS
+from .svg import board_svg
+from .walkthrough import Walkthrough
+
+PHASES = (
+    (_("Dice Time"), _("The start player rings; everyone rolls all six dice at once. Put two dice showing a card's two faces on it to claim it. Re-roll all dice in hand as often as you like. When 3 cards of a row, column or diagonal hold dice, anyone may ring: Dice Time ends and the ringer becomes start player.")),
+    (_("Setting Time"), _("From the start player clockwise: put one attack card face down on one of your claimed cards and take those dice back. Players without dice on the board are skipped. Empty hand? Take your discard pile back first.")),
+    (_("Battle Time"), _("Reveal all cards. They act by speed 0 to 5; equal speed: start player first, then clockwise. An acting card removes every other player's card in its range. A removed card never acts.")),
+    (_("Treasure Time"), _("Win the treasure card under each surviving card, and every card between two of your surviving cards on a line, unless another player's card lies between. Overlapping claims: start player first. Then all attack cards go to the discard, and the start player refills the grid.")),
+)
+
+FAQ = (
+    (_("Can a card that was removed still act?"),
+     _("No. A card acts only if it is still on the board when its speed comes up.")),
+    (_("Can my own cards hit each other?"),
+     _("Never. Attacks only remove other players' cards.")),
+    (_("Can a Boarding Melee be removed by a slower card?"),
+     _("Yes. Cards simply act in speed order; a Broadside or Kraken's Wrath acting later removes a Boarding Melee in its range.")),
+    (_("May I claim more cards than I have attack cards in hand?"),
+     _("Yes. If your hand runs out in Setting Time, your whole discard pile comes back first.")),
+    (_("Do all treasure cards count the same?"),
+     _("Yes, one point each. Doubles only matter to break a tie.")),
+    (_("Does a gap break a sandwich?"),
+     _("No. Only another player's attack card between your two cards does.")),
+    (_("What does the start player win?"),
+     _("Ties in Battle Time, priority for sandwiched cards, and the start bell of the next Dice Time.")),
+)
+
+STRATEGY = (
+    _("Everyone rolls all six dice once; then turns go clockwise from the start player."),
+    _("On your turn, either re-roll any of your dice in hand once, or place a pair."),
+    _("Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last becomes start player."),
+    _("Option: after a re-roll you may place at once in the same turn."),
+)
+
+
+def _final_cells(situation: Situation, kind: str):
+    walk = Walkthrough(situation)
+    index = max(i for i, s in enumerate(walk.steps) if s.kind == kind)
+    return walk, walk.cells(index, ghost_collected=False)
+
+
+def examples() -> dict[str, dict]:
+    """Worked examples drawn by the engine: battle (before/after) and the three sandwiches."""
+    from captain.rules import Board, Seating
+
+    from .boards import CellView
+
+    battle = Situation(Board.parse(EX_BATTLE), Seating(EX_BATTLE_SEATS, EX_BATTLE_SEATS[0]))
+    walk, after = _final_cells(battle, "battle-done")
+    before = [[CellView(c.pos, c.treasure, c.card or c.ghost) for c in row] for row in walk.cells(0)]
+    out = {"battle": {"before": board_svg(before), "after": board_svg(after),
+                      "steps": [e for e in walk.explanations(len(walk.steps) - 1)
+                                if e.code.startswith("battle.") and e.code != "battle.done"]}}
+    for name, (rows, players, start) in TREASURE_EXAMPLES.items():
+        situation = Situation(Board.parse(rows), Seating(players, start))
+        walk, cells = _final_cells(situation, "end")
+        out[name] = {"board": board_svg(cells),
+                     "lines": [e for e in walk.explanations(len(walk.steps) - 1)
+                               if e.code in ("treasure.sandwich", "treasure.blocked",
+                                             "treasure.priority", "treasure.reading_matters")]}
+    return out
+
+
+def context_for(name: str) -> dict:
+    """Template context of a fixed sheet."""
+    ctx: dict = {"cards": all_diagrams()}
+    if name in ("rules", "reference"):
+        ctx.update(examples=examples(), phases=PHASES, faq=FAQ, strategy=STRATEGY,
+                   clauses=CLAUSES, sections=sections())
+    if name == "teach":
+        ctx["steps"] = STEPS
+    return ctx
+
+
+def position_context(situation: Situation) -> dict:
+    """The analyzer PDF: the position, every step's explanation, boards at key steps."""
+    walk = Walkthrough(situation)
+    boards = []
+    for kind in ("bell", "reveal", "battle-done", "end"):
+        idx = [i for i, s in enumerate(walk.steps) if s.kind == kind]
+        if idx:
+            boards.append({"title": walk.steps[idx[-1]].title,
+                           "svg": board_svg(walk.cells(idx[-1], ghost_collected=False))})
+    last = len(walk.steps) - 1
+    return {"walk": walk, "boards": boards,
+            "explanations": walk.explanations(last) if walk.steps else [],
+            "winnings": walk.winnings(last) if walk.steps else [],
+            "code": notation.format(situation), "situation": situation,
+            "round_end": walk.solution.round_end,
+            "start_board": board_svg(walk.cells(0)) if not walk.steps else None}
