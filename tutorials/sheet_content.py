@@ -9,15 +9,16 @@ from captain.rules import Situation, notation
 from .boards import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from .clauses import CLAUSES, sections
 from .diagrams import all_diagrams
+from .glossary import PHASE_NAMES
 from .script import STEPS
 from .svg import board_svg
 from .walkthrough import Walkthrough
 
 PHASES = (
-    (_("Dice Time"), _("The start player rings; everyone rolls all six dice at once. Put two dice showing a card's two faces on it to claim it. Re-roll all dice in hand as often as you like. When 3 cards of a row, column or diagonal hold dice, anyone may ring: Dice Time ends and the ringer becomes start player.")),
-    (_("Setting Time"), _("From the start player clockwise: put one attack card face down on one of your claimed cards and take those dice back. Players without dice on the board are skipped. Empty hand? Take your discard pile back first.")),
-    (_("Battle Time"), _("Reveal all cards. They act by speed 0 to 5; equal speed: start player first, then clockwise. An acting card removes every other player's card in its range. A removed card never acts.")),
-    (_("Treasure Time"), _("Win the treasure card under each surviving card, and every card between two of your surviving cards on a line, unless another player's card lies between. Overlapping claims: start player first. Then all attack cards go to the discard, and the start player refills the grid.")),
+    (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all six dice at once. Put two dice showing a card's two faces on it to claim it. Re-roll all dice in hand as often as you like. When 3 cards of a row, column or diagonal hold dice, anyone may ring: Dice Time ends and the ringer becomes start player.")),
+    (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of your claimed cards and take those dice back. Players without dice on the board are skipped. Empty hand? Take your discard pile back first.")),
+    (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed 0 to 5; equal speed: start player first, then clockwise. An acting card removes every other player's card in its range. A removed card never acts.")),
+    (PHASE_NAMES["treasure"], _("Win the treasure card under each surviving card, and every card between two of your surviving cards on a line, unless another player's card lies between. Overlapping claims: start player first. Then all attack cards go to the discard, and the start player refills the grid.")),
 )
 
 FAQ = (

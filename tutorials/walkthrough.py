@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
 
@@ -22,9 +22,9 @@ from .glossary import COLOUR_LETTERS, COLOUR_NAMES, position_label
 
 STEP_TITLES = {
     "reveal": gettext_lazy("All cards revealed"),
-    "battle": gettext_lazy("Battle Time"),
+    "battle": pgettext_lazy("phase", "Battle Time"),
     "battle-done": gettext_lazy("After Battle Time"),
-    "treasure": gettext_lazy("Treasure Time"),
+    "treasure": pgettext_lazy("phase", "Treasure Time"),
     "end": gettext_lazy("End of the round"),
     "bell": gettext_lazy("May the bell ring?"),
 }

@@ -1,0 +1,122 @@
+"""PDF sheets: every sheet in every language, fonts, words, pages, no warnings, not blank."""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+
+import pytest
+
+from tutorials import sheets
+from tutorials.sheets import SHEETS
+
+WORDS = {
+    "ja": ["サイコロタイム", "バトルタイム", "トレジャータイム"],
+    "de": ["Würfelphase", "Kampfphase", "Schatzphase"],
+    "en": ["Dice Time", "Battle Time", "Treasure Time"],
+}
+EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
+
+
+@pytest.fixture(scope="module")
+def sheet_dir(tmp_path_factory):
+    """Render into a fresh cache so every sheet is really rendered in this test run."""
+    path = tmp_path_factory.mktemp("sheets")
+    original = sheets.CACHE_DIR
+    sheets.CACHE_DIR = path
+    yield path
+    sheets.CACHE_DIR = original
+
+
+def _tool(*args: str, data: bytes | None = None, tmp) -> str:
+    pdf = tmp / "sheet.pdf"
+    if data is not None:
+        pdf.write_bytes(data)
+    return subprocess.run([*args, str(pdf), "-"] if args[0] == "pdftotext" else [*args, str(pdf)],
+                          capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["ja", "en", "de"])
+@pytest.mark.parametrize("name", list(SHEETS))
+def test_sheet(client, sheet_dir, tmp_path, caplog, lang, name):
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        response = client.get(f"/{lang}/sheets/{name}.pdf")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    warnings = [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")]
+    assert not warnings, warnings[:5]
+    data = response.content
+    text = _tool("pdftotext", "-layout", data=data, tmp=tmp_path)
+    for word in WORDS[lang]:
+        assert word in text, (word, name, lang)
+    if lang == "de":
+        assert re.search("[äöüß]", text)
+    fonts = _tool("pdffonts", tmp=tmp_path).splitlines()[2:]
+    assert fonts, "no fonts listed"
+    for line in fonts:
+        cols = line.split()
+        assert "yes" in cols[-5:-2], f"font not embedded: {line}"
+    if lang == "ja":
+        assert any("CJK" in line for line in fonts), fonts
+    pages = int(re.search(r"Pages:\s+(\d+)", _tool("pdfinfo", tmp=tmp_path)).group(1))
+    low, high = SHEETS[name].pages
+    assert low <= pages <= high, (name, lang, pages)
+    # page 1 is not blank: count dark pixels of a small grey rendering
+    pgm = subprocess.run(["pdftoppm", "-gray", "-r", "20", "-f", "1", "-l", "1", str(tmp_path / "sheet.pdf")],
+                         capture_output=True, check=True).stdout
+    pixels = pgm.split(b"\n", 3)[3]
+    dark = sum(1 for b in pixels if b < 128)
+    assert dark > 200, dark
+
+
+@pytest.mark.django_db
+def test_letter_paper_is_letter_sized(client, sheet_dir, tmp_path):
+    response = client.get("/en/sheets/reference.pdf?paper=letter")
+    info = _tool("pdfinfo", data=response.content, tmp=tmp_path)
+    assert "612 x 792 pts" in info  # US Letter
+    info = _tool("pdfinfo", data=client.get("/en/sheets/reference.pdf").content, tmp=tmp_path)
+    assert "595.276 x 841.89 pts" in info or "595.28 x 841.89 pts" in info  # A4
+
+
+@pytest.mark.django_db
+def test_second_request_is_served_from_cache(client, sheet_dir):
+    client.get("/de/sheets/reference.pdf")
+    cached = list(sheet_dir.glob("*/reference-de-a4.pdf"))
+    assert cached
+    cached[0].write_bytes(b"%PDF-cached")
+    assert client.get("/de/sheets/reference.pdf").content == b"%PDF-cached"
+
+
+@pytest.mark.django_db
+def test_sheets_list_and_previews(client, sheet_dir):
+    html = client.get("/ja/sheets/").content.decode()
+    for name in SHEETS:
+        assert f"/ja/sheets/{name}.pdf" in html and f"/ja/sheets/{name}.png" in html
+    png = client.get("/ja/sheets/reference.png")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+
+
+@pytest.mark.django_db
+def test_bad_sheet_or_paper_is_404(client):
+    assert client.get("/en/sheets/nope.pdf").status_code == 404
+    assert client.get("/en/sheets/rules.pdf?paper=a3").status_code == 404
+
+
+@pytest.mark.django_db
+def test_position_pdf_has_answer_and_qr(client, tmp_path):
+    response = client.get("/de/analyze/position.pdf", {"pos": EX_BATTLE})
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = _tool("pdftotext", "-layout", data=response.content, tmp=tmp_path)
+    assert "BAT-3" in text and "Enterkampf" in text
+    bad = client.get("/de/analyze/position.pdf", {"pos": "Rbg_11.1"})
+    assert bad.status_code == 422
+
+
+def test_fetcher_refuses_the_network():
+    fetcher = sheets.make_url_fetcher()
+    with pytest.raises(ValueError):
+        fetcher.fetch("https://example.org/x.css")
+    response = fetcher.fetch("file:///static/css/sheet.css")
+    assert b"@page" in response.read()
