@@ -136,6 +136,11 @@ class ExampleBoard:
     def __init__(self, step: str) -> None:
         self.step = step
         self.note: str = ""
+        #: guests of a teaching session see the board but cannot change it
+        self.readonly = False
+        #: presenter mode routes actions to its own endpoint: "<base><board_id>/?…"
+        self.action_base: str | None = None
+        self.page_base: str | None = None
 
     # to implement
     def state(self) -> str:
@@ -157,6 +162,8 @@ class ExampleBoard:
         return f"board-{self.board_id}"
 
     def page_url(self) -> str:
+        if self.page_base is not None:
+            return f"{self.page_base}#{self.anchor}"
         url = reverse("tutorials:step", args=[self.step])
         query = {self.board_id: self.state()}
         if self.note:
@@ -164,10 +171,12 @@ class ExampleBoard:
         return f"{url}?{urlencode(query)}#{self.anchor}"
 
     def action_url(self, action: str, arg: str = "") -> str:
-        url = reverse("tutorials:board", args=[self.step, self.board_id])
         query = {"state": self.state(), "do": action}
         if arg:
             query["at"] = arg
+        if self.action_base is not None:
+            return f"{self.action_base}{self.board_id}/?{urlencode(query)}"
+        url = reverse("tutorials:board", args=[self.step, self.board_id])
         return f"{url}?{urlencode(query)}"
 
     #: (name, action, argument) of the links every state offers; see :attr:`links`.
@@ -415,7 +424,7 @@ class DiceBoard(ExampleBoard):
                         and self.pair_for(self.hand, cell.treasure)):  # type: ignore[arg-type]
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice in hand can claim it"))
-                if not self.ended:
+                if not self.ended and not self.readonly:
                     cell.href = self.action_url("claim", f"{cell.pos.row}{cell.pos.col}")
         return grid
 

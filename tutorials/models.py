@@ -55,3 +55,55 @@ class SavedPosition(models.Model):
                     continue
                 raise
         raise RuntimeError("could not find a free short code")
+
+
+def default_expiry():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return timezone.now() + timedelta(hours=TeachSession.LIFETIME_HOURS)
+
+
+class TeachSession(models.Model):
+    """A table being taught: the presenter's position in the script, followed by guests.
+
+    ``code`` is what guests type or scan (``/t/<code>/``); ``presenter_key`` lives in
+    a signed cookie on the presenter's device only, so guests can follow but never
+    steer. ``version`` goes up with every change; guests poll with the version they
+    have and get an answer only when it moved.
+    """
+
+    LIFETIME_HOURS = 4
+
+    code = models.CharField(max_length=16, unique=True)
+    presenter_key = models.CharField(max_length=64)
+    options = models.JSONField(default=dict)
+    section = models.PositiveSmallIntegerField(default=0)
+    board_states = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    expires_at = models.DateTimeField(default=default_expiry)
+
+    class Meta:
+        verbose_name = _("teaching session")
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def expired(self) -> bool:
+        from django.utils import timezone
+
+        return timezone.now() >= self.expires_at
+
+    @classmethod
+    def start(cls, options: dict) -> TeachSession:
+        """Create a session with a fresh short code and presenter key."""
+        for _attempt in range(10):
+            code = new_code()[:5]
+            if not cls.objects.filter(code=code).exists():
+                return cls.objects.create(code=code, presenter_key=secrets.token_urlsafe(32),
+                                          options=options)
+        raise RuntimeError("could not find a free table code")

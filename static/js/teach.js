@@ -1,0 +1,42 @@
+// Presenter: next/previous by arrow keys, space, Page Up/Down (presentation clickers send
+// those), and timers for the section and the whole teach.
+(function () {
+  "use strict";
+  var root = document.querySelector(".presenter");
+  if (!root) return;
+  var started = parseFloat(root.dataset.started) * 1000;
+  var sectionStart = Date.now();
+  var sectionIndex = null;
+  function fmt(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+  function tick() {
+    var section = document.getElementById("present-section");
+    if (section && section.dataset.index !== sectionIndex) {
+      sectionIndex = section.dataset.index;
+      sectionStart = Date.now();
+    }
+    var t = document.querySelector('[data-timer="section"]');
+    var total = document.querySelector('[data-timer="total"]');
+    if (t) t.textContent = fmt(Date.now() - sectionStart);
+    if (total) total.textContent = fmt(Date.now() - started);
+  }
+  setInterval(tick, 500);
+  tick();
+  var busy = false;
+  document.addEventListener("htmx:beforeRequest", function () { busy = true; });
+  document.addEventListener("htmx:afterSettle", function () { busy = false; });
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var tag = document.activeElement && document.activeElement.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    var dir = { ArrowRight: "next", " ": "next", PageDown: "next", ArrowLeft: "prev", PageUp: "prev" }[e.key];
+    if (!dir) return;
+    if (e.key === " " && tag === "BUTTON") return; // space on a focused button clicks it already
+    e.preventDefault();
+    if (busy) return;
+    var button = document.querySelector('#present-section [data-nav="' + dir + '"]');
+    if (button && !button.disabled) button.click();
+  });
+})();
