@@ -24,9 +24,20 @@
   }
   setInterval(tick, 500);
   tick();
+  // A key pressed while the previous move is still on its way waits for it, so quick
+  // presses are never lost and never skip a section.
   var busy = false;
+  var queue = [];
+  function go(dir) {
+    var button = document.querySelector('#present-section [data-nav="' + dir + '"]');
+    if (button && !button.disabled) button.click();
+  }
   document.addEventListener("htmx:beforeRequest", function () { busy = true; });
-  document.addEventListener("htmx:afterSettle", function () { busy = false; });
+  document.addEventListener("htmx:afterSettle", function () {
+    busy = false;
+    if (queue.length) go(queue.shift());
+  });
+  document.addEventListener("htmx:responseError", function () { busy = false; queue = []; });
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     var tag = document.activeElement && document.activeElement.tagName;
@@ -35,8 +46,6 @@
     if (!dir) return;
     if (e.key === " " && tag === "BUTTON") return; // space on a focused button clicks it already
     e.preventDefault();
-    if (busy) return;
-    var button = document.querySelector('#present-section [data-nav="' + dir + '"]');
-    if (button && !button.disabled) button.click();
+    if (busy) queue.push(dir); else go(dir);
   });
 })();

@@ -1,0 +1,72 @@
+"""Teaching a table in two browsers: presenter in Japanese, guest in German."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def site(live_server):
+    return live_server.url
+
+
+def test_guest_follows_presenter_in_own_language(site, browser):
+    presenter_ctx = browser.new_context(locale="ja-JP", extra_http_headers={"Accept-Language": "ja"})
+    presenter = presenter_ctx.new_page()
+    presenter.goto(f"{site}/ja/teach/")
+    presenter.locator('input[name="players"][value="3"]').check()
+    presenter.locator("form.teach-form button[type=submit]").click()
+    expect(presenter).to_have_url(re.compile(r"/ja/teach/\w+/$"))
+    code = presenter.get_by_test_id("table-code").inner_text()
+    expect(presenter.locator(".present-title")).to_have_text("どんなゲーム？")
+
+    guest_ctx = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de"})
+    guest = guest_ctx.new_page()
+    guest.goto(f"{site}/t/{code}/")
+    expect(guest).to_have_url(re.compile(rf"/de/t/{code}/$"))
+    expect(guest.get_by_test_id("guest-title")).to_have_text("Worum es geht")
+
+    # the presenter moves on with the keyboard; the guest follows within a second or two
+    presenter.keyboard.press("ArrowRight")
+    expect(presenter.locator("#present-section")).to_have_attribute("data-index", "1")
+    expect(guest.get_by_test_id("guest-title")).to_have_text("Aufbau", timeout=3000)
+    presenter.keyboard.press("PageDown")
+    expect(presenter.locator("#present-section")).to_have_attribute("data-index", "2")
+    expect(guest.get_by_test_id("guest-title")).not_to_have_text("Aufbau", timeout=3000)
+    expect(guest.locator("html")).to_have_attribute("lang", "de")
+
+    # two-player boxes are hidden for a three-player table
+    presenter.keyboard.press("ArrowLeft")
+    expect(presenter.locator("#present-section")).to_have_attribute("data-index", "1")
+    expect(presenter.locator(".two-players").first).to_be_hidden()
+
+    # guests cannot steer: the presenter page sends them to the guest view
+    guest.goto(f"{site}/de/teach/{code}/")
+    expect(guest).to_have_url(re.compile(rf"/de/t/{code}/$"))
+    presenter_ctx.close()
+    guest_ctx.close()
+
+
+def test_keyboard_only_run_through(site, browser):
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{site}/en/teach/")
+    # reach the start button with the keyboard only
+    page.locator('input[name="players"][value="4"]').focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.type") == "submit":
+            break
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/en/teach/\w+/$"))
+    count = int(re.search(r"of (\d+)", page.locator(".progress").inner_text()).group(1))
+    for i in range(1, count):
+        page.keyboard.press("Space" if i % 2 else "ArrowRight")
+        expect(page.locator("#present-section")).to_have_attribute("data-index", str(i))
+    expect(page.locator('[data-nav="next"]')).to_be_disabled()
+    ctx.close()
