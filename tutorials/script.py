@@ -43,9 +43,10 @@ STEPS: tuple[Step, ...] = (
     Step("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",), minutes=0.8),
     Step("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",), minutes=0.7),
     Step("setting-time", pgettext_lazy("phase", "Setting Time"), minutes=0.7),
-    Step("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle",), minutes=0.8),
+    Step("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle"),
+         minutes=0.8),
     Step("treasure-time", pgettext_lazy("phase", "Treasure Time"),
-         boards=("sandwich", "block", "priority"), minutes=0.8),
+         boards=("sandwich", "block", "priority", "quiz-treasure"), minutes=0.8),
     Step("next-round", _("Discards, refilling and the next round"), minutes=0.4),
     Step("game-end", _("End of the game and the winner"), minutes=0.3),
 )

@@ -181,7 +181,7 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
         else:
             kw = {}
         if occupied:
-            parts.append(_die(20, 7, 27, low, **kw) + _die(53, 7, 27, high, **kw))
+            parts.append(_die(19, 7, 27, low, **kw) + _die(50, 7, 27, high, **kw))
         else:
             parts.append(_die(7, 29, 41, low, **kw) + _die(52, 29, 41, high, **kw))
         if dice is not None:
@@ -196,10 +196,11 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
         parts.append(_card(cell.ghost, ghost=True, font=font))
     if cell.won_by is not None:
         c = cell.won_by
-        parts.append(f'<g class="won-mark"><rect x="58" y="76" width="36" height="19" rx="4" fill="{FILL[c]}" '
-                     f'stroke="#1d2430" stroke-width="1"/><text x="76" y="90" font-size="12" '
+        parts.append(f'<g class="won-mark"><rect x="81" y="4" width="16" height="31" rx="4" fill="{FILL[c]}" '
+                     f'stroke="#1d2430" stroke-width="1"/><text x="89" y="17" font-size="11" '
                      f'font-weight="800" text-anchor="middle" fill="{INK[c]}" font-family="{font}">'
-                     f'{escape(COLOUR_LETTERS[c])} ✓</text></g>')
+                     f'{escape(COLOUR_LETTERS[c])}</text><text x="89" y="31" font-size="11" '
+                     f'font-weight="800" text-anchor="middle" fill="{INK[c]}" font-family="{font}">✓</text></g>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
 

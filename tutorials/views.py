@@ -62,6 +62,10 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
     page_url = board.page_url()
     if not request.htmx:
         return redirect(page_url)
+    # a check answered on a teaching session's guest page keeps that page's address
+    current = request.htmx.current_url_abs_path
+    if current and current.split("?")[0] != reverse("tutorials:step", args=[slug]):
+        return render(request, board.template, {"board": board})
     response = render(request, "tutorials/_board.html", {"board": board})
     return push_url(response, page_url)
 

@@ -189,3 +189,50 @@ def test_bad_board_state_in_page_url_is_not_an_error(client, query):
     slug = {"battle": "battle-time", "dice": "dice-time", "sandwich": "treasure-time"}[query.split("=")[0]]
     response = client.get(f"/en/tutorial/{slug}/?{query}")
     assert response.status_code == 200
+
+
+# --- predict the outcome ----------------------------------------------------------------
+
+def test_quiz_questions_change_one_thing_and_the_answer():
+    from tutorials.quiz import questions, solve
+
+    qs = questions()
+    assert len(qs) >= 10
+    for q in qs:
+        changed = (q.change.start_player is not None) + (q.change.position is not None)
+        assert changed == 1
+        sol = solve(q.situation)
+        expected = (frozenset(sol.battle.survivors) if q.kind == "survivors"
+                    else frozenset(sol.treasure.winnings[q.colour]))
+        assert q.answer == expected
+
+
+def test_quiz_board_right_and_wrong_answers():
+    from tutorials.boards import QuizBoard
+
+    board = QuizBoard("treasure-time", "quiz-treasure", index=0)
+    for pos in board.question.answer:
+        board = board.apply("toggle", f"{pos.row}{pos.col}", random.Random())
+    checked = board.apply("check", "", random.Random())
+    assert checked.checked and checked.correct
+    assert any(e.clause.startswith("TRE") for e in checked.explanations())
+    wrong = QuizBoard("treasure-time", "quiz-treasure", index=0).apply("check", "", random.Random())
+    assert wrong.correct == (not board.question.answer)
+    cells = {c.pos: c for row in wrong.rows() for c in row}
+    for pos in board.question.answer:
+        assert "missed" in cells[pos].classes
+
+
+def test_quiz_state_round_trip_and_bad_state():
+    board = boards.load("quiz-battle", "3_0011_c", step="battle-time")
+    assert board.index == 3 and board.checked and board.state() == "3_0011_c"
+    assert boards.load("quiz-battle", "x_zz_q", step="battle-time").note == "reset"
+
+
+@pytest.mark.django_db
+def test_quiz_on_guest_page_keeps_guest_address(client):
+    response = client.get("/de/tutorial/battle-time/board/quiz-battle/?state=0__&do=check",
+                          HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL="http://testserver/de/t/abcde/")
+    assert response.status_code == 200
+    assert "HX-Push-Url" not in response
+    assert 'data-testid="quiz-result"' in response.content.decode()
