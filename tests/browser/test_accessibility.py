@@ -1,0 +1,71 @@
+"""Accessibility of the main pages with axe-core (from npm, installed by bin/setup)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
+PAGES = [
+    "/{lang}/tutorial/",
+    "/{lang}/tutorial/dice-time/",
+    "/{lang}/tutorial/battle-time/?battle=3",
+    "/{lang}/tutorial/treasure-time/?sandwich=4r",
+    "/{lang}/rules/",
+    "/{lang}/analyze/?pos=" + EX_BATTLE,
+    "/{lang}/analyze/?view=explain&step=3&pos=" + EX_BATTLE,
+    "/{lang}/sheets/",
+    "/{lang}/teach/",
+]
+
+
+@pytest.fixture
+def axe_page(browser, live_server):
+    # axe is injected through the DevTools protocol; the site's CSP stays as it is for users
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    yield page, live_server.url
+    context.close()
+
+
+def _run_axe(page) -> list[dict]:
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                       nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
+    return [v for v in result if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("lang", ["ja", "de"])
+@pytest.mark.parametrize("path", PAGES)
+def test_no_serious_accessibility_problems(axe_page, path, lang):
+    page, site = axe_page
+    page.goto(site + path.format(lang=lang))
+    violations = _run_axe(page)
+    assert not violations, violations
+
+
+def test_presenter_and_guest_pages(axe_page):
+    page, site = axe_page
+    page.goto(f"{site}/en/teach/")
+    page.locator("form.teach-form button[type=submit]").click()
+    page.wait_for_load_state("networkidle")
+    assert not _run_axe(page)
+    code = page.get_by_test_id("table-code").inner_text()
+    page.goto(f"{site}/de/t/{code}/")
+    assert not _run_axe(page)
+
+
+def test_boards_describe_every_position_for_screen_readers(axe_page):
+    page, site = axe_page
+    page.goto(f"{site}/en/tutorial/battle-time/?battle=3")
+    texts = page.locator("#board-battle .cell .visually-hidden").all_inner_texts()
+    assert len(texts) == 16
+    assert any("removed now" in t for t in texts)
+    assert all(t.split(";")[0] in {f"{c}{r}" for c in "ABCD" for r in "1234"} for t in texts)
