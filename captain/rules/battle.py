@@ -59,31 +59,76 @@ class BattleStep:
     event: Event
 
 
-@dataclass(frozen=True)
 class BattleResult:
     """Battle Time resolved.
+
+    The outcome is computed at once as bit masks (see :mod:`captain.rules.geometry`);
+    the step objects, events and the board after Battle Time are built the first time
+    they are asked for, from that compact trace. The result never changes.
 
     Attributes:
         before: the board as revealed.
         board: the board after Battle Time (removed cards gone, treasure untouched).
-        steps: every card's turn in order.
+        steps: every card's turn in order (:class:`BattleStep`).
         events: ``battle.reveal``, one event per step, ``battle.done``.
     """
 
-    before: Board
-    board: Board
-    steps: tuple[BattleStep, ...]
-    events: tuple[Event, ...]
+    __slots__ = ("before", "_order", "_trace", "_alive", "_rules", "_cache")
+
+    def __init__(self, before: Board, order: list[tuple[Position, AttackCard]],
+                 trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet) -> None:
+        self.before = before
+        self._order = order
+        self._trace = trace  # (outcome code, removed mask, immune mask, removed-by index, tie)
+        self._alive = alive
+        self._rules = rules
+        self._cache: dict[str, object] = {}
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_cache") and name in self.__slots__:
+            raise AttributeError("BattleResult is immutable")
+        object.__setattr__(self, name, value)
 
     @property
-    def removals(self) -> list[tuple[Position, tuple[Position, ...]]]:
-        """``(acting position, removed positions)`` for every action that removed a card."""
-        return [(s.position, s.removed) for s in self.steps if s.removed]
+    def alive_mask(self) -> int:
+        """Mask (board geometry bits) of the cards still on the board after Battle Time."""
+        return self._alive
 
     @property
     def survivors(self) -> dict[Position, AttackCard]:
         """Attack cards left on the board after Battle Time."""
-        return self.board.cards()
+        if "survivors" not in self._cache:
+            g = self.before.geometry
+            self._cache["survivors"] = {p: c for p, c in self._order
+                                        if self._alive >> g.index[p] & 1}
+        return self._cache["survivors"]  # type: ignore[return-value]
+
+    @property
+    def board(self) -> Board:
+        if "board" not in self._cache:
+            g = self.before.geometry
+            gone = [p for p, _c in self._order if not self._alive >> g.index[p] & 1]
+            self._cache["board"] = self.before.without(gone)
+        return self._cache["board"]  # type: ignore[return-value]
+
+    @property
+    def removals(self) -> list[tuple[Position, tuple[Position, ...]]]:
+        """``(acting position, removed positions)`` for every action that removed a card."""
+        g = self.before.geometry
+        return [(self._order[i][0], g.to_positions(t[1]))
+                for i, t in enumerate(self._trace) if t[1]]
+
+    @property
+    def steps(self) -> tuple[BattleStep, ...]:
+        if "steps" not in self._cache:
+            self._build()
+        return self._cache["steps"]  # type: ignore[return-value]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        if "events" not in self._cache:
+            self._build()
+        return self._cache["events"]  # type: ignore[return-value]
 
     def discarded(self) -> dict[Colour, list[AttackCard]]:
         """Cards sent to each owner's discard during Battle Time (BAT-4)."""
@@ -95,6 +140,55 @@ class BattleResult:
                 out.setdefault(card.colour, []).append(card)
         return out
 
+    def _build(self) -> None:
+        rules = self._rules
+        g = self.before.geometry
+        speed_clause = "VAR-1" if rules.speed_order is SpeedOrder.REVERSED else "BAT-1"
+        events: list[Event] = [Event("battle.reveal", "BAT-1", {
+            "cards": [[list(p), c.token] for p, c in self._order],
+            "order": [int(k) for k in sorted(AttackKind, key=rules.speed_rank)],
+            "order_clause": speed_clause,
+        })]
+        steps: list[BattleStep] = []
+        seen_speed: dict[int, list[Colour]] = {}
+        for index, ((pos, card), (outcome, removed_m, immune_m, by, tie_break)) in enumerate(
+                zip(self._order, self._trace)):
+            earlier = seen_speed.setdefault(card.speed, [])
+            earlier.append(card.colour)
+            base = {"index": index, "position": list(pos), "card": card.token,
+                    "colour": card.colour.value, "value": card.speed}
+            if tie_break:
+                base["before"] = sorted({c.value for c in earlier if c != card.colour})
+            if outcome == _SKIPPED:
+                by_pos = self._order[by][0]
+                event = Event("battle.skipped", "BAT-3", {**base, "removed_by": list(by_pos)})
+                steps.append(BattleStep(index, pos, card, Outcome.REMOVED_BEFORE, frozenset(), (), (),
+                                        by_pos, tie_break, event))
+            elif outcome == _NO_EFFECT:
+                event = Event("battle.no_effect", "BAT-4", base)
+                steps.append(BattleStep(index, pos, card, Outcome.NO_EFFECT, frozenset(), (), (),
+                                        None, tie_break, event))
+            else:
+                reach = frozenset(g.to_positions(g.reach[card.speed][g.index[pos]]))
+                removed = g.to_positions(removed_m)
+                immune = g.to_positions(immune_m)
+                event = Event("battle.act", "BAT-4", {
+                    **base, "range": sorted(list(p) for p in reach),
+                    "removed": [list(p) for p in removed],
+                    "removed_cards": [self.before.at(p).card.token for p in removed],  # type: ignore[union-attr]
+                    "immune": [list(p) for p in immune],
+                    "order_clause": "BAT-2" if tie_break else speed_clause})
+                steps.append(BattleStep(index, pos, card, Outcome.ACTS, reach, removed, immune,
+                                        None, tie_break, event))
+            events.append(event)
+        events.append(Event("battle.done", "BAT-1", {
+            "survivors": [[list(p), c.token] for p, c in sorted(self.survivors.items())]}))
+        self._cache["steps"] = tuple(steps)
+        self._cache["events"] = tuple(events)
+
+
+_ACTS, _NO_EFFECT, _SKIPPED = 0, 1, 2
+
 
 def resolution_order(board: Board, seating: Seating, rules: RuleSet = RuleSet()
                      ) -> list[tuple[Position, AttackCard]]:
@@ -102,9 +196,9 @@ def resolution_order(board: Board, seating: Seating, rules: RuleSet = RuleSet()
 
     Sorted by speed rank, then seat from the start player clockwise, then position.
     """
-    cards = board.cards()
-    return sorted(cards.items(), key=lambda pc: (rules.speed_rank(pc[1].kind),
-                                                 seating.rank(pc[1].colour), pc[0]))
+    rank = {c: i for i, c in enumerate(seating.order())}
+    speed = rules.speed_rank
+    return sorted(board.cards().items(), key=lambda pc: (speed(pc[1].kind), rank[pc[1].colour], pc[0]))
 
 
 def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> BattleResult:
@@ -115,59 +209,42 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     does not act), BAT-4 (ranges; own cards and [0] are never removed) and BAT-5.
     """
     order = resolution_order(board, seating, rules)
-    speed_clause = "VAR-1" if rules.speed_order is SpeedOrder.REVERSED else "BAT-1"
-    events: list[Event] = [Event("battle.reveal", "BAT-1", {
-        "cards": [[list(p), c.token] for p, c in order],
-        "order": [int(k) for k in sorted(AttackKind, key=rules.speed_rank)],
-        "order_clause": speed_clause,
-    })]
-    current = board
-    removed_by: dict[Position, Position] = {}
-    steps: list[BattleStep] = []
-    seen_speed: dict[int, list[Colour]] = {}
-    for index, (pos, card) in enumerate(order):
-        earlier_same_speed = seen_speed.setdefault(card.speed, [])
-        tie_break = any(c != card.colour for c in earlier_same_speed)
-        earlier_same_speed.append(card.colour)
-        base = {"index": index, "position": list(pos), "card": card.token,
-                "colour": card.colour.value, "value": card.speed}
-        if tie_break:
-            base["before"] = sorted({c.value for c in earlier_same_speed if c != card.colour})
-        if pos in removed_by:
-            event = Event("battle.skipped", "BAT-3", {**base, "removed_by": list(removed_by[pos])})
-            steps.append(BattleStep(index, pos, card, Outcome.REMOVED_BEFORE, frozenset(), (), (),
-                                    removed_by[pos], tie_break, event))
-            events.append(event)
+    g = board.geometry
+    index = g.index
+    reach = g.reach
+    alive = 0
+    own: dict[Colour, int] = {}
+    hostage = 0
+    slots = []
+    for i, (pos, card) in enumerate(order):
+        bit = 1 << index[pos]
+        alive |= bit
+        own[card.colour] = own.get(card.colour, 0) | bit
+        if card.kind is AttackKind.HOSTAGE_GAMBIT:
+            hostage |= bit
+        slots.append((bit, index[pos], card.colour, int(card.kind)))
+    removed_by: dict[int, int] = {}
+    trace: list[tuple[int, int, int, int, bool]] = []
+    last_speed, colours_at_speed = -1, set()
+    for i, (bit, at, colour, value) in enumerate(slots):
+        if value != last_speed:
+            last_speed, colours_at_speed = value, set()
+        tie = bool(colours_at_speed - {colour})
+        colours_at_speed.add(colour)
+        if not alive & bit:
+            trace.append((_SKIPPED, 0, 0, removed_by[bit], tie))
             continue
-        if card.kind in (AttackKind.HOSTAGE_GAMBIT, AttackKind.SCOUT_SHIP):
-            event = Event("battle.no_effect", "BAT-4", base)
-            steps.append(BattleStep(index, pos, card, Outcome.NO_EFFECT, frozenset(), (), (),
-                                    None, tie_break, event))
-            events.append(event)
+        if value == 0 or value == 5:
+            trace.append((_NO_EFFECT, 0, 0, -1, tie))
             continue
-        reach = current.range_of(card.kind, pos)
-        removed: list[Position] = []
-        immune: list[Position] = []
-        for target in sorted(reach):
-            other = current.at(target).card
-            if other is None or other.colour == card.colour:
-                continue
-            if other.kind is AttackKind.HOSTAGE_GAMBIT:
-                immune.append(target)
-            else:
-                removed.append(target)
-        for target in removed:
-            removed_by[target] = pos
-        current = current.without(removed)
-        clause = "BAT-2" if tie_break else speed_clause
-        event = Event("battle.act", "BAT-4", {**base, "range": sorted(list(p) for p in reach),
-                                              "removed": [list(p) for p in removed],
-                                              "removed_cards": [board.at(p).card.token for p in removed],  # type: ignore[union-attr]
-                                              "immune": [list(p) for p in immune],
-                                              "order_clause": clause})
-        steps.append(BattleStep(index, pos, card, Outcome.ACTS, reach, tuple(removed),
-                                tuple(immune), None, tie_break, event))
-        events.append(event)
-    events.append(Event("battle.done", "BAT-1", {
-        "survivors": [[list(p), c.token] for p, c in sorted(current.cards().items())]}))
-    return BattleResult(board, current, tuple(steps), tuple(events))
+        hit = reach[value][at] & ~own[colour]
+        targets = hit & alive & ~hostage
+        if targets:
+            alive &= ~targets
+            t = targets
+            while t:
+                low = t & -t
+                removed_by[low] = i
+                t ^= low
+        trace.append((_ACTS, targets, hit & hostage, -1, tie))
+    return BattleResult(board, order, trace, alive, rules)

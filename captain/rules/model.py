@@ -318,6 +318,16 @@ class Board:
         return list(_lines_for(tuple(len(r) for r in self.rows)))
 
     @property
+    def geometry(self):
+        """Bit-mask geometry of this board's shape (:mod:`captain.rules.geometry`)."""
+        from .geometry import geometry
+
+        g = self._cache.get("geometry")
+        if g is None:
+            g = self._cache["geometry"] = geometry(tuple(len(r) for r in self.rows))
+        return g
+
+    @property
     def cache(self) -> dict[object, object]:
         """Per-board memo for values derived from this immutable board (bell status…)."""
         return self._cache
