@@ -9,6 +9,7 @@ position always travels as notation (``?pos=…``), so every state is a link.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
@@ -41,21 +42,23 @@ class Tool:
 
     @classmethod
     def parse(cls, text: str) -> Tool:
-        """``r1`` card, ``R`` dice, ``e`` erase, ``x`` gap, ``t35`` faces; else red [5]."""
-        try:
-            if text == "e":
-                return cls("erase")
-            if text == "x":
-                return cls("gap")
-            if len(text) == 3 and text[0] == "t":
-                return cls("faces", faces=Treasure.parse(text[1:]))
-            if len(text) == 1 and text in "RBGW":
-                return cls("dice", Colour.from_letter(text))
-            if len(text) == 2 and text[0] in "rbgw" and text[1] in "012345":
-                return cls("card", Colour.from_letter(text[0]), int(text[1]))
-        except (InvalidInput, InvalidPosition):
-            pass
-        return cls("card")
+        """``r1`` card, ``R`` dice, ``e`` erase, ``x`` gap, ``t35`` faces; ``""`` = red [5].
+
+        Raises :class:`InvalidInput` (code ``bad-tool``) for anything else.
+        """
+        if text == "":
+            return cls("card")
+        if text == "e":
+            return cls("erase")
+        if text == "x":
+            return cls("gap")
+        if re.fullmatch(r"t[1-6][1-6]", text) and text[1] <= text[2]:
+            return cls("faces", faces=Treasure.parse(text[1:]))
+        if re.fullmatch(r"[RBGW]", text):
+            return cls("dice", Colour.from_letter(text))
+        if re.fullmatch(r"[rbgw][0-5]", text):
+            return cls("card", Colour.from_letter(text[0]), int(text[1]))
+        raise InvalidInput(f"unknown tool {text[:20]!r}", code="bad-tool")
 
     @property
     def code(self) -> str:
@@ -144,7 +147,7 @@ def put(situation: Situation, pos: Position, tool: Tool) -> Situation:
 def resize(situation: Situation, rows: int, cols: int) -> Situation:
     """Change the board to ``rows`` × ``cols`` (1-6 each), keeping what fits."""
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise InvalidInput("board sides run from 1 to 6", code="board-too-large")
+        raise InvalidInput("board sides run from 1 to 6", code="bad-size")
     old = situation.board
     keep = {p: sq for p, sq in old if p.row < rows and p.col < cols}
     missing = [Position(r, c) for r in range(rows) for c in range(cols) if Position(r, c) not in keep]
@@ -237,7 +240,7 @@ def set_deck(situation: Situation, text: str) -> Situation:
     text = text.strip()
     if text in ("", "none"):
         return replace(situation, deck=None)
-    if not text.isdigit() or int(text) > 42:
+    if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) > 42:
         raise InvalidInput("deck must be a whole number from 0 to 42", code="bad-deck")
     return replace(situation, deck=int(text)).validate()
 
@@ -247,7 +250,11 @@ def set_won(situation: Situation, text: str) -> Situation:
     text = text.strip()
     if not text:
         return replace(situation, won={})
-    probe = notation.parse_unchecked(f"{_seats(situation)}_11_w{text}")
+    prefix = f"{_seats(situation)}_11_w"
+    try:
+        probe = notation.parse_unchecked(prefix + text)
+    except notation.NotationError as exc:  # count characters in what the user typed
+        raise notation.NotationError(exc.expected, text, max(0, exc.offset - len(prefix))) from None
     return replace(situation, won=dict(probe.won)).validate()
 
 

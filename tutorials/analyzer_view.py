@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -21,38 +22,50 @@ from .glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
 from .walkthrough import Walkthrough
 
 
+def _position_arg(arg: str) -> Position:
+    """``"r-c"`` (zero-based row and column, ASCII digits)."""
+    m = re.fullmatch(r"([0-9]{1,2})-([0-9]{1,2})", arg)
+    if not m:
+        raise InvalidInput("bad position", code="bad-position")
+    return Position(int(m[1]), int(m[2]))
+
+
+def _colour_arg(arg: str) -> Colour:
+    if not re.fullmatch(r"[rbgw]", arg):
+        raise InvalidInput(f"unknown colour letter {arg[:5]!r}", code="unknown-colour")
+    return Colour.from_letter(arg)
+
+
 def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situation, str]:
     """Apply the edit named by ``params['op']``; returns ``(situation, tool code)``.
 
-    Raises :class:`~captain.rules.RulesError` when the rules forbid the result.
+    Raises :class:`~captain.rules.RulesError` when an argument cannot be read or the
+    rules forbid the result; nothing is guessed.
     """
     op = params.get("op", "")
     arg = params.get("arg", "")
     tool = Tool.parse(params.get("tool", ""))
     if op == "put":
-        try:
-            pos = Position(int(arg[0]), int(arg[1]))
-        except (ValueError, IndexError):
-            raise InvalidInput("bad position", code="off-board") from None
-        return analyzer.put(situation, pos, tool), tool.code
+        return analyzer.put(situation, _position_arg(arg), tool), tool.code
     if op == "tool":
         return situation, Tool.parse(arg).code
     if op == "colour":
-        return situation, tool.with_colour(Colour.from_letter(arg[:1] or "r")).code
-    if op == "value" and arg in "012345" and arg:
+        return situation, tool.with_colour(_colour_arg(arg)).code
+    if op == "value":
+        if not re.fullmatch(r"[0-5]", arg):
+            raise InvalidInput("attack values run 0-5", code="bad-value")
         return situation, tool.with_value(int(arg)).code
     if op == "dice":
         return situation, tool.as_dice().code
     if op == "seat":
-        return analyzer.toggle_seat(situation, Colour.from_letter(arg[:1] or "?")), tool.code
+        return analyzer.toggle_seat(situation, _colour_arg(arg)), tool.code
     if op == "start":
-        return analyzer.set_start(situation, Colour.from_letter(arg[:1] or "?")), tool.code
+        return analyzer.set_start(situation, _colour_arg(arg)), tool.code
     if op == "shape":
-        try:
-            rows, cols = (int(x) for x in arg.split("x"))
-        except ValueError:
-            raise InvalidInput("bad board size", code="board-too-large") from None
-        return analyzer.resize(situation, rows, cols), tool.code
+        m = re.fullmatch(r"\s*([0-9]{1,2})\s*[x×]\s*([0-9]{1,2})\s*", arg)
+        if not m:
+            raise InvalidInput("bad board size", code="bad-size")
+        return analyzer.resize(situation, int(m[1]), int(m[2])), tool.code
     if op == "faces":
         return analyzer.shuffle_faces(situation, random.SystemRandom()), tool.code
     if op == "rule":
@@ -65,7 +78,7 @@ def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situati
         return analyzer.clear(situation), tool.code
     if op == "whatif":
         return notation.parse(arg), tool.code
-    return situation, tool.code
+    raise InvalidInput(f"unknown edit {op[:20]!r}", code="bad-tool")
 
 
 @dataclass
@@ -89,7 +102,8 @@ class AnalyzerPage:
         tool_code = tool if tool is not None else request.GET.get("tool", "")
         view = view or request.GET.get("view", "edit")
         try:
-            k = int(step if step is not None else request.GET.get("step", "0"))
+            raw_step = str(step if step is not None else request.GET.get("step", "0"))
+            k = int(raw_step) if re.fullmatch(r"-?[0-9]{1,4}", raw_step) else 0
         except ValueError:
             k = 0
         walk = Walkthrough(situation) if situation is not None else None
@@ -97,8 +111,14 @@ class AnalyzerPage:
             view = "edit"
         if view not in ("edit", "explain"):
             view = "edit"
+        try:
+            tool_value = Tool.parse(tool_code)
+        except InvalidInput as exc:
+            from .problems import describe
+
+            tool_value, error = Tool.parse(""), error or describe(exc)
         page = cls(situation, raw or (notation.format(situation) if situation else ""), error,
-                   Tool.parse(tool_code), view, walk.clamp(k) if walk else 0, walk)
+                   tool_value, view, walk.clamp(k) if walk else 0, walk)
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
         if saved and saved.isalnum() and len(saved) <= 16:
@@ -149,7 +169,7 @@ class AnalyzerPage:
             for r, row in enumerate(self.situation.board.rows)]
         for row in grid:
             for cell in row:
-                cell.href = self.edit_url("put", f"{cell.pos.row}{cell.pos.col}")
+                cell.href = self.edit_url("put", f"{cell.pos.row}-{cell.pos.col}")
                 cell.classes.append("editable")
         return grid
 

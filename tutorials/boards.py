@@ -10,6 +10,7 @@ A state string that cannot be read starts the board afresh with a note saying so
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
@@ -265,6 +266,8 @@ class DiceBoard(ExampleBoard):
         if not state:
             return cls.preset(step, board_id)
         try:
+            if not re.fullmatch(r"[24][rbgw]_(x|[1-6]{0,6})_([0-3][0-3][rbgw])*_[fe]{0,2}", state):
+                raise ValueError(state)
             head, hand_s, placed_s, flags = state.split("_")
             players = int(head[0])
             if players not in (2, 4) or len(head) != 2:
@@ -289,7 +292,7 @@ class DiceBoard(ExampleBoard):
             mine = counts[cls.you]
             if any(n > 3 for n in counts.values()) or (hand is not None and len(hand) > 6 - 2 * mine):
                 raise ValueError("too many dice")
-            if players == 2 and not set(placed.values()) <= {Colour.RED, Colour.BLUE}:
+            if players == 2 and not (set(placed.values()) | {paint}) <= {Colour.RED, Colour.BLUE}:
                 raise ValueError("colour not seated")
             return board
         except (ValueError, IndexError, Exception):  # noqa: BLE001 - any bad state restarts
@@ -372,11 +375,10 @@ class DiceBoard(ExampleBoard):
                 new.false_bell, new.note = True, "false-bell"  # DICE-6
             return new
         if action == "claim":
-            try:
-                pos = Position(int(arg[0]), int(arg[1]))
-                square = self.engine_board().at(pos)
-            except Exception:  # noqa: BLE001
+            if not re.fullmatch(r"[0-9][0-9]", arg) or Position(int(arg[0]), int(arg[1])) not in self.engine_board():
                 return new
+            pos = Position(int(arg[0]), int(arg[1]))
+            square = self.engine_board().at(pos)
             if self.paint != self.you:
                 if self.placed.get(pos) == self.paint:
                     del new.placed[pos]
@@ -474,7 +476,7 @@ class BattleBoard(ExampleBoard):
     def from_state(cls, step: str, state: str) -> BattleBoard:
         if not state:
             return cls(step)
-        if not state.isdigit() or int(state) > 99:
+        if not re.fullmatch(r"[0-9]{1,2}", state):
             board = cls(step)
             board.note = "reset"
             return board
@@ -598,6 +600,8 @@ class TreasureBoard(ExampleBoard):
         if not state:
             return cls(step, board_id)
         try:
+            if not re.fullmatch(r"[0-4][rbgw]", state):
+                raise ValueError(state)
             return cls(step, board_id, int(state[:-1]), Colour.from_letter(state[-1]))
         except Exception:  # noqa: BLE001
             board = cls(step, board_id)
@@ -724,9 +728,9 @@ class QuizBoard(ExampleBoard):
         if not state:
             return cls(step, board_id)
         try:
-            index_s, sel_s, flag = state.split("_")
-            if flag not in ("", "c") or len(sel_s) % 2 or len(sel_s) > 40:
+            if not re.fullmatch(r"[0-9]{1,3}_([0-9][0-9]){0,20}_c?", state):
                 raise ValueError(state)
+            index_s, sel_s, flag = state.split("_")
             selected = frozenset(Position(int(sel_s[i]), int(sel_s[i + 1])) for i in range(0, len(sel_s), 2))
             return cls(step, board_id, int(index_s), selected, flag == "c")
         except (ValueError, IndexError):
@@ -739,10 +743,9 @@ class QuizBoard(ExampleBoard):
 
     def apply(self, action: str, arg: str, rng: random.Random) -> QuizBoard:
         if action == "toggle" and not self.checked:
-            try:
-                pos = Position(int(arg[0]), int(arg[1]))
-            except (ValueError, IndexError):
+            if not re.fullmatch(r"[0-9][0-9]", arg):
                 return self
+            pos = Position(int(arg[0]), int(arg[1]))
             return QuizBoard(self.step, self.board_id, self.index, self.selected ^ {pos})
         if action == "check":
             return QuizBoard(self.step, self.board_id, self.index, self.selected, True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from captain.rules import AttackKind, Colour, RulesError
 
@@ -25,6 +26,48 @@ def _colour(params) -> str:
 def _at(params) -> str:
     pos = params.get("position")
     return position_label(pos) if isinstance(pos, (list, tuple)) and len(pos) == 2 else ""
+
+
+#: What the notation reader expected, worded for people (keys: the engine's phrases,
+#: which are stable; a test checks that every phrase in notation.py is here).
+EXPECTED = {
+    "'.', '-', '_' or the end": gettext_lazy("“.” between positions, “-” between rows, “_” before a section, or the end"),
+    "'_' after the seats": gettext_lazy("“_” after the seats"),
+    "'p' only together with 's' (strategy mode)": gettext_lazy("“p” only together with “s” (strategy mode)"),
+    "2 to 4 colour letters before '_'": gettext_lazy("2 to 4 colour letters before “_”"),
+    "a colour letter r, b, g or w (start player in upper case)": gettext_lazy("a colour letter r, b, g or w (the start player in upper case)"),
+    "a colour letter r, b, g or w": gettext_lazy("a colour letter r, b, g or w"),
+    "a colour not yet seated": gettext_lazy("a colour that is not seated yet"),
+    "a die face (1-6) or 'x' for no treasure card": gettext_lazy("a die face 1–6, or “x” for a position without a treasure card"),
+    "a die face (1-6)": gettext_lazy("a die face 1–6"),
+    "a rule flag (v1-v4, s, p, i)": gettext_lazy("a rule flag (v1–v4, s, p, i)"),
+    "a seated colour": gettext_lazy("a seated colour"),
+    "a second die face (1-6)": gettext_lazy("a second die face 1–6"),
+    "a section 'r' (rules), 'd' (deck) or 'w' (won), once each, in that order": gettext_lazy("a section “r” (rules), “d” (deck) or “w” (won), each once and in that order"),
+    "a treasure card under the occupant (not 'x')": gettext_lazy("a treasure card under the card or dice (not “x”)"),
+    "a variant number 1-4": gettext_lazy("a variant number 1–4"),
+    "an attack value 0-5": gettext_lazy("an attack value 0–5"),
+    "each colour once": gettext_lazy("each colour only once"),
+    "only one bell variant (v3 or v4)": gettext_lazy("only one bell variant (v3 or v4)"),
+    "only one start player (upper case)": gettext_lazy("only one start player (upper case)"),
+    "rule flags once each, in the order v1 v2 v3 v4 s p i": gettext_lazy("rule flags once each, in the order v1 v2 v3 v4 s p i"),
+    "the smaller face first": gettext_lazy("the smaller face first"),
+    "the start player's letter in upper case": gettext_lazy("the start player's letter in upper case"),
+    "the number of cards in the deck": gettext_lazy("the number of cards in the deck"),
+    "at most 12 positions in a row": gettext_lazy("at most 12 positions in a row"),
+    "at most 12 rows": gettext_lazy("at most 12 rows"),
+    "at most 2000 characters": gettext_lazy("at most 2000 characters"),
+}
+
+
+def expected_text(phrase: str) -> str:
+    """The translated form of a notation reader's "expected …" phrase."""
+    if phrase in EXPECTED:
+        return str(EXPECTED[phrase])
+    for key, text in EXPECTED.items():
+        if phrase.startswith(key):
+            return str(text)
+    return _("something else")
 
 
 def describe(error: RulesError) -> str:
@@ -59,7 +102,7 @@ def describe(error: RulesError) -> str:
                  "only when every die has been replaced by an attack card.")
     elif code == "too-many-copies":
         text = _("The game has two treasure cards of each kind, but %(treasure)s appears "
-                 "%(count)s times (board and won cards).") % p
+                 "%(count)s times (board and won cards).") % {"treasure": p["treasure"], "count": p["count"]}
     elif code == "too-many-treasures":
         text = _("That makes %(total)s treasure cards, but this game has only %(limit)s.") % p
     elif code == "player-count":
@@ -77,15 +120,53 @@ def describe(error: RulesError) -> str:
     elif code == "bad-notation":
         text = _("The position text could not be read at character %(offset)s: expected "
                  "%(expected)s.") % {"offset": p.get("offset", 0) + 1,
-                                     "expected": p.get("expected", "?")}
+                                     "expected": expected_text(str(p.get("expected", "")))}
     elif code == "board-too-large":
-        text = _("The board is too large.")
+        text = _("The board is too large: at most 12 rows of 12 positions.")
+    elif code == "bad-size":
+        text = _("Board sides run from 1 to 6, written like 4x4.")
     elif code == "bad-deck":
-        text = _("The deck size must be a whole number, 0 or more.")
+        text = _("The deck size must be a whole number from 0 to 42.")
     elif code == "bad-rule":
-        text = _("Unknown rule setting.")
+        if p.get("key") == "place_after_reroll":
+            text = _("“Place right after a re-roll” is an option of strategy mode only.")
+        elif p.get("key"):
+            text = _("The rule setting %(key)s does not accept the value %(value)s.") % {
+                "key": p.get("key"), "value": p.get("value", "")}
+        else:
+            text = _("Unknown rule setting.")
+    elif code == "bad-tool":
+        text = _("Unknown tool. Choose a colour and a card value, dice, remove or no treasure card.")
+    elif code == "bad-value":
+        text = _("Attack cards have values 0 to 5.")
+    elif code in ("off-board", "bad-position"):
+        text = _("That position is not on the board.")
+    elif code == "unknown-colour":
+        text = _("Unknown colour: use red, blue, green or white.")
+    elif code == "not-object":
+        text = _("The input must be a JSON object with players, start_player and board.")
+    elif code == "bad-players":
+        text = _("players must be a list of 2 to 4 colours.")
+    elif code in ("bad-board", "empty-board"):
+        text = _("board must be a list of rows, each a text like \"11 13:r3 22\".")
+    elif code in ("bad-row", "empty-row"):
+        text = _("Each board row must be a text with at least one position.")
+    elif code == "bad-rules":
+        text = _("rules must be an object, e.g. {\"speed_order\": \"reversed\"}.")
+    elif code == "bad-won":
+        text = _("Cards won earlier must be given per colour, like r1166.b22.")
+    elif code == "bad-occupant":
+        text = _("Unknown card or dice on a position: use an attack card like b1 or dice like B.")
+    elif code == "bad-title":
+        text = _("The title may have at most 120 characters and no control characters.")
+    elif code == "unknown-key":
+        text = _("Unknown key: %(keys)s.") % {"keys": ", ".join(map(str, p.get("keys", [])))}
+    elif code == "missing-key":
+        text = _("The key %(key)s is required.") % {"key": p.get("key", "")}
+    elif code == "bad-json":
+        text = _("The input is not valid JSON.")
     else:
-        text = _("This position is not allowed: %(detail)s") % {"detail": error.message}
+        text = _("This input is not allowed: %(detail)s") % {"detail": error.message}
     return capfirst(text)
 
 

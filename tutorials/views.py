@@ -117,6 +117,12 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
         new, tool = apply_edit(situation, request.GET)
     except RulesError as exc:
         new, tool, error = situation, request.GET.get("tool", ""), describe(exc)
+        try:
+            from .analyzer import Tool
+
+            Tool.parse(tool)
+        except RulesError:
+            tool = ""
     page = AnalyzerPage.build(request, new, tool=tool, error=error,
                               view=request.GET.get("view", "edit"),
                               step=request.GET.get("step", "0"))
@@ -140,9 +146,13 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
 
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
+    from captain.rules import InvalidInput
+
     raw = request.POST.get("pos", "")
-    title = request.POST.get("title", "").strip()[:120]
+    title = request.POST.get("title", "").strip()
     try:
+        if len(title) > 120 or any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
+            raise InvalidInput("bad title", code="bad-title")
         situation = notation.parse(raw)
     except RulesError as exc:
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
@@ -161,11 +171,22 @@ def sheets_index(request: HttpRequest) -> HttpResponse:
     return render(request, "tutorials/sheets.html", {"sheets": SHEETS.values()})
 
 
+class _BadPaper(Exception):
+    pass
+
+
 def _paper(request: HttpRequest) -> str:
     paper = request.GET.get("paper", "a4").lower()
     if paper not in ("a4", "letter"):
-        raise Http404("paper must be a4 or letter")
+        raise _BadPaper(paper)
     return paper
+
+
+def _bad_paper() -> HttpResponse:
+    from django.utils.translation import gettext as _
+
+    return HttpResponse(_("Paper must be a4 or letter, for example ?paper=letter."), status=400,
+                        content_type="text/plain; charset=utf-8")
 
 
 def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
@@ -176,7 +197,10 @@ def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
 
     if name not in SHEETS:
         raise Http404("no such sheet")
-    paper = _paper(request)
+    try:
+        paper = _paper(request)
+    except _BadPaper:
+        return _bad_paper()
     lang = get_language()
     response = HttpResponse(sheet_pdf(name, lang, paper), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="captain-dice-{name}-{lang}-{paper}.pdf"'
@@ -192,7 +216,11 @@ def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
 
     if name not in SHEETS:
         raise Http404("no such sheet")
-    response = HttpResponse(preview_png(name, get_language(), _paper(request)), content_type="image/png")
+    try:
+        paper = _paper(request)
+    except _BadPaper:
+        return _bad_paper()
+    response = HttpResponse(preview_png(name, get_language(), paper), content_type="image/png")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 
@@ -215,7 +243,11 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
     code = notation.format(situation)
     share = request.build_absolute_uri(f"{reverse('tutorials:analyze')}?{urlencode({'pos': code})}")
-    data = position_pdf(situation, lang=get_language(), paper=_paper(request), share_url=share)
+    try:
+        paper = _paper(request)
+    except _BadPaper:
+        return _bad_paper()
+    data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
     return response

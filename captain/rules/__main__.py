@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from .simulate import bench
 
+        if not 0 < args.seconds <= 600:
+            print("error: --seconds must be more than 0 and at most 600", file=sys.stderr)
+            return 2
         print(bench(args.seconds))
         return 0
     if args.command == "transcript":

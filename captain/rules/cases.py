@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InvalidInput, InvalidPosition
-from .model import Board, Colour, Treasure
+from .model import MAX_COLUMNS, MAX_ROWS, Board, Colour, Treasure
 from .situation import RuleSet, Seating, Situation
 
 #: Keys a case may carry. Descriptive keys are ignored; ``expect`` is the answer.
@@ -20,8 +20,7 @@ META_KEYS = ("id", "source", "question", "expect", "title", "note", "notes", "co
              "description")
 
 #: Largest board the engine accepts from outside (rows, positions per row).
-MAX_ROWS = 12
-MAX_ROW_LENGTH = 12
+MAX_ROW_LENGTH = MAX_COLUMNS
 
 
 def situation_from_json(data: object) -> Situation:
@@ -113,4 +112,9 @@ def load_case(path: Path) -> Situation:
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"not valid JSON: {exc.msg}", where=f"line {exc.lineno} column {exc.colno}",
                            code="bad-json") from None
+    except RecursionError:
+        raise InvalidInput("not valid JSON: nested too deeply", where=str(path),
+                           code="bad-json") from None
+    except ValueError as exc:  # e.g. a number with thousands of digits
+        raise InvalidInput(f"not valid JSON: {exc}", where=str(path), code="bad-json") from None
     return situation_from_json(data)

@@ -57,6 +57,11 @@ class Colour(enum.Enum):
                            where=where, code="unknown-colour", value=letter)
 
 
+#: Largest board the engine accepts from outside: rows, and positions in a row
+#: (columns are labelled A-L).
+MAX_ROWS = 12
+MAX_COLUMNS = 12
+
 #: Seating order the colours are listed in when no other order is given.
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 

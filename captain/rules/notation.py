@@ -43,7 +43,7 @@ captain.rules.notation.NotationError: expected a second die face (1-6) at charac
 from __future__ import annotations
 
 from .errors import InvalidInput
-from .model import AttackCard, AttackKind, Board, Colour, Dice, Square, Treasure
+from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Square, Treasure
 from .situation import BellRule, Collection, Mode, RuleSet, Seating, Situation, SpeedOrder
 
 #: Longest notation accepted (characters); longer input is refused before any work.
@@ -132,7 +132,10 @@ def parse_unchecked(text: str) -> Situation:
     rows: list[tuple[Square, ...]] = []
     row: list[Square] = []
     while True:
+        at = r.i
         row.append(_square(r))
+        if len(row) > MAX_COLUMNS:
+            raise r.fail(f"at most {MAX_COLUMNS} positions in a row", at)
         ch = r.peek()
         if ch == ".":
             r.take()
@@ -140,6 +143,8 @@ def parse_unchecked(text: str) -> Situation:
         rows.append(tuple(row))
         row = []
         if ch == "-":
+            if len(rows) == MAX_ROWS:
+                raise r.fail(f"at most {MAX_ROWS} rows")
             r.take()
             continue
         break
@@ -245,7 +250,7 @@ def _won(r: _Reader, seats: list[Colour]) -> dict[Colour, tuple[Treasure, ...]]:
             raise r.fail("each colour once", at)
         r.take()
         cards: list[Treasure] = []
-        while r.peek().isdigit():
+        while r.peek().isascii() and r.peek().isdigit():
             at = r.i
             low = r.digit("a die face (1-6)", 1, 6)
             high = r.digit("a second die face (1-6)", 1, 6)

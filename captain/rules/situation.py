@@ -261,10 +261,13 @@ class Situation:
             copies.update(cards)
         for treasure, count in sorted(copies.items()):
             if count > 2:
+                on_board = [p for p, sq in self.board if sq.treasure == treasure]
+                where = f"position {on_board[-1]}" if on_board else f"won cards ({treasure})"
                 raise InvalidPosition(f"treasure card {treasure} appears {count} times on the "
                                       f"board and among won cards; the game has two of each",
-                                      where=f"treasure {treasure}", clause="SETUP-2",
-                                      code="too-many-copies", treasure=str(treasure), count=count)
+                                      where=where, clause="SETUP-2", code="too-many-copies",
+                                      treasure=str(treasure), count=count,
+                                      position=list(on_board[-1]) if on_board else None)
         total = sum(copies.values())
         limit = full_treasure_count(n)
         if self.deck is not None:

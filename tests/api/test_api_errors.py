@@ -29,7 +29,7 @@ INVALID_BOARDS = {
     "dice-without-treasure": (["22 --:B"], "occupant-without-treasure", [0, 1], "DICE-2"),
     "two-occupants": (["11:R:r1 22"], "two-occupants", [0, 0], "DICE-2"),
     "die-face-outside-1-6": (["11 27"], "bad-faces", [0, 1], "SETUP-2"),
-    "third-copy-of-a-treasure": (["11 11", "11 22"], "too-many-copies", None, "SETUP-2"),
+    "third-copy-of-a-treasure": (["11 11", "11 22"], "too-many-copies", [1, 0], "SETUP-2"),
 }
 
 

@@ -147,7 +147,8 @@ def test_setup_2_at_most_two_copies_of_a_treasure_card():
     assert situation(["11 11 12"], R, B, G).validate()
     err = invalid(["11 11 11"], R, B, G)
     assert (err.clause, err.code) == ("SETUP-2", "too-many-copies")
-    assert "11" in err.where
+    assert err.params["treasure"] == "11" and "11" in err.message
+    assert err.where == "position [0, 2]" and err.params["position"] == [0, 2]  # the third copy
     # won cards count as well
     err = invalid(["11 12 13"], R, B, G, won={R: cards("11"), B: cards("11")})
     assert err.code == "too-many-copies"

@@ -15,6 +15,8 @@ from urllib.parse import quote
 
 import pytest
 
+from captain.rules.model import MAX_COLUMNS, MAX_ROWS
+
 from captain.rules import (BellRule, Board, Collection, Colour, InvalidInput, InvalidPosition,
                            Mode, Position, RuleSet, Seating, Situation, SpeedOrder, Treasure,
                            situation_from_json)
@@ -248,10 +250,21 @@ def test_a_3000_character_input_is_refused_quickly():
     assert str(MAX_LENGTH) in info.value.expected
 
 
-def test_the_longest_accepted_input_reads_quickly():
-    text = "Rb_" + ".".join(["x"] * 999)
+def test_the_largest_accepted_board_reads_quickly():
+    text = "Rb_" + "-".join([".".join(["x"] * MAX_COLUMNS)] * MAX_ROWS)
     assert len(text) <= MAX_LENGTH
     start = time.perf_counter()
     situation = parse(text)
     assert time.perf_counter() - start < 0.5
-    assert situation.board.shape == (1, 999)
+    assert situation.board.shape == (MAX_ROWS, MAX_COLUMNS)
+
+
+@pytest.mark.parametrize("text,offset", [
+    ("Rb_" + ".".join(["x"] * 13), 3 + 2 * 12),
+    ("Rb_" + "-".join(["11"] * 13), 3 + 3 * 12 - 1),
+])
+def test_boards_larger_than_12_by_12_are_refused(text, offset):
+    with pytest.raises(NotationError) as info:
+        parse(text)
+    assert info.value.offset == offset
+    assert "at most 12" in str(info.value)

@@ -62,7 +62,7 @@ def test_shared_case_through_the_analyzer(client, case):
 @pytest.mark.django_db
 def test_edit_places_card_and_pushes_url(client):
     response = client.get("/de/analyze/edit/", {"pos": EX_BATTLE, "tool": "b5", "op": "put",
-                                                "arg": "00"}, **HTMX)
+                                                "arg": "0-0"}, **HTMX)
     assert response.status_code == 200
     assert _pos(response).startswith("Rbg_11b5.13r3")
     assert response["HX-Push-Url"].startswith("/de/analyze/?pos=")
@@ -74,15 +74,15 @@ def test_edit_places_card_and_pushes_url(client):
 
 @pytest.mark.django_db
 def test_edit_without_javascript_redirects(client):
-    response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "tool": "b5", "op": "put", "arg": "00"})
+    response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "tool": "b5", "op": "put", "arg": "0-0"})
     assert response.status_code == 302 and _pos(response).startswith("Rbg_11b5")
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("tool,arg,words", [
-    ("b1", "00", "already has its Boarding Melee"),
-    ("w5", "00", "not playing"),
-    ("R", "00", "Dice and attack cards"),
+    ("b1", "0-0", "already has its Boarding Melee"),
+    ("w5", "0-0", "not playing"),
+    ("R", "0-0", "Dice and attack cards"),
 ])
 def test_refused_edits_keep_position_and_say_why(client, tool, arg, words):
     response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "tool": tool, "op": "put", "arg": arg},
@@ -94,7 +94,7 @@ def test_refused_edits_keep_position_and_say_why(client, tool, arg, words):
 
 @pytest.mark.django_db
 def test_refusal_in_german(client):
-    response = client.get("/de/analyze/edit/", {"pos": EX_BATTLE, "tool": "b1", "op": "put", "arg": "00"},
+    response = client.get("/de/analyze/edit/", {"pos": EX_BATTLE, "tool": "b1", "op": "put", "arg": "0-0"},
                           **HTMX)
     assert "Enterkampf" in _error(response)
 

@@ -99,9 +99,10 @@ def test_sheets_list_and_previews(client, sheet_dir):
 
 
 @pytest.mark.django_db
-def test_bad_sheet_or_paper_is_404(client):
+def test_bad_sheet_is_404_and_bad_paper_says_why(client):
     assert client.get("/en/sheets/nope.pdf").status_code == 404
-    assert client.get("/en/sheets/rules.pdf?paper=a3").status_code == 404
+    response = client.get("/de/sheets/rules.pdf?paper=a3")
+    assert response.status_code == 400 and "letter" in response.content.decode()
 
 
 @pytest.mark.django_db
