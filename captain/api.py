@@ -420,6 +420,10 @@ def save_position(request: HttpRequest, payload: PositionIn):
     form. `title` is optional, at most 120 characters. Saved positions are never
     changed or deleted through the API.
     """
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in payload.title):
+        with translation.override(language(request)):
+            raise Problems(422, [rules_problem(InvalidInput("control characters in the title",
+                                                            code="bad-title"), field="title")])
     try:
         situation = parse_notation(payload.notation)
     except RulesError as exc:

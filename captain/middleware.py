@@ -47,3 +47,36 @@ class APIBodySizeLimitMiddleware:
         response["Content-Language"] = lang
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         return response
+
+
+class APIJsonErrorsMiddleware:
+    """Answer 404 and 405 under ``/api/`` in the API's problem shape, not as HTML pages.
+
+    Unknown routes and wrong methods never reach an API view, so Django would answer
+    them with its HTML error pages; API clients get JSON like every other API error.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (request.path_info.startswith("/api/") and response.status_code in (404, 405)
+                and not response.get("Content-Type", "").startswith("application/json")):
+            lang = translation.get_language_from_request(request)
+            with translation.override(lang):
+                if response.status_code == 404:
+                    code, message = "not-found", _("There is no API endpoint at this address.")
+                else:
+                    code = "method-not-allowed"
+                    message = _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
+                        "method": request.method, "allowed": response.get("Allow", "")}
+            problem = {"field": "", "position": None, "offset": None, "code": code,
+                       "clause": None, "message": message}
+            new = JsonResponse({"detail": [problem], "message": message}, status=response.status_code,
+                               json_dumps_params={"ensure_ascii": False})
+            if response.has_header("Allow"):
+                new["Allow"] = response["Allow"]
+            new["Content-Language"] = lang
+            return new
+        return response

@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "captain.middleware.APIBodySizeLimitMiddleware",
+    "captain.middleware.APIJsonErrorsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.locale.LocaleMiddleware",

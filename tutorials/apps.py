@@ -8,3 +8,9 @@ class TutorialsConfig(AppConfig):
     name = "tutorials"
     verbose_name = _("Tutorials")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # fix the sheet cache key to the code and catalogs this process starts with
+        from .sheets import code_version
+
+        code_version()

@@ -188,6 +188,10 @@ class ExampleBoard:
         """Action URLs by name, for templates (``board.links.roll``)."""
         return {name: self.action_url(action, arg) for name, action, arg in self.LINKS}
 
+    def message(self) -> str:
+        """The translated note about the last action (or an unreadable state), if any."""
+        return str(NOTES.get(self.note, ""))
+
     def columns(self) -> list[str]:
         width = max(len(r) for r in self.rows())
         return list(COLUMN_LETTERS[:width])
@@ -441,9 +445,6 @@ class DiceBoard(ExampleBoard):
 
     def bell_explanation(self) -> Explanation:
         return explain(self.bell().event)
-
-    def message(self) -> str:
-        return str(NOTES.get(self.note, ""))
 
 
 # --- Battle Time --------------------------------------------------------------------------

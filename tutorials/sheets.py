@@ -94,11 +94,16 @@ def make_url_fetcher():
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    """A hash of everything that shapes a sheet: templates, CSS, translations, code."""
+    """A hash of everything that shapes a sheet: templates, CSS, compiled translations, code.
+
+    Computed once per process, when the app starts (``TutorialsConfig.ready``), so it
+    matches the code and catalogs that process renders with; restart after a change.
+    """
     base = Path(settings.BASE_DIR)
     digest = hashlib.sha256()
-    patterns = ["templates/sheets/*.html", "templates/tutorials/steps/*.html", "static/css/sheet.css",
-                "locale/*/LC_MESSAGES/django.po", "tutorials/*.py", "captain/rules/*.py"]
+    patterns = ["templates/sheets/*.html", "templates/tutorials/*.html", "templates/tutorials/steps/*.html",
+                "templates/teach/*.html", "static/css/sheet.css", "locale/*/LC_MESSAGES/django.mo",
+                "tutorials/*.py", "captain/rules/*.py"]
     for pattern in patterns:
         for path in sorted(base.glob(pattern)):
             digest.update(str(path.relative_to(base)).encode())

@@ -115,3 +115,11 @@ def range_svg_filter(diagram) -> str:
 def dict_get(mapping, key):
     """``mapping[key]`` in templates (keys with dashes, like clause ids)."""
     return mapping.get(key, "")
+
+
+@register.filter
+def list_join(items) -> str:
+    """Join with the active language's list separator (``, `` / ``、``)."""
+    from django.utils.translation import pgettext
+
+    return pgettext("list separator", ", ").join(str(i) for i in items)
