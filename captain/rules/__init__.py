@@ -21,7 +21,7 @@ from .model import (COLOURS, FULL_DECK, AttackCard, AttackKind, Board, Colour, D
 from .round_end import RoundEnd, Standing, end_round, rearranged_shape
 from .situation import BellRule, Collection, Mode, RuleSet, Seating, Situation, SpeedOrder
 from .solve import Solution, solve
-from .treasure import Sandwich, TreasureResult, collect_treasure
+from .treasure import Sandwich, TreasureResult, collect_treasure, resolve_round
 from . import game, notation  # noqa: E402  (submodules as part of the public API)
 
 __all__ = [
@@ -31,5 +31,5 @@ __all__ = [
     "RulesError", "Sandwich", "Seating", "Situation", "Solution", "SpeedOrder", "Square",
     "Standing", "Treasure", "TreasureResult", "bell_lines", "bell_status", "collect_treasure",
     "end_round", "rearranged_shape", "resolution_order", "resolve_battle", "situation_from_json",
-    "situation_to_json", "solve", "game", "notation",
+    "situation_to_json", "solve", "game", "notation", "resolve_round",
 ]

@@ -73,7 +73,7 @@ class BattleResult:
         events: ``battle.reveal``, one event per step, ``battle.done``.
     """
 
-    __slots__ = ("before", "_order", "_trace", "_alive", "_rules", "_cache")
+    __slots__ = ("before", "_order", "_trace", "_alive", "_rules", "_cache", "_own")
 
     def __init__(self, before: Board, order: list[tuple[Position, AttackCard]],
                  trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet) -> None:
@@ -82,6 +82,7 @@ class BattleResult:
         self._trace = trace  # (outcome code, removed mask, immune mask, removed-by index, tie)
         self._alive = alive
         self._rules = rules
+        self._own: dict[Colour, int] = {}
         self._cache: dict[str, object] = {}
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -93,6 +94,10 @@ class BattleResult:
     def alive_mask(self) -> int:
         """Mask (board geometry bits) of the cards still on the board after Battle Time."""
         return self._alive
+
+    def surviving_masks(self) -> dict[Colour, int]:
+        """Each colour's surviving cards as a geometry bit mask."""
+        return {c: m & self._alive for c, m in self._own.items()}
 
     @property
     def survivors(self) -> dict[Position, AttackCard]:
@@ -208,29 +213,38 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     set reverses it), BAT-2 (ties: start player, then clockwise), BAT-3 (a removed card
     does not act), BAT-4 (ranges; own cards and [0] are never removed) and BAT-5.
     """
-    order = resolution_order(board, seating, rules)
     g = board.geometry
     index = g.index
+    seat = {c: i for i, c in enumerate(seating.order())}
+    speed = rules.speed_ranks
+    keyed = []
+    for pos, sq in board:
+        card = sq.occupant
+        if card is not None and card.__class__ is AttackCard:
+            value = card.kind.value
+            keyed.append((speed[value], seat[card.colour], pos, card, index[pos], value))
+    keyed.sort(key=_sort_key)
+    order = [(k[2], k[3]) for k in keyed]
     reach = g.reach
     alive = 0
     own: dict[Colour, int] = {}
     hostage = 0
-    slots = []
-    for i, (pos, card) in enumerate(order):
-        bit = 1 << index[pos]
+    for _s, _r, _p, card, at, value in keyed:
+        bit = 1 << at
         alive |= bit
         own[card.colour] = own.get(card.colour, 0) | bit
-        if card.kind is AttackKind.HOSTAGE_GAMBIT:
+        if value == 0:
             hostage |= bit
-        slots.append((bit, index[pos], card.colour, int(card.kind)))
     removed_by: dict[int, int] = {}
     trace: list[tuple[int, int, int, int, bool]] = []
     last_speed, colours_at_speed = -1, set()
-    for i, (bit, at, colour, value) in enumerate(slots):
+    for i, (_s, _r, _p, card, at, value) in enumerate(keyed):
+        colour = card.colour
         if value != last_speed:
             last_speed, colours_at_speed = value, set()
-        tie = bool(colours_at_speed - {colour})
+        tie = bool(colours_at_speed) and bool(colours_at_speed - {colour})
         colours_at_speed.add(colour)
+        bit = 1 << at
         if not alive & bit:
             trace.append((_SKIPPED, 0, 0, removed_by[bit], tie))
             continue
@@ -247,4 +261,10 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 removed_by[low] = i
                 t ^= low
         trace.append((_ACTS, targets, hit & hostage, -1, tie))
-    return BattleResult(board, order, trace, alive, rules)
+    result = BattleResult(board, order, trace, alive, rules)
+    object.__setattr__(result, "_own", own)
+    return result
+
+
+def _sort_key(k: tuple) -> tuple:
+    return (k[0], k[1], k[2])

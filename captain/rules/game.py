@@ -27,14 +27,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
-from .battle import BattleResult, resolve_battle
+from .battle import BattleResult
 from .bell import bell_status
 from .errors import IllegalAction, InvalidInput
 from .events import Event
 from .model import FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, Position, Square, Treasure
 from .round_end import Standing, rank_players, rearranged_shape
 from .situation import Mode, RuleSet, Seating, Situation
-from .treasure import TreasureResult, collect_treasure
+from .treasure import TreasureResult, resolve_round
 
 
 class Phase(enum.Enum):
@@ -607,8 +607,7 @@ def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
 def _resolve_round(state: GameState) -> GameState:
     """Battle Time, Treasure Time, TRE-4 discards, TRE-5 refill, END-1 check."""
     board = state.board
-    battle = resolve_battle(board, state.seating, state.rules)
-    treasure = collect_treasure(battle.board, state.seating, state.rules)
+    battle, treasure = resolve_round(board, state.seating, state.rules)
     events = list(state.log) + list(battle.events) + list(treasure.events)
     players = []
     for ps in state.players:

@@ -33,6 +33,10 @@ class Colour(enum.Enum):
     GREEN = "green"
     WHITE = "white"
 
+    # Members are singletons compared by identity: hash them by identity too, in C
+    # (Enum's own __hash__ is Python code, and colours are dict keys everywhere).
+    __hash__ = object.__hash__
+
     @property
     def letter(self) -> str:
         """``"r"``, ``"b"``, ``"g"`` or ``"w"``."""
@@ -75,6 +79,8 @@ class AttackKind(enum.IntEnum):
     CANNON = 3
     KRAKENS_WRATH = 4
     SCOUT_SHIP = 5
+
+    __hash__ = int.__hash__  # equal to its int, so hash like one (fast, in C)
 
     @property
     def copies(self) -> int:

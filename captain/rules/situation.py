@@ -123,6 +123,11 @@ class RuleSet:
                 out[key] = value.value if isinstance(value, enum.Enum) else value
         return out
 
+    @property
+    def speed_ranks(self) -> tuple[int, ...]:
+        """``speed_ranks[value]`` = :meth:`speed_rank` of that card value (a lookup table)."""
+        return (0, 5, 4, 3, 2, 1) if self.speed_order is SpeedOrder.REVERSED else (0, 1, 2, 3, 4, 5)
+
     def speed_rank(self, kind: AttackKind) -> int:
         """Position of ``kind`` in the battle order (0 acts first) (BAT-1, VAR-1)."""
         if self.speed_order is SpeedOrder.REVERSED and kind is not AttackKind.HOSTAGE_GAMBIT:

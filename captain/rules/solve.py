@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .battle import BattleResult, resolve_battle
+from .battle import BattleResult
 from .bell import BellStatus, bell_status
 from .events import Event
 from .model import Colour, Position, Treasure
 from .round_end import RoundEnd, end_round
 from .situation import Situation
-from .treasure import TreasureResult, collect_treasure
+from .treasure import TreasureResult, resolve_round
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,7 @@ def solve(situation: Situation) -> Solution:
     bell = bell_status(board, seating, rules) if board.dice() else None
     battle = treasure = None
     if board.cards():
-        battle = resolve_battle(board, seating, rules)
-        treasure = collect_treasure(battle.board, seating, rules)
+        battle, treasure = resolve_round(board, seating, rules)
     round_end = None
     if situation.deck is not None:
         if treasure is not None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .events import Event
-from .model import Board, Colour, Position
+from .model import AttackCard, Board, Colour, Position
 from .situation import Collection, RuleSet, Seating
 
 
@@ -48,9 +48,12 @@ class Sandwich:
     int1_unblocked: tuple[Position, ...] = ()
 
 
-@dataclass(frozen=True)
 class TreasureResult:
     """Treasure Time resolved.
+
+    ``winnings`` come straight from bit masks; the explanation (``under``,
+    ``sandwiches``, ``events``), the board after Treasure Time and ``other_reading``
+    are worked out the first time they are asked for. The result never changes.
 
     Attributes:
         reading: the INT-1 reading used.
@@ -63,14 +66,144 @@ class TreasureResult:
         other_reading: winnings under the other INT-1 reading when they differ, else None.
     """
 
-    reading: Collection
-    winnings: dict[Colour, tuple[Position, ...]]
-    order: tuple[Colour, ...]
-    under: dict[Colour, tuple[Position, ...]]
-    sandwiches: tuple[Sandwich, ...]
-    board: Board
-    events: tuple[Event, ...]
-    other_reading: dict[Colour, tuple[Position, ...]] | None = None
+    __slots__ = ("reading", "winnings", "order", "_after_battle", "_seating", "_cache")
+
+    def __init__(self, reading: Collection, winnings: dict[Colour, tuple[Position, ...]],
+                 order: tuple[Colour, ...], after_battle: Board, seating: Seating) -> None:
+        object.__setattr__(self, "reading", reading)
+        object.__setattr__(self, "winnings", winnings)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "_after_battle", after_battle)
+        object.__setattr__(self, "_seating", seating)
+        object.__setattr__(self, "_cache", {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("TreasureResult is immutable")
+
+    def _detail(self) -> dict:
+        if not self._cache:
+            after = self._after_battle
+            if isinstance(after, _Lazy):
+                after = after.battle.board
+            self._cache.update(_explain(after, self._seating, self.reading, self.winnings))
+        return self._cache
+
+    @property
+    def under(self) -> dict[Colour, tuple[Position, ...]]:
+        return self._detail()["under"]
+
+    @property
+    def sandwiches(self) -> tuple[Sandwich, ...]:
+        return self._detail()["sandwiches"]
+
+    @property
+    def board(self) -> Board:
+        return self._detail()["board"]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self._detail()["events"]
+
+    @property
+    def other_reading(self) -> dict[Colour, tuple[Position, ...]] | None:
+        return self._detail()["other_reading"]
+
+
+def board_masks(board: Board) -> tuple[int, dict[Colour, int]]:
+    """``(treasure mask, colour → attack card mask)`` of ``board``."""
+    index = board.geometry.index
+    treasure = 0
+    cards: dict[Colour, int] = {}
+    for pos, sq in board:
+        bit = 1 << index[pos]
+        if sq.treasure is not None:
+            treasure |= bit
+        card = sq.occupant
+        if card is not None and card.__class__ is AttackCard:
+            cards[card.colour] = cards.get(card.colour, 0) | bit
+    return treasure, cards
+
+
+def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
+                   masks: tuple[int, dict[Colour, int]] | None = None) -> dict[Colour, int]:
+    """Each colour's winnings as a geometry bit mask (TRE-1..3, INT-1, INT-2).
+
+    ``board`` is the board after Battle Time (``masks`` may give its
+    :func:`board_masks` directly). Sequential reading: each collection takes the
+    player's cards and winnings away before the next player looks; simultaneous:
+    sandwiches are judged on the board as it is and earlier players keep priority.
+    """
+    g = board.geometry
+    between = g.between
+    treasure, cards = masks if masks is not None else board_masks(board)
+    alive = 0
+    for m in cards.values():
+        alive |= m
+    sequential = reading is Collection.SEQUENTIAL
+    taken = 0
+    won: dict[Colour, int] = {}
+    for colour in order:
+        own = cards.get(colour, 0)
+        others = alive & ~own
+        win = own & ~taken
+        bits = g.bits(own)
+        for x, a in enumerate(bits):
+            for b in bits[x + 1:]:
+                btw = between.get((a, b))
+                if btw is None or btw & own or btw & others:
+                    continue
+                win |= btw & treasure & ~taken
+        taken |= win
+        won[colour] = win
+        if sequential:
+            alive &= ~own
+    return won
+
+
+def collect_treasure(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> TreasureResult:
+    """Resolve Treasure Time on the board Battle Time left.
+
+    Returns a :class:`TreasureResult` with every seated colour's winnings. Applies TRE-1
+    (cards under surviving attack cards), TRE-2 (sandwiches, broken only by another
+    player's card between), TRE-3 (start player first, then clockwise), TRE-4, INT-1
+    (the rule set's reading; the other reading's result is attached when it differs) and
+    INT-2 (positions without a treasure card do not break a sandwich).
+    """
+    order = seating.order()
+    won = winnings_masks(board, order, rules.collection)
+    g = board.geometry
+    winnings = {c: g.to_positions(won.get(c, 0)) for c in seating.players}
+    return TreasureResult(rules.collection, winnings, order, board, seating)
+
+
+def resolve_round(board: Board, seating: Seating, rules: RuleSet = RuleSet()):
+    """Battle Time then Treasure Time on a revealed board, sharing their bit masks.
+
+    Returns ``(BattleResult, TreasureResult)``, the same as :func:`resolve_battle`
+    followed by :func:`collect_treasure` on its board, without building the board in
+    between.
+    """
+    from .battle import resolve_battle
+
+    battle = resolve_battle(board, seating, rules)
+    order = seating.order()
+    treasure_mask = 0
+    for bit_index, pos in enumerate(board.geometry.positions):
+        if board.at(pos).treasure is not None:
+            treasure_mask |= 1 << bit_index
+    won = winnings_masks(board, order, rules.collection, (treasure_mask, battle.surviving_masks()))
+    g = board.geometry
+    winnings = {c: g.to_positions(won.get(c, 0)) for c in seating.players}
+    return battle, TreasureResult(rules.collection, winnings, order, _Lazy(battle), seating)
+
+
+class _Lazy:
+    """Stands for the board after Battle Time until the explanation needs it."""
+
+    __slots__ = ("battle",)
+
+    def __init__(self, battle) -> None:
+        self.battle = battle
 
 
 def _consecutive_pairs(own: list[Position], board: Board) -> list[tuple[Position, Position]]:
@@ -142,17 +275,11 @@ def _collect(board: Board, seating: Seating, reading: Collection) -> tuple[
     return winnings, under, sandwiches, final
 
 
-def collect_treasure(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> TreasureResult:
-    """Resolve Treasure Time on the board Battle Time left.
-
-    Returns a :class:`TreasureResult` with every seated colour's winnings. Applies TRE-1
-    (cards under surviving attack cards), TRE-2 (sandwiches, broken only by another
-    player's card between), TRE-3 (start player first, then clockwise), TRE-4, INT-1
-    (the rule set's reading; the other reading's result is attached when it differs) and
-    INT-2 (positions without a treasure card do not break a sandwich).
-    """
-    reading = rules.collection
+def _explain(board: Board, seating: Seating, reading: Collection,
+             winnings_fast: dict[Colour, tuple[Position, ...]]) -> dict:
+    """The step-by-step account behind the winnings (built on demand)."""
     winnings, under, sandwiches, final = _collect(board, seating, reading)
+    assert {c: winnings[c] for c in seating.players} == winnings_fast, "treasure paths disagree"
     other = (Collection.SIMULTANEOUS if reading is Collection.SEQUENTIAL
              else Collection.SEQUENTIAL)
     other_winnings = _collect(board, seating, other)[0]
@@ -196,6 +323,5 @@ def collect_treasure(board: Board, seating: Seating, rules: RuleSet = RuleSet())
     if left:
         events.append(Event("treasure.discard", "TRE-4", {
             "cards": [[list(p), c.token] for p, c in left]}))
-    return TreasureResult(reading, {c: winnings[c] for c in seating.players}, order,
-                          under, tuple(sandwiches), final, tuple(events),
-                          other_winnings if differs else None)
+    return {"under": under, "sandwiches": tuple(sandwiches), "board": final,
+            "events": tuple(events), "other_reading": other_winnings if differs else None}
