@@ -34,19 +34,23 @@ Codes (stable; add new ones, never rename):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def _freeze(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float)):
+    t = type(value)
+    if t in _SCALARS:
         return value
+    if t is list or t is tuple:
+        return tuple([v if type(v) in _SCALARS else _freeze(v) for v in value])
     if isinstance(value, Mapping):
-        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
+        return MappingProxyType({k: v if type(v) in _SCALARS else _freeze(v) for k, v in value.items()})
     return value
 
 
@@ -88,3 +92,56 @@ class Event:
     def clauses(self) -> tuple[str, ...]:
         """The clause applied, plus the interpretation clause if any."""
         return (self.clause,) + ((self.interpretation,) if self.interpretation else ())
+
+
+class EventLog(Sequence):
+    """An immutable sequence of events whose parts may be worked out when first read.
+
+    Whole-game transitions append Battle and Treasure Time explanations, which cost
+    more to build than the resolution itself; a log keeps them as a recipe until
+    somebody iterates, indexes or measures it. ``log + (event,)`` and
+    ``log + other_log`` give new logs; the events are the same either way.
+    """
+
+    __slots__ = ("_parts", "_events")
+
+    def __init__(self, *parts: Iterable[Event] | Callable[[], Iterable[Event]]) -> None:
+        self._parts = parts
+        self._events: tuple[Event, ...] | None = None
+
+    def _all(self) -> tuple[Event, ...]:
+        if self._events is None:
+            out: list[Event] = []
+            for part in self._parts:
+                out.extend(part() if callable(part) else part)
+            self._events = tuple(out)
+            self._parts = ()
+        return self._events
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __add__(self, other: Iterable[Event]) -> EventLog:
+        if self._events is not None:
+            return EventLog(self._events, tuple(other))
+        return EventLog(*self._parts, other if isinstance(other, EventLog) else tuple(other))
+
+    def __radd__(self, other: Iterable[Event]) -> EventLog:
+        return EventLog(tuple(other), self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (EventLog, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"EventLog({list(self._all())!r})"

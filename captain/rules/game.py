@@ -30,7 +30,7 @@ from itertools import combinations
 from .battle import BattleResult
 from .bell import bell_status
 from .errors import IllegalAction, InvalidInput
-from .events import Event
+from .events import Event, EventLog
 from .model import FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, Position, Square, Treasure
 from .round_end import Standing, rank_players, rearranged_shape
 from .situation import Mode, RuleSet, Seating, Situation
@@ -159,7 +159,8 @@ class GameState:
         rerolled: strategy mode with STRAT-4: the player on turn has re-rolled and may
             still place (or pass).
         seed, draws: the random source: ``draws`` counts the random calls made so far.
-        log: events of the last transition, in order.
+        log: events of the last transition, in order (a sequence; explanations of Battle
+            and Treasure Time are built when first read).
         last_round: the most recent Battle/Treasure resolution, if any.
     """
 
@@ -175,7 +176,7 @@ class GameState:
     rerolled: bool = False
     seed: int = 0
     draws: int = 0
-    log: tuple[Event, ...] = ()
+    log: Sequence[Event] = ()
     last_round: RoundRecord | None = field(default=None, compare=False)
 
     # --- look-ups --------------------------------------------------------------------------
@@ -608,19 +609,22 @@ def _resolve_round(state: GameState) -> GameState:
     """Battle Time, Treasure Time, TRE-4 discards, TRE-5 refill, END-1 check."""
     board = state.board
     battle, treasure = resolve_round(board, state.seating, state.rules)
-    events = list(state.log) + list(battle.events) + list(treasure.events)
+    # explanations are built only if somebody reads the log
+    events = EventLog(state.log, lambda: battle.events, lambda: treasure.events)
     players = []
     for ps in state.players:
         discards = [c.kind for c in board.cards().values() if c.colour == ps.colour]
         won = tuple(board.at(p).treasure for p in treasure.winnings[ps.colour])  # type: ignore[misc]
         players.append(replace(ps, discard=tuple(sorted(ps.discard + tuple(discards))),
                                won=ps.won + won, dice=(), rolled=False, false_bell=False))
-    remaining = treasure.board  # no attack cards, won cards gone
+    won_all = {p for ps in treasure.winnings.values() for p in ps}
+    remaining = board.without(board.positions(), treasure=False).without(won_all, treasure=True)
+    # no attack cards, won cards gone (TRE-4)
     layout, deck, refill_events = refill(remaining, state.deck, len(state.players),
                                          state.start_player)
-    events += refill_events
+    events = events + refill_events
     record = RoundRecord(state.round, board, battle, treasure)
-    new = replace(state, board=layout, deck=deck, players=tuple(players), log=tuple(events),
+    new = replace(state, board=layout, deck=deck, players=tuple(players), log=events,
                   last_round=record)
     count = layout.treasure_count()
     if not deck and count <= 8:  # END-1 with INT-4
