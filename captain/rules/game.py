@@ -265,6 +265,16 @@ def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int
 
 
 # --- helpers ----------------------------------------------------------------------------------
+def _evolve(obj, **changes):
+    """``dataclasses.replace`` for this module's frozen records, without re-running
+    ``__init__`` (the records have no derived fields): the copy is equally immutable."""
+    new = object.__new__(type(obj))
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
+    return new
+
+
 def _set_player(state: GameState, ps: PlayerState) -> tuple[PlayerState, ...]:
     return tuple(ps if p.colour == ps.colour else p for p in state.players)
 
@@ -280,7 +290,16 @@ def _without_values(hand: Sequence[int], values: Iterable[int]) -> tuple[int, ..
 
 def _pair_left(dice: Sequence[int], treasure: Treasure) -> tuple[int, ...] | None:
     """Dice left after using a pair showing ``treasure``'s faces, or None (DICE-2)."""
+    if not _has_pair(dice, treasure):
+        return None
     return _without_values(dice, treasure.faces)
+
+
+def _has_pair(dice: Sequence[int], treasure: Treasure) -> bool:
+    low, high = treasure.low, treasure.high
+    if low == high:
+        return dice.count(low) >= 2
+    return low in dice and high in dice
 
 
 def _free_cards(board: Board) -> list[Position]:
@@ -358,7 +377,7 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
         if ps.dice:
             out.append(Roll(ps.colour))
         for pos in free:
-            if _pair_left(ps.dice, state.board.at(pos).treasure) is not None:  # type: ignore[arg-type]
+            if _has_pair(ps.dice, state.board.at(pos).treasure):  # type: ignore[arg-type]
                 out.append(Claim(ps.colour, pos))
         if condition is None:
             condition = bell_status(state.board, state.seating, state.rules).may_ring
@@ -467,7 +486,7 @@ def apply(state: GameState, action: Action) -> GameState:
     if isinstance(action, RingBell):
         return _ring(state, action)
     assert isinstance(action, Pass)
-    return _next_strategy_turn(replace(state, rerolled=False, log=(
+    return _next_strategy_turn(_evolve(state, rerolled=False, log=(
         Event("dice.pass", "STRAT-4", {"colour": action.player.value}),)), action.player)
 
 
@@ -475,10 +494,10 @@ def _start_dice_time(state: GameState) -> GameState:
     players = []
     draws = state.draws
     for p in state.players:
-        dice, draws = _roll(replace(state, draws=draws), 6)
-        players.append(replace(p, dice=dice, rolled=True, false_bell=False))
+        dice, draws = _roll(_evolve(state, draws=draws), 6)
+        players.append(_evolve(p, dice=dice, rolled=True, false_bell=False))
     strategy = state.rules.mode is Mode.STRATEGY
-    new = replace(state, players=tuple(players), draws=draws, phase=Phase.DICE,
+    new = _evolve(state, players=tuple(players), draws=draws, phase=Phase.DICE,
                   turn=state.start_player if strategy else None, rerolled=False,
                   log=(Event("dice.start", "STRAT-1" if strategy else "DICE-1", {
                       "start_player": state.start_player.value,
@@ -498,13 +517,13 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
         dice = keep + fresh
     else:
         dice, draws = _roll(state, len(ps.dice))
-    new = replace(state, players=_set_player(state, replace(ps, dice=dice)), draws=draws,
+    new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
                   log=(Event("dice.roll", "STRAT-2" if strategy else "DICE-3", {
                       "colour": ps.colour.value, "dice": list(dice),
                       "rerolled": list(action.dice) if strategy else None}),))
     if strategy:
         if state.rules.place_after_reroll:
-            return replace(new, rerolled=True)
+            return _evolve(new, rerolled=True)
         return _next_strategy_turn(new, action.player)
     return new
 
@@ -516,7 +535,7 @@ def _claim(state: GameState, action: Claim) -> GameState:
     assert left is not None
     board = state.board.with_occupant(action.position, Dice(ps.colour))
     strategy = state.rules.mode is Mode.STRATEGY
-    new = replace(state, board=board, players=_set_player(state, replace(ps, dice=left)),
+    new = _evolve(state, board=board, players=_set_player(state, _evolve(ps, dice=left)),
                   rerolled=False, log=(Event("dice.claim", "DICE-2", {
                       "colour": ps.colour.value, "position": list(action.position),
                       "faces": list(sq.treasure.faces)}),))  # type: ignore[union-attr]
@@ -531,14 +550,14 @@ def _claim(state: GameState, action: Claim) -> GameState:
 def _ring(state: GameState, action: RingBell) -> GameState:
     status = bell_status(state.board, state.seating, state.rules)
     if status.may_ring:
-        return _end_dice_time(replace(state, log=()), action.player, status.event)
+        return _end_dice_time(_evolve(state, log=()), action.player, status.event)
     ps = state.player(action.player)
-    players = _set_player(state, replace(ps, false_bell=True))
+    players = _set_player(state, _evolve(ps, false_bell=True))
     events = [Event("dice.false_bell", "DICE-6", {"colour": ps.colour.value})]
     if all(p.false_bell for p in players):  # INT-7: everyone false-belled: penalties lifted
-        players = tuple(replace(p, false_bell=False) for p in players)
+        players = tuple(_evolve(p, false_bell=False) for p in players)
         events.append(Event("dice.penalties_lifted", "DICE-6", {}, interpretation="INT-7"))
-    return _maybe_stuck(replace(state, players=players, log=tuple(events)))
+    return _maybe_stuck(_evolve(state, players=players, log=tuple(events)))
 
 
 def _maybe_stuck(state: GameState) -> GameState:
@@ -556,7 +575,7 @@ def _next_strategy_turn(state: GameState, after: Colour) -> GameState:
     """Pass the turn clockwise to the next player who can act; INT-6 if nobody can."""
     for colour in _seat_after(state, after):
         if _can_place_in_principle(state, state.player(colour)):
-            return replace(state, turn=colour, rerolled=False)
+            return _evolve(state, turn=colour, rerolled=False)
     return _end_dice_time(state, None, Event("dice.stuck", "STRAT-3", {
         "start_player": state.start_player.value}, interpretation="INT-6"))
 
@@ -569,7 +588,7 @@ def _end_dice_time(state: GameState, ringer: Colour | None, why: Event) -> GameS
         events.append(Event("dice.end", "STRAT-3" if state.rules.mode is Mode.STRATEGY
                             else "DICE-4", {"start_player": start.value,
                                             "rang": state.rules.mode is Mode.ACTION}))
-    new = replace(state, seating=seating, phase=Phase.SETTING, turn=None, rerolled=False,
+    new = _evolve(state, seating=seating, phase=Phase.SETTING, turn=None, rerolled=False,
                   log=tuple(events))
     return _next_setting_turn(new, None)
 
@@ -581,25 +600,25 @@ def _next_setting_turn(state: GameState, after: Colour | None) -> GameState:
         if state.dice_cards(colour):
             ps = state.player(colour)
             if not ps.hand:  # SET-4: take the whole discard pile back first
-                ps = replace(ps, hand=tuple(sorted(ps.discard)), discard=())
-                return replace(state, turn=colour, players=_set_player(state, ps),
+                ps = _evolve(ps, hand=tuple(sorted(ps.discard)), discard=())
+                return _evolve(state, turn=colour, players=_set_player(state, ps),
                                log=state.log + (Event("setting.recycle", "SET-4", {
                                    "colour": colour.value, "cards": len(ps.hand)}),))
-            return replace(state, turn=colour)
-    return _resolve_round(replace(state, turn=None))
+            return _evolve(state, turn=colour)
+    return _resolve_round(_evolve(state, turn=None))
 
 
 def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
     ps = state.player(action.player)
     if not ps.hand:
-        ps = replace(ps, hand=tuple(sorted(ps.discard)), discard=())
+        ps = _evolve(ps, hand=tuple(sorted(ps.discard)), discard=())
     hand = list(ps.hand)
     hand.remove(action.kind)
     # SET-1: take back its dice; they still show the card's faces (DICE-2) until the next roll
     faces = state.board.at(action.position).treasure.faces  # type: ignore[union-attr]
-    ps = replace(ps, hand=tuple(hand), dice=ps.dice + faces)
+    ps = _evolve(ps, hand=tuple(hand), dice=ps.dice + faces)
     board = state.board.with_occupant(action.position, AttackCard(action.player, action.kind))
-    new = replace(state, board=board, players=_set_player(state, ps), log=(
+    new = _evolve(state, board=board, players=_set_player(state, ps), log=(
         Event("setting.place", "SET-1", {"colour": action.player.value,
                                          "position": list(action.position)}),))
     return _next_setting_turn(new, action.player)
@@ -615,7 +634,7 @@ def _resolve_round(state: GameState) -> GameState:
     for ps in state.players:
         discards = [c.kind for c in board.cards().values() if c.colour == ps.colour]
         won = tuple(board.at(p).treasure for p in treasure.winnings[ps.colour])  # type: ignore[misc]
-        players.append(replace(ps, discard=tuple(sorted(ps.discard + tuple(discards))),
+        players.append(_evolve(ps, discard=tuple(sorted(ps.discard + tuple(discards))),
                                won=ps.won + won, dice=(), rolled=False, false_bell=False))
     won_all = {p for ps in treasure.winnings.values() for p in ps}
     remaining = board.without(board.positions(), treasure=False).without(won_all, treasure=True)
@@ -624,18 +643,18 @@ def _resolve_round(state: GameState) -> GameState:
                                          state.start_player)
     events = events + refill_events
     record = RoundRecord(state.round, board, battle, treasure)
-    new = replace(state, board=layout, deck=deck, players=tuple(players), log=events,
+    new = _evolve(state, board=layout, deck=deck, players=tuple(players), log=events,
                   last_round=record)
     count = layout.treasure_count()
     if not deck and count <= 8:  # END-1 with INT-4
         standings, winner = rank_players(new.seating, {p.colour: p.won for p in players})
-        return replace(new, phase=Phase.OVER, log=new.log + (
+        return _evolve(new, phase=Phase.OVER, log=new.log + (
             Event("round.game_over", "END-1", {"board_after": count},
                   interpretation="INT-4" if count == 8 else None),
             Event("round.standings", "END-2", {
                 "standings": [s.to_json() for s in standings],
                 "winner": winner.value if winner else None})))
-    return replace(new, phase=Phase.AWAIT_START_BELL, round=state.round + 1, log=new.log + (
+    return _evolve(new, phase=Phase.AWAIT_START_BELL, round=state.round + 1, log=new.log + (
         Event("round.continue", "END-1", {"board_after": count, "deck_after": len(deck),
                                           "start_player": state.start_player.value}),))
 
