@@ -505,34 +505,16 @@ class BattleBoard(ExampleBoard):
         return self.k == self.last
 
     def rows(self) -> list[list[CellView]]:
-        grid = _grid(self.board)
-        cells = {c.pos: c for row in grid for c in row}
-        removed_at: dict[Position, BattleStepInfo] = {}
-        for s in self.done_steps:
-            for p in s.removed:
-                removed_at[p] = BattleStepInfo(s.position, s.index)
-        current = self.current
-        for pos, cell in cells.items():
-            if cell.card is None:
-                continue
-            cell.face_down = not self.revealed
-            if pos in removed_at and (current is None or pos not in current.removed):
-                cell.ghost, cell.card = cell.card, None
-                cell.classes.append("gone")
-                cell.notes.append(_("removed to the discard by the card at %(pos)s") % {
-                    "pos": position_label(removed_at[pos].by)})
-        if current is not None:
-            cells[current.position].classes.append("acting")
-            for p in current.range:
-                cells[p].classes.append("in-range")
-            for p in current.removed:
-                cells[p].classes.append("hit")
-                cells[p].notes.append(_("removed now"))
-            for p in current.immune:
-                cells[p].classes.append("immune")
-            if current.outcome is Outcome.REMOVED_BEFORE:
-                cells[current.position].classes.append("skipped")
-                cells[current.position].notes.append(_("removed before its turn: does not act"))
+        """The board at this step, drawn by the shared walkthrough (reveal = its step 0,
+        the card acting at turn i = its step i + 1)."""
+        from .walkthrough import Walkthrough
+
+        walk = Walkthrough(self.situation())
+        grid = walk.cells(0 if self.k <= 1 else self.k - 1)
+        if not self.revealed:
+            for row in grid:
+                for cell in row:
+                    cell.face_down = cell.card is not None
         return grid
 
     def order(self) -> list[dict]:
@@ -559,12 +541,6 @@ class BattleBoard(ExampleBoard):
         if self.finished:
             out.append(explain(events[-1]))
         return out
-
-
-@dataclass(frozen=True)
-class BattleStepInfo:
-    by: Position
-    index: int
 
 
 # --- Treasure Time ------------------------------------------------------------------------
@@ -632,26 +608,14 @@ class TreasureBoard(ExampleBoard):
         return None if self.finished else self.result.order[self.k]
 
     def rows(self) -> list[list[CellView]]:
-        grid = _grid(self.after_battle)
-        cells = {c.pos: c for row in grid for c in row}
-        for colour in self.collected:
-            for pos in self.result.winnings[colour]:
-                cells[pos].won_by = colour
-                cells[pos].classes.append(f"won won-{colour.value}")
-            for pos, card in self.after_battle.cards().items():
-                if card.colour == colour:
-                    cells[pos].ghost, cells[pos].card = card, None
-        if self.k:
-            latest = self.collected[-1]
-            for s in self.result.sandwiches:
-                if s.colour == latest:
-                    for p in s.ends:
-                        cells[p].classes.append("sandwich-end")
-                    for p in s.between:
-                        cells[p].classes.append("blocked-between" if s.blocked_by else "sandwiched")
-                    for p in s.blocked_by:
-                        cells[p].classes.append("blocker")
-        return grid
+        """The board once ``k`` players have collected, drawn by the shared walkthrough."""
+        from .walkthrough import Walkthrough
+
+        walk = Walkthrough(self.situation())
+        kinds = [s.kind for s in walk.steps]
+        index = (kinds.index("battle-done") if self.k == 0
+                 else kinds.index("treasure") + self.k - 1)
+        return walk.cells(index)
 
     def explanations(self) -> list[Explanation]:
         shown = {c.value for c in self.collected}
