@@ -7,7 +7,7 @@ import random
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, get_language_from_request
+from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 

@@ -169,7 +169,6 @@ class Walkthrough:
     def explanations(self, k: int) -> list[Explanation]:
         """Explanations of steps ``0..k``, in order."""
         out: list[Explanation] = []
-        sol = self.solution
         for step in self.steps[: self.clamp(k) + 1]:
             out += [explain(e) for e in self.events_of(step)]
         return out

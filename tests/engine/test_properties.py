@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Colour,
                            Dice, IllegalAction, Mode, Outcome, RuleSet, Seating, Situation,
                            SpeedOrder, Square)
-from captain.rules.game import (GameState, Phase, PlaceAttackCard, apply, attack_cards_of, check,
+from captain.rules.game import (GameState, Phase, apply, attack_cards_of, check,
                                 legal_actions, new_game, starting_hand)
 from captain.rules.notation import format, parse, parse_unchecked
 from captain.rules.players import greedy_policy, play_game, random_policy
