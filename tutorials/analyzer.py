@@ -19,7 +19,7 @@ from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Colour, Dic
                            notation)
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 
-from .glossary import CARD_NAMES, COLOUR_NAMES
+from .glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 #: The position a fresh analyzer opens with: the tutorial's practice grid, four players.
 DEFAULT_NOTATION = ("Rbgw_12.35.44.26-15.33.24.56-11.46.23.13-34.66.25.14")
@@ -293,9 +293,42 @@ def _outcome_counts(situation: Situation) -> tuple[dict[Colour, int], frozenset,
     return won, survivors, sol.bell.may_ring if sol.bell else None
 
 
+#: How many "another card here" alternatives the what-if panel offers at most.
+MAX_CARD_WHAT_IFS = 6
+
+
+def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozenset) -> list[WhatIf]:
+    """One card's value changed: the alternatives that change who wins most, best first."""
+    found = []
+    for pos, card in sorted(situation.board.cards().items()):
+        for kind in AttackKind:
+            if kind is card.kind:
+                continue
+            new = AttackCard(card.colour, kind)
+            alt = replace(situation, board=situation.board.with_occupant(pos, new))
+            try:
+                won, survivors, _bell = _outcome_counts(alt.validate())
+            except (InvalidInput, InvalidPosition):
+                continue
+            swing = sum(abs(won.get(c, 0) - base_won.get(c, 0)) for c in situation.players)
+            if not swing:
+                continue
+            changes = tuple(_("%(colour)s: %(before)s → %(after)s cards") % {
+                "colour": COLOUR_NAMES[c], "before": base_won.get(c, 0), "after": won.get(c, 0)}
+                for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
+            from .explain import card_phrase
+
+            label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
+                "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}
+            found.append((-swing, pos, int(kind), WhatIf(label, notation.format(alt), changes)))
+    found.sort(key=lambda item: item[:3])
+    return [item[3] for item in found[:MAX_CARD_WHAT_IFS]]
+
+
 def what_ifs(situation: Situation) -> list[WhatIf]:
     """Alternatives one click away: another start player, reversed speed (VAR-1), the
-    other INT-1 reading, and, for the bell, the other bell rules; each with what changes."""
+    other INT-1 reading, for the bell the other bell rules, and the card changes that
+    swing the treasure most (up to :data:`MAX_CARD_WHAT_IFS`); each with what changes."""
     board = situation.board
     if not board.cards() and not board.dice():
         return []
@@ -339,4 +372,5 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
         if not changes:
             changes.append(_("No change."))
         out.append(WhatIf(label, notation.format(alt), tuple(changes)))
+    out.extend(_card_what_ifs(situation, base_won, base_survivors))
     return out
