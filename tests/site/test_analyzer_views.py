@@ -181,8 +181,8 @@ def test_save_needs_csrf_token():
 @pytest.mark.django_db
 def test_what_if_offers_card_changes_that_swing_the_treasure(client):
     html = client.get("/en/analyze/", {"pos": EX_BATTLE}).content.decode()
-    assert "blue [0] Hostage Gambit at B2 instead of [1]" in html
+    assert "Blue [0] Hostage Gambit at B2 instead of [1]" in html
     # following it gives exactly that position
-    link = re.search(r'href="([^"]*op=whatif[^"]*)"[^>]*>blue \[0\] Hostage Gambit at B2', html).group(1)
+    link = re.search(r'href="([^"]*op=whatif[^"]*)"[^>]*>Blue \[0\] Hostage Gambit at B2', html).group(1)
     response = client.get(link.replace("&amp;", "&"))
     assert _pos(response).startswith("Rbg_11.13r3.22.14-15.16b0.")
