@@ -239,12 +239,9 @@ class Board:
     """
 
     rows: tuple[tuple[Square, ...], ...]
-    _index: dict[Position, Square] = field(init=False, repr=False, compare=False, hash=False)
     _cache: dict[object, object] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        index = {Position(r, c): sq for r, row in enumerate(self.rows) for c, sq in enumerate(row)}
-        object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_cache", {})
 
     # --- construction ----------------------------------------------------------
@@ -286,39 +283,44 @@ class Board:
         return (len(self.rows), max((len(r) for r in self.rows), default=0))
 
     def __contains__(self, pos: object) -> bool:
-        return pos in self._index
+        return pos in self.geometry.index
 
     def __iter__(self) -> Iterator[tuple[Position, Square]]:
         """Positions and squares, row by row, left to right."""
-        return iter(self._index.items())
+        return zip(self.geometry.positions, (sq for row in self.rows for sq in row))
 
     def positions(self) -> list[Position]:
         """Every position, row by row."""
-        return list(self._index)
+        return list(self.geometry.positions)
 
     def at(self, pos: Position) -> Square:
         """The square at ``pos``. Raises :class:`InvalidInput` when off the grid."""
-        try:
-            return self._index[pos]
-        except KeyError:
-            raise InvalidInput(f"position {pos} is not on the board", code="off-board",
-                               position=list(pos)) from None
+        if pos not in self.geometry.index:
+            raise InvalidInput(f"position {Position(*pos)} is not on the board", code="off-board",
+                               position=list(pos))
+        return self.rows[pos[0]][pos[1]]
 
     def get(self, pos: Position) -> Square | None:
         """The square at ``pos`` or ``None`` when off the grid."""
-        return self._index.get(pos)
+        if pos not in self.geometry.index:
+            return None
+        return self.rows[pos[0]][pos[1]]
 
     def cards(self) -> dict[Position, AttackCard]:
         """Attack cards on the board by position."""
-        return {p: sq.occupant for p, sq in self._index.items() if isinstance(sq.occupant, AttackCard)}
+        return {p: sq.occupant for p, sq in self if sq.occupant.__class__ is AttackCard}  # type: ignore[misc]
 
     def dice(self) -> dict[Position, Dice]:
-        """Dice on the board by position."""
-        return {p: sq.occupant for p, sq in self._index.items() if isinstance(sq.occupant, Dice)}
+        """Dice on the board by position (memoised: boards never change)."""
+        found = self._cache.get("dice")
+        if found is None:
+            found = self._cache["dice"] = {p: sq.occupant for p, sq in self
+                                           if sq.occupant.__class__ is Dice}
+        return dict(found)  # type: ignore[arg-type]
 
     def treasure_count(self) -> int:
         """Treasure cards on the board."""
-        return sum(1 for sq in self._index.values() if sq.treasure is not None)
+        return sum(1 for row in self.rows for sq in row if sq.treasure is not None)
 
     def lines(self) -> list[tuple[Position, ...]]:
         """Every maximal row, column and diagonal as positions on the grid, in order.
@@ -354,8 +356,9 @@ class Board:
             return None
         steps = max(abs(dr), abs(dc))
         sr, sc = dr // steps, dc // steps
+        index = self.geometry.index
         return [Position(a.row + sr * i, a.col + sc * i) for i in range(1, steps)
-                if Position(a.row + sr * i, a.col + sc * i) in self._index]
+                if (a.row + sr * i, a.col + sc * i) in index]
 
     def attack_range(self, pos: Position) -> frozenset[Position]:
         """Positions an attack card at ``pos`` reaches when it acts (BAT-4, BAT-5).
@@ -386,14 +389,19 @@ class Board:
                     out.add(Position(r, c))
                     r, c = r + dr, c + dc
         out.discard(pos)
-        return frozenset(p for p in out if p in self._index)
+        index = self.geometry.index
+        return frozenset(p for p in out if p in index)
 
     # --- changes (return new boards) ------------------------------------------------
     def with_square(self, pos: Position, square: Square) -> Board:
         """A copy with ``square`` at ``pos`` (which must exist)."""
         self.at(pos)
-        return Board(tuple(tuple(square if (r, c) == pos else sq for c, sq in enumerate(row))
-                           for r, row in enumerate(self.rows)))
+        r, c = pos
+        row = self.rows[r]
+        rows = self.rows[:r] + (row[:c] + (square,) + row[c + 1:],) + self.rows[r + 1:]
+        new = Board(rows)
+        new._cache["geometry"] = self.geometry  # same shape
+        return new
 
     def with_occupant(self, pos: Position, occupant: Occupant | None) -> Board:
         """A copy with the occupant at ``pos`` replaced (``None`` clears it)."""
