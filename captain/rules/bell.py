@@ -121,15 +121,17 @@ def _bell_status(board: Board, seating: Seating, rules: RuleSet) -> BellStatus:
 
 
 def _line_rule(board: Board, dice: dict[Position, object], *, full: bool, clause: str) -> BellStatus:
-    best: tuple[int, tuple[Position, ...], tuple[Position, ...]] | None = None
+    g = board.geometry
+    dice_mask = g.mask(dice)
+    best: tuple[int, tuple[Position, ...]] | None = None
     for line in bell_lines(board):
-        held = tuple(p for p in line if p in dice)
-        target = len(line) if full else 3
-        needed = max(0, target - len(held))
-        key = (needed, line, held)
+        line_mask = _line_mask(g, line)
+        held_count = (line_mask & dice_mask).bit_count()
+        needed = max(0, (len(line) if full else 3) - held_count)
         if best is None or needed < best[0]:
-            best = key
+            best = (needed, line)
         if needed == 0:
+            held = tuple(p for p in line if p in dice)
             interpretation = "INT-3" if _is_short_diagonal(board, line) else None
             if interpretation is None and any(board.get(p) is None or board.at(p).treasure is None
                                               for p in _span(line)):
@@ -140,9 +142,23 @@ def _line_rule(board: Board, dice: dict[Position, object], *, full: bool, clause
     if best is None:
         return BellStatus(False, clause, None, (), 3, Event(
             "bell.not_yet", clause, {"line": None, "held": [], "needed": 3}, interpretation="INT-3"))
-    needed, line, held = best
+    needed, line = best
+    held = tuple(p for p in line if p in dice)
     return BellStatus(False, clause, line, held, needed, Event("bell.not_yet", clause, {
         "line": [list(p) for p in line], "held": [list(p) for p in held], "needed": needed}))
+
+
+_MASKS: dict[tuple[int, tuple[Position, ...]], int] = {}
+
+
+def _line_mask(g, line: tuple[Position, ...]) -> int:
+    key = (id(g), line)
+    m = _MASKS.get(key)
+    if m is None:
+        if len(_MASKS) > 8192:
+            _MASKS.clear()
+        m = _MASKS[key] = g.mask(line)
+    return m
 
 
 def _span(line: tuple[Position, ...]) -> list[Position]:

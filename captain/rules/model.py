@@ -333,12 +333,11 @@ class Board:
     @property
     def geometry(self):
         """Bit-mask geometry of this board's shape (:mod:`captain.rules.geometry`)."""
-        from .geometry import geometry
-
-        g = self._cache.get("geometry")
-        if g is None:
-            g = self._cache["geometry"] = geometry(tuple(len(r) for r in self.rows))
-        return g
+        try:
+            return self._cache["geometry"]
+        except KeyError:
+            g = self._cache["geometry"] = _geometry(tuple(len(r) for r in self.rows))
+            return g
 
     @property
     def cache(self) -> dict[object, object]:
@@ -472,3 +471,6 @@ def _parse_token(token: str, pos: Position) -> Square:
                               "position has none", where=where, clause="DICE-2",
                               code="occupant-without-treasure", position=list(pos))
     return Square(treasure, occupant)
+
+
+from .geometry import geometry as _geometry  # noqa: E402  (geometry needs Position above)
