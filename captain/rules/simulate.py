@@ -9,6 +9,8 @@ player, how often the start player wins a speed tie, and the score spread.
 
 from __future__ import annotations
 
+import concurrent.futures
+import os
 import statistics
 import time
 from collections import Counter
@@ -172,14 +174,29 @@ def bench(games_seconds: float = 3.0) -> str:
         chess_time = _time(lambda: list(chess.Board().legal_moves))
         lines.append(f"python-chess list(Board().legal_moves): {chess_time * 1e6:.1f} µs")
         lines.append(f"ratio (ours / chess): {ours / chess_time:.2f} (target <= 1.0)")
+    games, seconds = _random_games(0, games_seconds)
+    rate = games / seconds
+    lines.append(f"random 4-player games: {rate:.0f} games/s, one process "
+                 f"({games} games; target >= 500)")
+    cores = os.cpu_count() or 1
+    if cores > 1:
+        with concurrent.futures.ProcessPoolExecutor(cores) as pool:
+            t = time.perf_counter()
+            results = list(pool.map(_random_games, [i * 1_000_000 for i in range(cores)],
+                                    [games_seconds] * cores))
+            wall = time.perf_counter() - t
+        total = sum(g for g, _s in results)
+        lines.append(f"random 4-player games on {cores} cores: {total / wall:.0f} games/s")
+    return "\n".join(lines)
+
+
+def _random_games(first_seed: int, seconds: float) -> tuple[int, float]:
+    """Play random 4-player games for ``seconds``; returns (games, seconds taken)."""
     colours = tuple(Colour)
     policies = {c: POLICIES["random"] for c in colours}
     t = time.perf_counter()
     games = 0
-    while time.perf_counter() - t < games_seconds:
-        play_game(colours, policies, seed=games)
+    while time.perf_counter() - t < seconds:
+        play_game(colours, policies, seed=first_seed + games)
         games += 1
-    rate = games / (time.perf_counter() - t)
-    lines.append(f"random 4-player games: {rate:.0f} games/s, one process "
-                 f"({games} games; target >= 500)")
-    return "\n".join(lines)
+    return games, time.perf_counter() - t
