@@ -94,6 +94,7 @@ class AnalyzerPage:
     walk: Walkthrough | None = None
     cells: list[list[CellView]] = field(default_factory=list)
     saved_url: str = ""
+    saved_title: str = ""
 
     @classmethod
     def build(cls, request: HttpRequest, situation: Situation | None, *, raw: str = "",
@@ -121,8 +122,13 @@ class AnalyzerPage:
                    tool_value, view, walk.clamp(k) if walk else 0, walk)
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
-        if saved and saved.isalnum() and len(saved) <= 16:
-            page.saved_url = request.build_absolute_uri(f"/p/{saved}/")
+        if saved and re.fullmatch(r"[0-9a-z]{1,16}", saved):
+            from .models import SavedPosition
+
+            record = SavedPosition.objects.filter(code=saved).first()
+            if record is not None and situation is not None and record.notation == page.code:
+                page.saved_url = request.build_absolute_uri(f"/p/{saved}/")
+                page.saved_title = record.title
         return page
 
     # --- urls -----------------------------------------------------------------------------

@@ -209,6 +209,7 @@ class ExampleBoard:
 # --- Dice Time ------------------------------------------------------------------------
 NOTES = {
     "roll-first": gettext_lazy("Roll your dice first."),
+    "not-started": gettext_lazy("Dice Time has not begun yet: start it with “Roll all dice”. This bell button ends Dice Time."),
     "occupied": gettext_lazy("That card already holds dice: it cannot be claimed again."),
     "no-pair": gettext_lazy("None of your dice in hand show this card's two faces. Re-roll all of them and try again."),
     "claimed": gettext_lazy("Claimed: your two dice now sit on this card."),
@@ -371,7 +372,9 @@ class DiceBoard(ExampleBoard):
                 new.hand = tuple(rng.randint(1, 6) for _ in range(self.dice_left()))  # DICE-3
             return new
         if action == "ring":
-            if self.false_bell:
+            if self.hand is None and not any(c == self.you for c in self.placed.values()):
+                new.note = "not-started"  # the start bell is the roll button here
+            elif self.false_bell:
                 new.note = "false-bell-blocked"
             elif self.bell().may_ring:
                 new.ended, new.note = True, "rang"
@@ -436,6 +439,11 @@ class DiceBoard(ExampleBoard):
 
     def hand_faces(self) -> list[list[tuple[int, int]]]:
         return [pips(d) for d in sorted(self.hand or ())]
+
+    @property
+    def sorted_hand(self) -> list[int]:
+        """The dice in hand, smallest first (as drawn)."""
+        return sorted(self.hand or ())
 
     def colours(self) -> list[dict]:
         return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],

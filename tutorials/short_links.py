@@ -22,6 +22,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     if saved is None:
         raise Http404("no position is saved under this code")
     lang = get_language_from_request(request)
-    response = HttpResponseRedirect(f"/{lang}/analyze/?{urlencode({'pos': saved.notation})}")
+    query = urlencode({"pos": saved.notation, "saved": saved.code})
+    response = HttpResponseRedirect(f"/{lang}/analyze/?{query}")
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response

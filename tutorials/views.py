@@ -160,7 +160,7 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
     saved = SavedPosition(notation=notation.format(situation), title=title)
     saved.save()
     page = AnalyzerPage.build(request, situation)
-    return redirect(page.url(saved=saved.code))
+    return redirect(page.url(saved=saved.code) + "#saved")
 
 
 # --- printable sheets -------------------------------------------------------------------------

@@ -37,7 +37,7 @@ def test_redirects_to_the_analyzer_in_the_viewers_language(client, accept, lang)
     code = saved_code(client)
     headers = {"HTTP_ACCEPT_LANGUAGE": accept} if accept else {}
     response = client.get(f"/p/{code}/", **headers)
-    assert response["Location"] == f"/{lang}/analyze/?pos={quote(NOTATION, safe='')}"
+    assert response["Location"] == f"/{lang}/analyze/?pos={quote(NOTATION, safe='')}&saved={code}"
     assert target(response) == (f"/{lang}/analyze/", NOTATION)
     assert "Accept-Language" in response["Vary"]
 

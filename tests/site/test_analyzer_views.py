@@ -153,7 +153,7 @@ def test_what_if_lists_changes(client):
 @pytest.mark.django_db
 def test_save_gives_short_link_that_opens_in_viewers_language(client):
     response = client.post("/en/analyze/save/", {"pos": EX_BATTLE, "title": "Battle"})
-    assert response.status_code == 302
+    assert response.status_code == 302 and response["Location"].endswith("#saved")
     code = parse_qs(urlsplit(response["Location"]).query)["saved"][0]
     saved = SavedPosition.objects.get(code=code)
     assert saved.notation == EX_BATTLE and saved.title == "Battle"
@@ -161,6 +161,9 @@ def test_save_gives_short_link_that_opens_in_viewers_language(client):
     assert f"/p/{code}/" in page
     short = client.get(f"/p/{code}/", HTTP_ACCEPT_LANGUAGE="de")
     assert short.status_code == 302 and short["Location"].startswith("/de/analyze/?pos=")
+    opened = client.get(short["Location"]).content.decode()
+    assert "„Battle“" in opened or "“Battle”" in opened  # the saved title greets the visitor
+    assert f"/p/{code}/" in opened
 
 
 @pytest.mark.django_db
