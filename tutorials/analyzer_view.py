@@ -332,6 +332,13 @@ class AnalyzerPage:
     def round_end(self):
         return self.walk.solution.round_end if self.walk else None
 
+    def round_end_text(self) -> list:
+        """The end-of-round sentences (refill, game over or not, winner) for the answers."""
+        from .explain import explain
+
+        end = self.round_end()
+        return [explain(e) for e in end.events] if end else []
+
     def other_reading(self):
         if not self.walk or not self.walk.solution.treasure:
             return None

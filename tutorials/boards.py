@@ -530,12 +530,15 @@ class BattleBoard(ExampleBoard):
         out = []
         done = {s.index for s in self.done_steps}
         current = self.current.index if self.current else None
+        removed_now = {p for s in self.done_steps for p in s.removed}
         for s in self.result.steps:
             if not self.revealed:
                 break
             status = ("current" if s.index == current else "done" if s.index in done else "pending")
             if s.outcome is Outcome.REMOVED_BEFORE and s.index in done:
                 status += " skipped"
+            elif s.position in removed_now:
+                status += " removed"
             out.append({"card": s.card, "label": position_label(s.position),
                         "name": CARD_NAMES[s.card.kind], "status": status})
         return out

@@ -121,6 +121,10 @@ def describe(error: RulesError) -> str:
         text = _("The position text could not be read at character %(offset)s: expected "
                  "%(expected)s.") % {"offset": p.get("offset", 0) + 1,
                                      "expected": expected_text(str(p.get("expected", "")))}
+    elif code == "bad-won-text":
+        text = _("The cards won earlier could not be read at character %(offset)s: expected "
+                 "%(expected)s. Write a colour letter, then the faces of each card: r1166.b22.") % {
+            "offset": p.get("offset", 0) + 1, "expected": expected_text(str(p.get("expected", "")))}
     elif code == "board-too-large":
         text = _("The board is too large: at most 12 rows of 12 positions.")
     elif code == "bad-size":

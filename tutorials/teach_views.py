@@ -41,7 +41,10 @@ def _boards(session: TeachSession, section, *, presenter: bool) -> list:
     page = reverse("tutorials:teach-present", args=[session.code])
     for board_id in section.boards:
         step = section.slug
-        board = board_module.load(board_id, session.board_states.get(board_id, ""), step=step)
+        state = session.board_states.get(board_id, "")
+        if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:
+            state = board_module.DiceBoard(step, board_id, players=2).state()
+        board = board_module.load(board_id, state, step=step)
         board.note = ""
         if presenter:
             board.action_base, board.page_base = base, page
@@ -84,8 +87,28 @@ def teach_start(request: HttpRequest) -> HttpResponse:
                                    max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
                                    samesite="Lax", secure=request.is_secure())
         return response
-    return render(request, "teach/start.html", {"variant_choices": [
-        (v, VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v])) for v in VARIANTS]})
+    return render(request, "teach/start.html", _start_context())
+
+
+def _start_context(**extra) -> dict:
+    return {"variant_choices": [(v, VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v]))
+                                for v in VARIANTS], **extra}
+
+
+@require_GET
+def teach_find(request: HttpRequest) -> HttpResponse:
+    """``?code=…``: follow the table with that code, or say it is unknown or expired."""
+    from django.utils.translation import gettext as _
+
+    code = request.GET.get("code", "").strip().lower()
+    session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
+    if session is not None and not session.expired:
+        return redirect("tutorials:teach-guest", code=session.code)
+    message = (_("No table uses the code “%(code)s”. Check the code on the presenter's screen; "
+                 "codes end after four hours.") % {"code": code[:16]}) if code else \
+        _("Type the table code shown on the presenter's screen.")
+    return render(request, "teach/start.html", _start_context(join_error=message, join_code=code[:16]),
+                  status=404 if code else 200)
 
 
 @require_GET
@@ -133,7 +156,10 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
     section = script[min(session.section, len(script) - 1)]
     if board_id not in section.boards:
         raise Http404("no such board in this section")
-    board = board_module.load(board_id, session.board_states.get(board_id, ""), step=section.slug)
+    state = session.board_states.get(board_id, "")
+    if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:
+        state = board_module.DiceBoard(section.slug, board_id, players=2).state()
+    board = board_module.load(board_id, state, step=section.slug)
     board = board.apply(request.GET.get("do", ""), request.GET.get("at", ""), rng=random.SystemRandom())
     session.board_states = {**session.board_states, board_id: board.state()}
     session.version += 1
@@ -148,13 +174,15 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
 
 # --- guests -----------------------------------------------------------------------------------
 def teach_join(request: HttpRequest, code: str) -> HttpResponse:
-    """``/t/<code>/``: send the guest to the table in their own language."""
-    session = _session(code)
-    lang = get_language_from_request(request)
+    """``/t/<code>/``: send the guest to the table in their own language (or, for an
+    unknown or expired code, to the form that says so)."""
+    from urllib.parse import urlencode
+
     from django.utils import translation
 
+    lang = get_language_from_request(request)
     with translation.override(lang):
-        return redirect(reverse("tutorials:teach-guest", args=[session.code]))
+        return redirect(f"{reverse('tutorials:teach-find')}?{urlencode({'code': code})}")
 
 
 @require_GET

@@ -15,6 +15,7 @@ urlpatterns = [
     path("analyze/position.pdf", views.analyze_pdf, name="analyze-pdf"),
     path("sheets/", views.sheets_index, name="sheets"),
     path("teach/", teach_views.teach_start, name="teach"),
+    path("teach/join/", teach_views.teach_find, name="teach-find"),
     path("teach/<slug:code>/", teach_views.teach_present, name="teach-present"),
     path("teach/<slug:code>/go/", teach_views.teach_go, name="teach-go"),
     path("teach/<slug:code>/board/<slug:board_id>/", teach_views.teach_board, name="teach-board"),

@@ -7,7 +7,7 @@ import random
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django_htmx.http import push_url
+from django_htmx.http import push_url, replace_url
 
 from . import boards
 from .script import STEPS, STEPS_BY_SLUG, neighbours
@@ -128,6 +128,9 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
                               step=request.GET.get("step", "0"))
     if request.htmx:
         response = render(request, "tutorials/_analyzer.html", {"page": page})
+        if request.GET.get("op") in ("tool", "colour", "value", "dice") or error:
+            # choosing a tool (or a refused edit) is not a step to undo with Back / Z
+            return replace_url(response, page.url())
         return push_url(response, page.url())
     if error:
         return render(request, "tutorials/analyzer.html", {"page": page})

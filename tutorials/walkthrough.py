@@ -208,12 +208,15 @@ class Walkthrough:
         done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(sol.battle.steps))
         from .glossary import CARD_NAMES
 
+        removed_now = {p for s in sol.battle.steps[:done] for p in s.removed}
         out = []
         for i, s in enumerate(sol.battle.steps):
             status = ("current" if step.kind == "battle" and i == step.index
                       else "done" if i < done else "pending")
             if s.outcome is Outcome.REMOVED_BEFORE and i < done:
                 status += " skipped"
+            elif s.position in removed_now:
+                status += " removed"
             out.append({"card": s.card, "label": position_label(s.position),
                         "name": CARD_NAMES[s.card.kind], "status": status})
         return out

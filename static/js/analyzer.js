@@ -1,6 +1,7 @@
 // Keyboard for the position editor: R B G W colour, 0-5 value, D dice, E remove,
-// X no treasure card, Z undo (browser history: every edit is a new address), arrow keys
-// move between board positions. Every key only clicks a link that also works by mouse.
+// X no treasure card, Z undo (browser history: every change of the position is a new
+// address; choosing a tool only replaces the address), arrow keys move between board
+// positions, Enter or Space places. Every key only clicks a link that also works by mouse.
 (function () {
   "use strict";
   function inField(el) {
@@ -44,6 +45,11 @@
     if (undo) { e.preventDefault(); history.back(); }
   });
   function handleKey(key) {
+    if (key.indexOf("__cell:") === 0) {
+      var cell = document.querySelector('#analyzer .grid .cell[data-pos="' + key.slice(7) + '"]');
+      if (cell) cell.click();
+      return;
+    }
     var target = document.querySelector('#analyzer [data-key="' + key + '"]');
     if (target) target.click();
   }
@@ -52,6 +58,14 @@
     if (!document.getElementById("analyzer")) return;
     var key = e.key.toLowerCase();
     if (key === "z") { e.preventDefault(); history.back(); return; }
+    if (key === " ") {
+      var focused = document.activeElement && document.activeElement.closest(".cell");
+      if (focused && focused.closest("#analyzer")) {
+        e.preventDefault();
+        if (busy) queue.push("__cell:" + focused.dataset.pos); else focused.click();
+      }
+      return;
+    }
     if (key.indexOf("arrow") === 0) {
       var all = cells();
       var i = all.indexOf(document.activeElement && document.activeElement.closest(".cell"));

@@ -1,0 +1,67 @@
+"""Teaching sessions: options, presenter-only control, guests, codes, polling."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from tutorials.models import TeachSession
+from tutorials.teach import parse_options, sections
+
+
+def _start(client: Client, **data) -> str:
+    response = client.post("/en/teach/", {"players": "4", "mode": "action", **data})
+    assert response.status_code == 302
+    return response["Location"].rstrip("/").split("/")[-1]
+
+
+def test_options_fall_back_safely():
+    assert parse_options({"players": "9", "mode": "x", "variants": ["v9", "v3", "v4"]}) == {
+        "players": 4, "mode": "action", "variants": ["v3"]}
+    assert parse_options({"players": "2", "variants": "v4"})["variants"] == []
+
+
+def test_strategy_and_variants_change_the_script():
+    slugs = [s.slug for s in sections({"players": 4, "mode": "strategy", "variants": ["v1"]})]
+    assert "strategy-dice-time" in slugs and "dice-time" not in slugs and "ending-dice-time" not in slugs
+    assert slugs.index("variants") == slugs.index("game-end") - 1
+
+
+@pytest.mark.django_db
+def test_guest_cannot_steer_and_polls_cheaply(client):
+    code = _start(client)
+    guest = Client()
+    assert guest.post(f"/en/teach/{code}/go/", {"to": "3"}).status_code == 403
+    assert guest.get(f"/en/teach/{code}/board/dice/?do=roll").status_code == 403
+    html = guest.get(f"/de/t/{code}/").content.decode()
+    version = re.search(r'data-version="(\d+)"', html).group(1)
+    assert guest.get(f"/de/t/{code}/poll/?v={version}").status_code == 204
+    client.post(f"/en/teach/{code}/go/", {"to": "1"})
+    moved = guest.get(f"/de/t/{code}/poll/?v={version}")
+    assert moved.status_code == 200 and "Aufbau" in moved.content.decode()
+
+
+@pytest.mark.django_db
+def test_two_player_table_gets_two_player_dice_board(client):
+    code = _start(client, players="2")
+    client.post(f"/en/teach/{code}/go/", {"to": "3"})  # Dice Time
+    html = client.get(f"/en/teach/{code}/").content.decode()
+    assert "grid cols-3" in html
+
+
+@pytest.mark.django_db
+def test_unknown_or_expired_code_leads_to_the_join_form(client):
+    response = client.get("/t/nosuch/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert response["Location"] == "/ja/teach/join/?code=nosuch"
+    page = client.get(response["Location"])
+    assert page.status_code == 404 and "nosuch" in page.content.decode()
+    code = _start(client)
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    TeachSession.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
+    assert client.get(f"/en/teach/join/?code={code}").status_code == 404
+    assert client.get(f"/en/t/{code}/").status_code == 404
