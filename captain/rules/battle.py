@@ -76,19 +76,19 @@ class BattleResult:
     __slots__ = ("before", "_order", "_trace", "_alive", "_rules", "_cache", "_own")
 
     def __init__(self, before: Board, order: list[tuple[Position, AttackCard]],
-                 trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet) -> None:
-        self.before = before
-        self._order = order
-        self._trace = trace  # (outcome code, removed mask, immune mask, removed-by index, tie)
-        self._alive = alive
-        self._rules = rules
-        self._own: dict[Colour, int] = {}
-        self._cache: dict[str, object] = {}
+                 trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet,
+                 own: dict[Colour, int] | None = None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "before", before)
+        setattr_(self, "_order", order)
+        setattr_(self, "_trace", trace)  # (outcome, removed mask, immune mask, removed-by, tie)
+        setattr_(self, "_alive", alive)
+        setattr_(self, "_rules", rules)
+        setattr_(self, "_own", own or {})
+        setattr_(self, "_cache", {})
 
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, "_cache") and name in self.__slots__:
-            raise AttributeError("BattleResult is immutable")
-        object.__setattr__(self, name, value)
+        raise AttributeError("BattleResult is immutable")
 
     @property
     def alive_mask(self) -> int:
@@ -214,42 +214,48 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     does not act), BAT-4 (ranges; own cards and [0] are never removed) and BAT-5.
     """
     g = board.geometry
-    index = g.index
     seat = {c: i for i, c in enumerate(seating.order())}
     speed = rules.speed_ranks
+    positions = g.positions
     keyed = []
-    for pos, sq in board:
-        card = sq.occupant
-        if card is not None and card.__class__ is AttackCard:
-            value = card.kind.value
-            keyed.append((speed[value], seat[card.colour], pos, card, index[pos], value))
+    at = 0
+    for row in board.rows:
+        for sq in row:
+            card = sq.occupant
+            if card is not None and card.__class__ is AttackCard:
+                value = _VALUE[card.kind]
+                keyed.append((speed[value], seat[card.colour], positions[at], card, at, value))
+            at += 1
     keyed.sort(key=_sort_key)
     order = [(k[2], k[3]) for k in keyed]
     reach = g.reach
     alive = 0
     own: dict[Colour, int] = {}
     hostage = 0
-    for _s, _r, _p, card, at, value in keyed:
-        bit = 1 << at
+    for k in keyed:
+        bit = 1 << k[4]
         alive |= bit
-        own[card.colour] = own.get(card.colour, 0) | bit
-        if value == 0:
+        colour = k[3].colour
+        own[colour] = own.get(colour, 0) | bit
+        if k[5] == 0:
             hostage |= bit
     removed_by: dict[int, int] = {}
     trace: list[tuple[int, int, int, int, bool]] = []
-    last_speed, colours_at_speed = -1, set()
+    append = trace.append
+    last_speed, first_colour, tie_seen = -1, None, False
     for i, (_s, _r, _p, card, at, value) in enumerate(keyed):
         colour = card.colour
         if value != last_speed:
-            last_speed, colours_at_speed = value, set()
-        tie = bool(colours_at_speed) and bool(colours_at_speed - {colour})
-        colours_at_speed.add(colour)
+            last_speed, first_colour, tie_seen = value, colour, False
+        elif colour is not first_colour:
+            tie_seen = True  # cards are in seat order, so colour changes only once per seat
+        tie = tie_seen
         bit = 1 << at
         if not alive & bit:
-            trace.append((_SKIPPED, 0, 0, removed_by[bit], tie))
+            append((_SKIPPED, 0, 0, removed_by[bit], tie))
             continue
         if value == 0 or value == 5:
-            trace.append((_NO_EFFECT, 0, 0, -1, tie))
+            append((_NO_EFFECT, 0, 0, -1, tie))
             continue
         hit = reach[value][at] & ~own[colour]
         targets = hit & alive & ~hostage
@@ -260,10 +266,11 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 low = t & -t
                 removed_by[low] = i
                 t ^= low
-        trace.append((_ACTS, targets, hit & hostage, -1, tie))
-    result = BattleResult(board, order, trace, alive, rules)
-    object.__setattr__(result, "_own", own)
-    return result
+        append((_ACTS, targets, hit & hostage, -1, tie))
+    return BattleResult(board, order, trace, alive, rules, own)
+
+
+_VALUE = {kind: int(kind) for kind in AttackKind}
 
 
 def _sort_key(k: tuple) -> tuple:

@@ -188,9 +188,12 @@ def resolve_round(board: Board, seating: Seating, rules: RuleSet = RuleSet()):
     battle = resolve_battle(board, seating, rules)
     order = seating.order()
     treasure_mask = 0
-    for bit_index, pos in enumerate(board.geometry.positions):
-        if board.at(pos).treasure is not None:
-            treasure_mask |= 1 << bit_index
+    bit = 1
+    for row in board.rows:
+        for sq in row:
+            if sq.treasure is not None:
+                treasure_mask |= bit
+            bit <<= 1
     won = winnings_masks(board, order, rules.collection, (treasure_mask, battle.surviving_masks()))
     g = board.geometry
     winnings = {c: g.to_positions(won.get(c, 0)) for c in seating.players}
