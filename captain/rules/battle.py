@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 from dataclasses import dataclass
 
 from .events import Event
@@ -73,14 +74,14 @@ class BattleResult:
         events: ``battle.reveal``, one event per step, ``battle.done``.
     """
 
-    __slots__ = ("before", "_order", "_trace", "_alive", "_rules", "_cache", "_own")
+    __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own")
 
-    def __init__(self, before: Board, order: list[tuple[Position, AttackCard]],
+    def __init__(self, before: Board, order: list[tuple],
                  trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet,
                  own: dict[Colour, int] | None = None) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "before", before)
-        setattr_(self, "_order", order)
+        setattr_(self, "_keyed", order)  # (…, position, card, …) rows in resolution order
         setattr_(self, "_trace", trace)  # (outcome, removed mask, immune mask, removed-by, tie)
         setattr_(self, "_alive", alive)
         setattr_(self, "_rules", rules)
@@ -89,6 +90,14 @@ class BattleResult:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BattleResult is immutable")
+
+    @property
+    def _order(self) -> list[tuple[Position, AttackCard]]:
+        """``(position, card)`` in resolution order."""
+        found = self._cache.get("order")
+        if found is None:
+            found = self._cache["order"] = [(k[2], k[3]) for k in self._keyed]
+        return found  # type: ignore[return-value]
 
     @property
     def alive_mask(self) -> int:
@@ -214,7 +223,7 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     does not act), BAT-4 (ranges; own cards and [0] are never removed) and BAT-5.
     """
     g = board.geometry
-    seat = {c: i for i, c in enumerate(seating.order())}
+    seat = seating.ranks
     speed = rules.speed_ranks
     positions = g.positions
     keyed = []
@@ -227,7 +236,6 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 keyed.append((speed[value], seat[card.colour], positions[at], card, at, value))
             at += 1
     keyed.sort(key=_sort_key)
-    order = [(k[2], k[3]) for k in keyed]
     reach = g.reach
     alive = 0
     own: dict[Colour, int] = {}
@@ -267,11 +275,10 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 removed_by[low] = i
                 t ^= low
         append((_ACTS, targets, hit & hostage, -1, tie))
-    return BattleResult(board, order, trace, alive, rules, own)
+    return BattleResult(board, keyed, trace, alive, rules, own)
 
 
 _VALUE = {kind: int(kind) for kind in AttackKind}
 
 
-def _sort_key(k: tuple) -> tuple:
-    return (k[0], k[1], k[2])
+_sort_key = operator.itemgetter(0, 1, 2)  # speed rank, seat, position

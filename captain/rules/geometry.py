@@ -14,7 +14,7 @@ operations per card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .model import Position
@@ -42,16 +42,12 @@ class Geometry:
     reach: tuple[tuple[int, ...], ...]
     between: dict[tuple[int, int], int]
     lattice_gap: frozenset[tuple[int, int]]
+    memo: dict[int, tuple[Position, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
-    def bits(mask: int) -> list[int]:
-        """Bit indexes set in ``mask``, ascending."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+    def bits(mask: int) -> tuple[int, ...]:
+        """Bit indexes set in ``mask``, ascending (memoised: masks repeat a lot)."""
+        return _bits(mask)
 
     def mask(self, positions) -> int:
         """Mask of the given positions."""
@@ -62,7 +58,23 @@ class Geometry:
 
     def to_positions(self, mask: int) -> tuple[Position, ...]:
         """Positions of ``mask``, in board order."""
-        return tuple(self.positions[i] for i in self.bits(mask))
+        found = self.memo.get(mask)
+        if found is None:
+            if len(self.memo) > 65536:
+                self.memo.clear()
+            positions = self.positions
+            found = self.memo[mask] = tuple([positions[i] for i in _bits(mask)])
+        return found
+
+
+@lru_cache(maxsize=1 << 16)
+def _bits(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)

@@ -9,6 +9,7 @@ rejects what the rules do not allow, naming what and where.
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -169,8 +170,17 @@ class Seating:
 
     def order(self) -> tuple[Colour, ...]:
         """Players from the start player clockwise: who goes first on ties (BAT-2, TRE-3)."""
+        return self._order
+
+    @functools.cached_property
+    def _order(self) -> tuple[Colour, ...]:
         i = self.players.index(self.start_player)
         return self.players[i:] + self.players[:i]
+
+    @functools.cached_property
+    def ranks(self) -> dict[Colour, int]:
+        """Colour → 0 for the start player, 1 for the next clockwise, … (a lookup table)."""
+        return {c: i for i, c in enumerate(self._order)}
 
     def rank(self, colour: Colour) -> int:
         """0 for the start player, 1 for the next clockwise, …"""
