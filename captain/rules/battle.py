@@ -74,7 +74,7 @@ class BattleResult:
         events: ``battle.reveal``, one event per step, ``battle.done``.
     """
 
-    __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own")
+    __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own", "_treasure")
 
     def __init__(self, before: Board, order: list[tuple],
                  trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet,
@@ -87,6 +87,7 @@ class BattleResult:
         setattr_(self, "_rules", rules)
         setattr_(self, "_own", own or {})
         setattr_(self, "_cache", {})
+        setattr_(self, "_treasure", -1)  # treasure mask of the board, set by resolve_battle
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BattleResult is immutable")
@@ -227,26 +228,27 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     speed = rules.speed_ranks
     positions = g.positions
     keyed = []
+    own: dict[Colour, int] = dict.fromkeys(seat, 0)
+    alive = hostage = treasure = 0
     at = 0
+    bit = 1
     for row in board.rows:
         for sq in row:
+            if sq.treasure is not None:
+                treasure |= bit
             card = sq.occupant
             if card is not None and card.__class__ is AttackCard:
                 value = _VALUE[card.kind]
-                keyed.append((speed[value], seat[card.colour], positions[at], card, at, value))
+                colour = card.colour
+                keyed.append((speed[value], seat[colour], positions[at], card, at, value))
+                alive |= bit
+                own[colour] |= bit
+                if value == 0:
+                    hostage |= bit
             at += 1
+            bit <<= 1
     keyed.sort(key=_sort_key)
     reach = g.reach
-    alive = 0
-    own: dict[Colour, int] = {}
-    hostage = 0
-    for k in keyed:
-        bit = 1 << k[4]
-        alive |= bit
-        colour = k[3].colour
-        own[colour] = own.get(colour, 0) | bit
-        if k[5] == 0:
-            hostage |= bit
     removed_by: dict[int, int] = {}
     trace: list[tuple[int, int, int, int, bool]] = []
     append = trace.append
@@ -275,7 +277,9 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 removed_by[low] = i
                 t ^= low
         append((_ACTS, targets, hit & hostage, -1, tie))
-    return BattleResult(board, keyed, trace, alive, rules, own)
+    result = BattleResult(board, keyed, trace, alive, rules, own)
+    object.__setattr__(result, "_treasure", treasure)
+    return result
 
 
 _VALUE = {kind: int(kind) for kind in AttackKind}

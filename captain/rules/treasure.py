@@ -187,14 +187,7 @@ def resolve_round(board: Board, seating: Seating, rules: RuleSet = RuleSet()):
 
     battle = resolve_battle(board, seating, rules)
     order = seating.order()
-    treasure_mask = 0
-    bit = 1
-    for row in board.rows:
-        for sq in row:
-            if sq.treasure is not None:
-                treasure_mask |= bit
-            bit <<= 1
-    won = winnings_masks(board, order, rules.collection, (treasure_mask, battle.surviving_masks()))
+    won = winnings_masks(board, order, rules.collection, (battle._treasure, battle.surviving_masks()))
     g = board.geometry
     winnings = {c: g.to_positions(won.get(c, 0)) for c in seating.players}
     return battle, TreasureResult(rules.collection, winnings, order, _Lazy(battle), seating)
