@@ -70,6 +70,33 @@ def _bell_lines_for(layout: tuple[tuple[int, ...], frozenset[Position]], board: 
     return found
 
 
+def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> bool:
+    """Just the yes/no of :func:`bell_status`, from bit masks (no explanation built).
+
+    Used where only the answer matters (which actions are legal); memoised per board.
+    """
+    key = ("may_ring", len(seating.players), rules.mode, rules.bell)
+    cached = board.cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    g = board.geometry
+    dice = board.dice()
+    n = len(seating.players)
+    if rules.mode is Mode.STRATEGY:
+        dice_mask = g.mask(dice)
+        answer = any(_line_mask(g, line) & dice_mask == _line_mask(g, line)
+                     for line in bell_lines(board))
+    elif rules.bell is BellRule.ALL_DICE:
+        answer = max(Counter(d.colour for d in dice.values()).values(), default=0) >= 3
+    elif n == 2 or rules.bell is BellRule.FIRST_EDITION:
+        answer = len(dice) >= 3
+    else:
+        dice_mask = g.mask(dice)
+        answer = any((_line_mask(g, line) & dice_mask).bit_count() >= 3 for line in bell_lines(board))
+    board.cache[key] = answer
+    return answer
+
+
 def _is_short_diagonal(board: Board, line: tuple[Position, ...]) -> bool:
     if len(line) < 2:
         return False

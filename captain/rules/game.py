@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .battle import BattleResult
-from .bell import bell_status
+from .bell import bell_status, may_ring
 from .errors import IllegalAction, InvalidInput
 from .events import Event, EventLog
 from .model import FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, Position, Square, Treasure
@@ -380,7 +380,7 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
             if _has_pair(ps.dice, state.board.at(pos).treasure):  # type: ignore[arg-type]
                 out.append(Claim(ps.colour, pos))
         if condition is None:
-            condition = bell_status(state.board, state.seating, state.rules).may_ring
+            condition = may_ring(state.board, state.seating, state.rules)
         if condition:
             out.append(RingBell(ps.colour))
     return out
@@ -540,9 +540,9 @@ def _claim(state: GameState, action: Claim) -> GameState:
                       "colour": ps.colour.value, "position": list(action.position),
                       "faces": list(sq.treasure.faces)}),))  # type: ignore[union-attr]
     if strategy:
-        status = bell_status(board, state.seating, state.rules)
-        if status.may_ring:  # STRAT-3: a full line ends Dice Time; the placer starts
-            return _end_dice_time(new, action.player, status.event)
+        if may_ring(board, state.seating, state.rules):  # STRAT-3: a full line ends Dice Time
+            return _end_dice_time(new, action.player,
+                                  bell_status(board, state.seating, state.rules).event)
         return _next_strategy_turn(new, action.player)
     return _maybe_stuck(new)
 
@@ -564,8 +564,7 @@ def _maybe_stuck(state: GameState) -> GameState:
     """INT-6 (applied to action mode as well): nobody can place and no bell may ring."""
     if any(_can_place_in_principle(state, p) for p in state.players):
         return state
-    status = bell_status(state.board, state.seating, state.rules)
-    if status.may_ring and any(not p.false_bell for p in state.players):
+    if may_ring(state.board, state.seating, state.rules) and any(not p.false_bell for p in state.players):
         return state
     return _end_dice_time(state, None, Event("dice.stuck", "DICE-1", {
         "start_player": state.start_player.value}, interpretation="INT-6"))

@@ -771,3 +771,25 @@ def test_end_3_still_tied_the_players_settle_it():
     standings, winner = state.standings()
     assert winner is None
     assert [s.player for s in standings] == [R, B, G]  # level players in seat order
+
+
+def test_fast_bell_answer_agrees_with_the_explained_one():
+    """bell.may_ring (masks, used for legal actions) == bell_status(...).may_ring everywhere."""
+    import random
+
+    from captain.rules.bell import bell_status, may_ring
+    from captain.rules.model import Board, Dice, Position
+    from captain.rules.situation import BellRule, Mode, RuleSet, Seating
+
+    rng = random.Random(5)
+    for trial in range(400):
+        players = tuple(Colour)[: rng.choice((2, 3, 4))]
+        seating = Seating(players, players[0])
+        rules = rng.choice([RuleSet(), RuleSet(mode=Mode.STRATEGY), RuleSet(bell=BellRule.ALL_DICE),
+                            RuleSet(bell=BellRule.FIRST_EDITION)])
+        board = Board.parse([" ".join(rng.choice(["11", "12", "--"]) for _ in range(4)) for _ in range(4)])
+        for _ in range(rng.randrange(0, 8)):
+            pos = Position(rng.randrange(4), rng.randrange(4))
+            if board.at(pos).treasure is not None:
+                board = board.with_occupant(pos, Dice(rng.choice(players)))
+        assert may_ring(board, seating, rules) == bell_status(board, seating, rules).may_ring, trial
