@@ -19,14 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import (AttackCard, Board, Colour, Dice, Outcome, Position, Seating,
+from captain.rules import (AttackCard, Board, Colour, Dice, Position, Seating,
                            Situation, Treasure, bell_status, collect_treasure, notation,
                            resolve_battle)
 from captain.rules.battle import BattleResult
 from captain.rules.situation import RuleSet
 
 from .explain import Explanation, card_phrase, explain
-from .glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
+from .glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
 
 # --- fixed example positions ------------------------------------------------------------
 DICE_BOARD_4 = ("12 35 44 26", "15 33 24 56", "11 46 23 13", "34 66 25 14")
@@ -526,22 +526,12 @@ class BattleBoard(ExampleBoard):
         return grid
 
     def order(self) -> list[dict]:
-        """The resolution order strip: each card with its status now."""
-        out = []
-        done = {s.index for s in self.done_steps}
-        current = self.current.index if self.current else None
-        removed_now = {p for s in self.done_steps for p in s.removed}
-        for s in self.result.steps:
-            if not self.revealed:
-                break
-            status = ("current" if s.index == current else "done" if s.index in done else "pending")
-            if s.outcome is Outcome.REMOVED_BEFORE and s.index in done:
-                status += " skipped"
-            elif s.position in removed_now:
-                status += " removed"
-            out.append({"card": s.card, "label": position_label(s.position),
-                        "name": CARD_NAMES[s.card.kind], "status": status})
-        return out
+        """The resolution order strip (empty until the cards are revealed)."""
+        from .walkthrough import Walkthrough
+
+        if not self.revealed:
+            return []
+        return Walkthrough(self.situation()).order(self.k - 1)
 
     def explanations(self) -> list[Explanation]:
         events = self.result.events

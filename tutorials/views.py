@@ -192,11 +192,12 @@ def _bad_paper() -> HttpResponse:
                         content_type="text/plain; charset=utf-8")
 
 
-def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
-    """``/<lang>/sheets/<name>.pdf?paper=a4|letter`` from the sheet cache."""
+def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
+                filename: str | None = None) -> HttpResponse:
+    """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper."""
     from django.utils.translation import get_language
 
-    from .sheets import SHEETS, sheet_pdf
+    from .sheets import SHEETS
 
     if name not in SHEETS:
         raise Http404("no such sheet")
@@ -205,27 +206,26 @@ def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
     except _BadPaper:
         return _bad_paper()
     lang = get_language()
-    response = HttpResponse(sheet_pdf(name, lang, paper), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="captain-dice-{name}-{lang}-{paper}.pdf"'
+    response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
+    if filename:
+        response["Content-Disposition"] = f'inline; filename="{filename.format(name=name, lang=lang, paper=paper)}"'
     response["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``/<lang>/sheets/<name>.pdf?paper=a4|letter`` from the sheet cache."""
+    from .sheets import sheet_pdf
+
+    return _sheet_file(request, name, sheet_pdf, "application/pdf",
+                       "captain-dice-{name}-{lang}-{paper}.pdf")
 
 
 def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
     """Page 1 of a sheet as PNG, for the sheets list."""
-    from django.utils.translation import get_language
+    from .sheets import preview_png
 
-    from .sheets import SHEETS, preview_png
-
-    if name not in SHEETS:
-        raise Http404("no such sheet")
-    try:
-        paper = _paper(request)
-    except _BadPaper:
-        return _bad_paper()
-    response = HttpResponse(preview_png(name, get_language(), paper), content_type="image/png")
-    response["Cache-Control"] = "public, max-age=3600"
-    return response
+    return _sheet_file(request, name, preview_png, "image/png")
 
 
 def analyze_pdf(request: HttpRequest) -> HttpResponse:
