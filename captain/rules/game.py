@@ -646,15 +646,23 @@ def _resolve_round(state: GameState) -> GameState:
     battle, treasure = resolve_round(board, state.seating, state.rules)
     # explanations are built only if somebody reads the log
     events = EventLog(state.log, lambda: battle.events, lambda: treasure.events)
+    played: dict[Colour, list[AttackKind]] = {}
+    for row in board.rows:
+        for sq in row:
+            card = sq.occupant
+            if card is not None and card.__class__ is AttackCard:
+                played.setdefault(card.colour, []).append(card.kind)
     players = []
     for ps in state.players:
-        discards = [c.kind for c in board.cards().values() if c.colour == ps.colour]
         won = tuple(board.at(p).treasure for p in treasure.winnings[ps.colour])  # type: ignore[misc]
-        players.append(_evolve(ps, discard=tuple(sorted(ps.discard + tuple(discards))),
-                               won=ps.won + won, dice=(), rolled=False, false_bell=False))
+        discard = ps.discard + tuple(played.get(ps.colour, ()))  # TRE-4, BAT-4
+        players.append(_evolve(ps, discard=tuple(sorted(discard)), won=ps.won + won, dice=(),
+                               rolled=False, false_bell=False))
     won_all = {p for ps in treasure.winnings.values() for p in ps}
-    remaining = board.without(board.positions(), treasure=False).without(won_all, treasure=True)
-    # no attack cards, won cards gone (TRE-4)
+    # treasure cards only: attack cards to the discards (TRE-4), won cards off the board
+    remaining = Board(tuple(
+        tuple(_EMPTY if (r, c) in won_all or sq.treasure is None else _plain(sq.treasure)
+              for c, sq in enumerate(row)) for r, row in enumerate(board.rows)))
     layout, deck, refill_events = refill(remaining, state.deck, len(state.players),
                                          state.start_player)
     events = events + refill_events
@@ -675,6 +683,18 @@ def _resolve_round(state: GameState) -> GameState:
                                           "start_player": state.start_player.value}),))
 
 
+_EMPTY = Square()
+_PLAIN: dict[Treasure, Square] = {}
+
+
+def _plain(treasure: Treasure) -> Square:
+    """The (shared, immutable) square holding just ``treasure``."""
+    sq = _PLAIN.get(treasure)
+    if sq is None:
+        sq = _PLAIN[treasure] = Square(treasure)
+    return sq
+
+
 def refill(board: Board, deck: tuple[Treasure, ...], player_count: int, start_player: Colour
            ) -> tuple[Board, tuple[Treasure, ...], list[Event]]:
     """TRE-5 with INT-5: fill empty positions of the full grid from the deck, or, when the
@@ -683,15 +703,15 @@ def refill(board: Board, deck: tuple[Treasure, ...], player_count: int, start_pl
     Returns ``(board, deck left, events)``; the board holds treasure cards only.
     """
     side = 3 if player_count == 2 else 4
-    cards = [sq.treasure for _, sq in board if sq.treasure is not None]
+    cards = [sq.treasure for row in board.rows for sq in row if sq.treasure is not None]
     full = side * side
-    standard = board.shape == (side, side) and all(len(r) == side for r in board.rows)
+    standard = len(board.rows) == side and all(len(r) == side for r in board.rows)
     if standard and len(cards) + len(deck) >= full:
         need = full - len(cards)
         drawn, rest = deck[:need], deck[need:]
         it = iter(drawn)
-        rows = tuple(tuple(Square(sq.treasure if sq.treasure is not None else next(it))
-                           for sq in row) for row in board.rows)
+        rows = tuple(tuple(sq if sq.treasure is not None else _plain(next(it)) for sq in row)
+                     for row in board.rows)
         events = [Event("round.refill", "TRE-5", {"drawn": need, "board_after": full,
                                                   "deck_after": len(rest),
                                                   "start_player": start_player.value})] if need else []
@@ -701,7 +721,7 @@ def refill(board: Board, deck: tuple[Treasure, ...], player_count: int, start_pl
     if n == 0:
         return Board(((Square(),),)), (), []
     n_rows, n_cols = rearranged_shape(n)
-    rows = tuple(tuple(Square(t) for t in all_cards[r * n_cols:(r + 1) * n_cols])
+    rows = tuple(tuple(_plain(t) for t in all_cards[r * n_cols:(r + 1) * n_cols])
                  for r in range(n_rows))
     events = []
     if deck:
