@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .events import Event
-from .model import Board, Position
+from .model import Board, Colour, Dice, Position
 from .situation import BellRule, Mode, RuleSet, Seating
 
 
@@ -79,22 +79,44 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> bool
     cached = board.cache.get(key)
     if cached is not None:
         return cached  # type: ignore[return-value]
-    g = board.geometry
-    dice = board.dice()
+    treasure = dice_mask = 0
+    per_colour: Counter[Colour] = Counter()
+    bit = 1
+    for row in board.rows:
+        for sq in row:
+            if sq.treasure is not None:
+                treasure |= bit
+            if sq.occupant is not None and sq.occupant.__class__ is Dice:
+                dice_mask |= bit
+                per_colour[sq.occupant.colour] += 1
+            bit <<= 1
     n = len(seating.players)
     if rules.mode is Mode.STRATEGY:
-        dice_mask = g.mask(dice)
-        answer = any(_line_mask(g, line) & dice_mask == _line_mask(g, line)
-                     for line in bell_lines(board))
+        answer = any(m & dice_mask == m for m in _line_masks(board, treasure))
     elif rules.bell is BellRule.ALL_DICE:
-        answer = max(Counter(d.colour for d in dice.values()).values(), default=0) >= 3
+        answer = max(per_colour.values(), default=0) >= 3
     elif n == 2 or rules.bell is BellRule.FIRST_EDITION:
-        answer = len(dice) >= 3
+        answer = dice_mask.bit_count() >= 3
     else:
-        dice_mask = g.mask(dice)
-        answer = any((_line_mask(g, line) & dice_mask).bit_count() >= 3 for line in bell_lines(board))
+        answer = any((m & dice_mask).bit_count() >= 3 for m in _line_masks(board, treasure))
     board.cache[key] = answer
     return answer
+
+
+_LINE_MASKS: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+
+
+def _line_masks(board: Board, treasure: int) -> tuple[int, ...]:
+    """Masks of the bell lines (INT-3) for this shape and these treasure positions."""
+    key = (tuple(len(r) for r in board.rows), treasure)
+    found = _LINE_MASKS.get(key)
+    if found is None:
+        g = board.geometry
+        found = tuple(g.mask(line) for line in bell_lines(board))
+        if len(_LINE_MASKS) > 8192:
+            _LINE_MASKS.clear()
+        _LINE_MASKS[key] = found
+    return found
 
 
 def _is_short_diagonal(board: Board, line: tuple[Position, ...]) -> bool:
