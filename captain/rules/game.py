@@ -320,12 +320,22 @@ def _has_pair(dice: Sequence[int], treasure: Treasure) -> bool:
 
 
 def _free_cards(board: Board) -> list[Position]:
-    return [p for p, sq in board if sq.treasure is not None and sq.occupant is None]
+    return [p for p, _low, _high in _free_faces(board)]
+
+
+def _free_faces(board: Board) -> tuple[tuple[Position, int, int], ...]:
+    """``(position, low, high)`` of every treasure card without dice (memoised per board)."""
+    found = board.cache.get("free_faces")
+    if found is None:
+        found = board.cache["free_faces"] = tuple(
+            (p, sq.treasure.low, sq.treasure.high) for p, sq in board
+            if sq.treasure is not None and sq.occupant is None)
+    return found  # type: ignore[return-value]
 
 
 def _can_place_in_principle(state: GameState, ps: PlayerState) -> bool:
     """Has two dice in hand, may act, and a card without dice exists (INT-6, INT-8)."""
-    return (not ps.false_bell and len(ps.dice) >= 2 and bool(_free_cards(state.board)))
+    return (not ps.false_bell and len(ps.dice) >= 2 and bool(_free_faces(state.board)))
 
 
 def _seat_after(state: GameState, colour: Colour) -> list[Colour]:
@@ -386,16 +396,19 @@ def legal_actions(state: GameState, player: Colour | None = None) -> list[Action
 
 def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) -> list[Action]:
     out: list[Action] = []
-    free = _free_cards(state.board)
+    free = _free_faces(state.board)
     condition = None
     for ps in players:
         if ps.false_bell:
             continue
-        if ps.dice:
+        dice = ps.dice
+        if dice:
             out.append(Roll(ps.colour))
-        for pos in free:
-            if _has_pair(ps.dice, state.board.at(pos).treasure):  # type: ignore[arg-type]
-                out.append(Claim(ps.colour, pos))
+            faces = set(dice)
+            pairs = {d for d in faces if dice.count(d) >= 2}
+            for pos, low, high in free:  # DICE-2: exactly the card's two faces
+                if (low in pairs) if low == high else (low in faces and high in faces):
+                    out.append(Claim(ps.colour, pos))
         if condition is None:
             condition = may_ring(state.board, state.seating, state.rules)
         if condition:
