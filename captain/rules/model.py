@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple, Union
 
 from .errors import InvalidInput, InvalidPosition
@@ -404,7 +404,7 @@ class Board:
 
     def with_occupant(self, pos: Position, occupant: Occupant | None) -> Board:
         """A copy with the occupant at ``pos`` replaced (``None`` clears it)."""
-        return self.with_square(pos, replace(self.at(pos), occupant=occupant))
+        return self.with_square(pos, Square(self.at(pos).treasure, occupant))
 
     def without(self, positions: Iterable[Position], *, treasure: bool = False) -> Board:
         """A copy with the occupants at ``positions`` taken off (and their treasure if asked)."""
