@@ -197,8 +197,16 @@ class GameState:
         return self.phase is Phase.OVER
 
     def dice_cards(self, colour: Colour) -> list[Position]:
-        """Positions holding ``colour``'s dice."""
-        return [p for p, d in self.board.dice().items() if d.colour == colour]
+        """Positions holding ``colour``'s dice, in board order."""
+        board = self.board
+        by_colour = board.cache.get("dice_by_colour")
+        if by_colour is None:
+            by_colour = {}
+            for p, sq in board:
+                if sq.occupant is not None and sq.occupant.__class__ is Dice:
+                    by_colour.setdefault(sq.occupant.colour, []).append(p)
+            board.cache["dice_by_colour"] = by_colour
+        return list(by_colour.get(colour, ()))  # type: ignore[union-attr]
 
     def standings(self) -> tuple[tuple[Standing, ...], Colour | None]:
         """Current standings (END-2, END-3) and the winner if the game were scored now."""
