@@ -100,7 +100,14 @@ class TeachSession(models.Model):
 
     @classmethod
     def start(cls, options: dict) -> TeachSession:
-        """Create a session with a fresh short code and presenter key."""
+        """Create a session with a fresh short code and presenter key.
+
+        Sessions that have expired are deleted on the way (they are refused anyway), so
+        the table never grows without bound and old codes become free again.
+        """
+        from django.utils import timezone
+
+        cls.objects.filter(expires_at__lt=timezone.now()).delete()
         for _attempt in range(10):
             code = new_code()[:5]
             if not cls.objects.filter(code=code).exists():

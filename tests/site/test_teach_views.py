@@ -65,3 +65,16 @@ def test_unknown_or_expired_code_leads_to_the_join_form(client):
     TeachSession.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
     assert client.get(f"/en/teach/join/?code={code}").status_code == 404
     assert client.get(f"/en/t/{code}/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_expired_sessions_are_cleared_when_a_new_one_starts(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    old = _start(client)
+    TeachSession.objects.filter(code=old).update(expires_at=timezone.now() - timedelta(hours=1))
+    new = _start(client)
+    assert not TeachSession.objects.filter(code=old).exists()
+    assert TeachSession.objects.filter(code=new).exists()
