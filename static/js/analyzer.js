@@ -53,6 +53,7 @@
     var target = document.querySelector('#analyzer [data-key="' + key + '"]');
     if (target) target.click();
   }
+  document.documentElement.dataset.analyzerKeys = "1"; // keys work from here on (tests wait)
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || inField(document.activeElement)) return;
     if (!document.getElementById("analyzer")) return;

@@ -24,6 +24,7 @@
   }
   setInterval(tick, 500);
   tick();
+  root.dataset.ready = "1"; // keys work from here on (tests wait for this)
   // A key pressed while the previous move is still on its way waits for it, so quick
   // presses are never lost and never skip a section.
   var busy = false;

@@ -34,6 +34,7 @@ def act(page: Page, do):
 
 def test_build_ex_battle_and_step_through(site, page: Page):
     page.goto(f"{site}/en/analyze/")
+    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
     # seats red, blue, green: take white out (mouse)
     act(page, lambda: page.locator("#analyzer .seats li", has_text="white")
         .get_by_role("link", name="Remove").click())

@@ -24,6 +24,7 @@ def test_guest_follows_presenter_in_own_language(site, browser):
     expect(presenter).to_have_url(re.compile(r"/ja/teach/\w+/$"))
     code = presenter.get_by_test_id("table-code").inner_text()
     expect(presenter.locator(".present-title")).to_have_text("どんなゲーム？")
+    expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
 
     guest_ctx = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de"})
     guest = guest_ctx.new_page()
@@ -34,10 +35,10 @@ def test_guest_follows_presenter_in_own_language(site, browser):
     # the presenter moves on with the keyboard; the guest follows within a second or two
     presenter.keyboard.press("ArrowRight")
     expect(presenter.locator("#present-section")).to_have_attribute("data-index", "1")
-    expect(guest.get_by_test_id("guest-title")).to_have_text("Aufbau", timeout=3000)
+    expect(guest.get_by_test_id("guest-title")).to_have_text("Aufbau", timeout=5000)
     presenter.keyboard.press("PageDown")
     expect(presenter.locator("#present-section")).to_have_attribute("data-index", "2")
-    expect(guest.get_by_test_id("guest-title")).not_to_have_text("Aufbau", timeout=3000)
+    expect(guest.get_by_test_id("guest-title")).not_to_have_text("Aufbau", timeout=5000)
     expect(guest.locator("html")).to_have_attribute("lang", "de")
 
     # two-player boxes are hidden for a three-player table
@@ -64,6 +65,7 @@ def test_keyboard_only_run_through(site, browser):
             break
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/en/teach/\w+/$"))
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
     count = int(re.search(r"of (\d+)", page.locator(".progress").inner_text()).group(1))
     for i in range(1, count):
         page.keyboard.press("Space" if i % 2 else "ArrowRight")
