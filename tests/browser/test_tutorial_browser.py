@@ -44,6 +44,10 @@ def test_dice_board_roll_claim_and_false_bell(site, page: Page):
     board = page.locator("#board-dice")
     board.locator(".actions a").first.click()  # roll all dice
     expect(board.locator(".hand-die")).to_have_count(6)
+    # the rolled dice are drawn readable: light die, dark pips; buttons in a row
+    die = board.locator(".hand-die .die").first
+    assert die.evaluate("e => getComputedStyle(e).fill") != "rgb(0, 0, 0)"
+    assert board.locator(".actions").evaluate("e => getComputedStyle(e).display") == "flex"
     # ring too early: a false bell, and the page says so with DICE-6
     board.locator(".actions a.bell-button").click()
     expect(board.locator(".note-false-bell")).to_be_visible()
