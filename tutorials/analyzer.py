@@ -254,7 +254,9 @@ def set_won(situation: Situation, text: str) -> Situation:
     try:
         probe = notation.parse_unchecked(prefix + text)
     except notation.NotationError as exc:  # count characters in what the user typed
-        error = notation.NotationError(exc.expected, text, max(0, exc.offset - len(prefix)))
+        expected = ("two die faces, or '.' before the next colour"
+                    if exc.expected == "'.', '-', '_' or the end" else exc.expected)
+        error = notation.NotationError(expected, text, max(0, exc.offset - len(prefix)))
         error.code = "bad-won-text"
         raise error from None
     return replace(situation, won=dict(probe.won)).validate()

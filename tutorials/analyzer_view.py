@@ -95,6 +95,8 @@ class AnalyzerPage:
     cells: list[list[CellView]] = field(default_factory=list)
     saved_url: str = ""
     saved_title: str = ""
+    #: what the user typed into the deck / won fields when it was refused (kept, not erased)
+    typed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, request: HttpRequest, situation: Situation | None, *, raw: str = "",
@@ -257,10 +259,14 @@ class AnalyzerPage:
 
     @property
     def deck_value(self) -> str:
+        if "deck" in self.typed:
+            return self.typed["deck"]
         return "" if self.situation is None or self.situation.deck is None else str(self.situation.deck)
 
     @property
     def won_value(self) -> str:
+        if "won" in self.typed:
+            return self.typed["won"]
         return analyzer.won_text(self.situation) if self.situation else ""
 
     # --- answers ----------------------------------------------------------------------------

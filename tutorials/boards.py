@@ -756,18 +756,21 @@ class QuizBoard(ExampleBoard):
                 if cell.pos == self.question.change.position:
                     cell.classes.append("acting")
                     cell.notes.append(_("this card was changed"))
-                if cell.pos in self.selected:
-                    cell.classes.append("picked")
-                    cell.notes.append(_("your pick"))
                 if self.checked:
                     right = cell.pos in self.question.answer
                     picked = cell.pos in self.selected
-                    if right and not picked:
+                    if right and picked:
+                        cell.classes.append("right")
+                        cell.notes.append(_("your pick, and right"))
+                    elif right:
                         cell.classes.append("missed")
                         cell.notes.append(_("you missed this one"))
-                    elif picked and not right:
+                    elif picked:
                         cell.classes.append("wrong")
                         cell.notes.append(_("not part of the answer"))
+                elif cell.pos in self.selected:
+                    cell.classes.append("picked")
+                    cell.notes.append(_("your pick"))
                 else:
                     cell.href = self.action_url("toggle", f"{cell.pos.row}{cell.pos.col}")
         return grid

@@ -55,6 +55,7 @@ EXPECTED = {
     "the start player's letter in upper case": gettext_lazy("the start player's letter in upper case"),
     "the number of cards in the deck": gettext_lazy("the number of cards in the deck"),
     "at most 12 positions in a row": gettext_lazy("at most 12 positions in a row"),
+    "two die faces, or '.' before the next colour": gettext_lazy("two die faces, or “.” before the next colour"),
     "at most 12 rows": gettext_lazy("at most 12 rows"),
     "at most 2000 characters": gettext_lazy("at most 2000 characters"),
 }

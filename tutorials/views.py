@@ -126,6 +126,9 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     page = AnalyzerPage.build(request, new, tool=tool, error=error,
                               view=request.GET.get("view", "edit"),
                               step=request.GET.get("step", "0"))
+    op = request.GET.get("op", "")
+    if error and op in ("deck", "won"):
+        page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
     if request.htmx:
         response = render(request, "tutorials/_analyzer.html", {"page": page})
         if request.GET.get("op") in ("tool", "colour", "value", "dice") or error:

@@ -16,6 +16,20 @@
     return m ? parseInt(m[1], 10) : 4;
   }
   var lastFocus = null;
+  // How many positions this tab has stepped through here, so Z never leaves the page.
+  var KEY = "analyzerSteps";
+  var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+  if (!nav || nav.type === "navigate") sessionStorage.setItem(KEY, "0");
+  function steps() { return parseInt(sessionStorage.getItem(KEY) || "0", 10); }
+  document.addEventListener("htmx:pushedIntoHistory", function () {
+    sessionStorage.setItem(KEY, String(steps() + 1));
+  });
+  function undo() {
+    if (steps() > 0) {
+      sessionStorage.setItem(KEY, String(steps() - 1));
+      history.back();
+    }
+  }
   // Keys typed while an edit is on its way wait for it: every link on the page is
   // built from the position it shows, so the next key must use the new links.
   var busy = false;
@@ -36,13 +50,18 @@
     }
   });
   document.addEventListener("htmx:afterSwap", function () {
+    var error = document.querySelector("#analyzer [data-testid=analyzer-error]");
+    if (error && error.getBoundingClientRect().top < 0) error.scrollIntoView({ block: "center" });
     if (!lastFocus) return;
     var cell = document.querySelector('#analyzer .grid .cell[data-pos="' + lastFocus + '"]');
     if (cell) cell.focus();
   });
   document.addEventListener("click", function (e) {
     var undo = e.target.closest && e.target.closest('[data-action="undo"]');
-    if (undo) { e.preventDefault(); history.back(); }
+    if (undo) {
+      e.preventDefault();
+      undo();
+    }
   });
   function handleKey(key) {
     if (key.indexOf("__cell:") === 0) {
@@ -58,7 +77,11 @@
     if (e.ctrlKey || e.metaKey || e.altKey || inField(document.activeElement)) return;
     if (!document.getElementById("analyzer")) return;
     var key = e.key.toLowerCase();
-    if (key === "z") { e.preventDefault(); history.back(); return; }
+    if (key === "z") {
+      e.preventDefault();
+      undo(); // only positions stepped through here; the page before the analyzer stays
+      return;
+    }
     if (key === " ") {
       var focused = document.activeElement && document.activeElement.closest(".cell");
       if (focused && focused.closest("#analyzer")) {

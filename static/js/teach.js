@@ -34,8 +34,12 @@
     if (button && !button.disabled) button.click();
   }
   document.addEventListener("htmx:beforeRequest", function () { busy = true; });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (e) {
     busy = false;
+    var section = document.getElementById("present-section");
+    if (section && e.target === section && section.getBoundingClientRect().top < 0) {
+      section.scrollIntoView({ block: "start" });
+    }
     if (queue.length) go(queue.shift());
   });
   document.addEventListener("htmx:responseError", function () { busy = false; queue = []; });

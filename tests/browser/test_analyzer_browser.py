@@ -90,3 +90,22 @@ def test_open_in_analyzer_from_tutorial(site, page: Page):
     page.locator("#board-battle .open-analyzer a").click()
     expect(page).to_have_url(re.compile(r"/ja/analyze/\?pos=Rbg_11\.13r3"))
     expect(page.locator("#analyzer .grid .card")).to_have_count(5)
+
+
+def test_z_undoes_placements_but_never_leaves_the_analyzer(site, page: Page):
+    page.goto(f"{site}/de/tutorial/")
+    page.goto(f"{site}/de/analyze/")
+    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    for key in "r3":
+        act(page, lambda k=key: page.keyboard.press(k))
+    expect(page).to_have_url(re.compile("tool=r3"))
+    cell(page, "B2").focus()
+    act(page, lambda: page.keyboard.press(" "))  # Space places like Enter
+    expect(cell(page, "B2").locator(".card .token-value")).to_have_text("3")
+    page.keyboard.press("z")  # undo the placement (the tool choice was not a step)
+    page.wait_for_load_state("networkidle")
+    expect(page.locator('#analyzer .grid .cell[data-pos="B2"] .card')).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/de/analyze/"))
+    page.keyboard.press("z")  # nothing left to undo: stay here
+    page.wait_for_timeout(500)
+    expect(page).to_have_url(re.compile(r"/de/analyze/"))
