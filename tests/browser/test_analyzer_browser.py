@@ -109,3 +109,22 @@ def test_z_undoes_placements_but_never_leaves_the_analyzer(site, page: Page):
     page.keyboard.press("z")  # nothing left to undo: stay here
     page.wait_for_timeout(500)
     expect(page).to_have_url(re.compile(r"/de/analyze/"))
+
+
+def test_no_content_security_policy_violations_while_editing(site, page: Page):
+    page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                         " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+    page.goto(f"{site}/de/tutorial/")
+    page.goto(f"{site}/de/analyze/")
+    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    for key in "r3":
+        act(page, lambda k=key: page.keyboard.press(k))
+    cell(page, "B2").focus()
+    act(page, lambda: page.keyboard.press(" "))
+    page.keyboard.press("z")
+    page.wait_for_load_state("networkidle")
+    cell(page, "C3").focus()
+    act(page, lambda: page.keyboard.press("Enter"))
+    act(page, lambda: page.get_by_test_id("explain").click())
+    act(page, lambda: page.get_by_test_id("next-step").click())
+    assert page.evaluate("window.__csp") == []
