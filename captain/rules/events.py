@@ -47,6 +47,8 @@ def _freeze(value: Any) -> Any:
     t = type(value)
     if t in _SCALARS:
         return value
+    if t is tuple and all(type(v) in _SCALARS for v in value):
+        return value  # already immutable
     if t is list or t is tuple:
         return tuple([v if type(v) in _SCALARS else _freeze(v) for v in value])
     if isinstance(value, Mapping):

@@ -557,7 +557,7 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
         dice, draws = _roll(state, len(ps.dice))
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
                   log=(Event("dice.roll", "STRAT-2" if strategy else "DICE-3", {
-                      "colour": ps.colour.value, "dice": list(dice),
+                      "colour": ps.colour.value, "dice": dice,
                       "rerolled": list(action.dice) if strategy else None}),))
     if strategy:
         if state.rules.place_after_reroll:
@@ -575,8 +575,8 @@ def _claim(state: GameState, action: Claim) -> GameState:
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, board=board, players=_set_player(state, _evolve(ps, dice=left)),
                   rerolled=False, log=(Event("dice.claim", "DICE-2", {
-                      "colour": ps.colour.value, "position": list(action.position),
-                      "faces": list(sq.treasure.faces)}),))  # type: ignore[union-attr]
+                      "colour": ps.colour.value, "position": tuple(action.position),
+                      "faces": sq.treasure.faces}),))  # type: ignore[union-attr]
     if strategy:
         if may_ring(board, state.seating, state.rules):  # STRAT-3: a full line ends Dice Time
             return _end_dice_time(new, action.player,
@@ -657,7 +657,7 @@ def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
     board = state.board.with_occupant(action.position, AttackCard(action.player, action.kind))
     new = _evolve(state, board=board, players=_set_player(state, ps), log=(
         Event("setting.place", "SET-1", {"colour": action.player.value,
-                                         "position": list(action.position)}),))
+                                         "position": tuple(action.position)}),))
     return _next_setting_turn(new, action.player)
 
 
