@@ -218,19 +218,6 @@ def toggle_rule(rules: RuleSet, flag: str) -> RuleSet:
     raise InvalidInput(f"unknown rule flag {flag!r}", code="bad-rule", key=flag, value=flag)
 
 
-def rule_flags(rules: RuleSet) -> set[str]:
-    """The flags that are on."""
-    text = notation.format(Situation(Board(((Square(Treasure(1, 1)),),)),
-                                     Seating((Colour.RED, Colour.BLUE), Colour.RED), rules))
-    section = next((s[1:] for s in text.split("_")[2:] if s.startswith("r")), "")
-    flags, i = set(), 0
-    while i < len(section):
-        step = 2 if section[i] == "v" else 1
-        flags.add(section[i:i + step])
-        i += step
-    return flags
-
-
 def with_rules(situation: Situation, rules: RuleSet) -> Situation:
     return replace(situation, rules=rules).validate()
 

@@ -12,19 +12,15 @@ import pytest
 from captain.rules import notation, situation_from_json
 from tutorials.models import SavedPosition
 
+from analyzer_helpers import analyzer_error, pos_after
+
 CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _pos(response) -> str:
-    url = response["Location"] if response.status_code == 302 else (response.get("HX-Push-Url") or response["HX-Replace-Url"])
-    return parse_qs(urlsplit(url).query)["pos"][0]
-
-
-def _error(response) -> str:
-    m = re.search(r'data-testid="analyzer-error">([^<]*)<', response.content.decode())
-    return m.group(1) if m else ""
+_pos = pos_after
+_error = analyzer_error
 
 
 @pytest.mark.django_db

@@ -11,12 +11,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from analyzer_helpers import analyzer_error
+
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 
 
-def _error(response) -> str:
-    m = re.search(r'data-testid="analyzer-error">([^<]*)<', response.content.decode())
-    return m.group(1) if m else ""
+_error = analyzer_error
 
 
 @pytest.mark.django_db
