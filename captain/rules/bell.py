@@ -79,22 +79,12 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> bool
     cached = board.cache.get(key)
     if cached is not None:
         return cached  # type: ignore[return-value]
-    treasure = dice_mask = 0
-    per_colour: Counter[Colour] = Counter()
-    bit = 1
-    for row in board.rows:
-        for sq in row:
-            if sq.treasure is not None:
-                treasure |= bit
-            if sq.occupant is not None and sq.occupant.__class__ is Dice:
-                dice_mask |= bit
-                per_colour[sq.occupant.colour] += 1
-            bit <<= 1
+    treasure, dice_mask, _cards, dice_of = board.occupancy()
     n = len(seating.players)
     if rules.mode is Mode.STRATEGY:
         answer = any(m & dice_mask == m for m in _line_masks(board, treasure))
     elif rules.bell is BellRule.ALL_DICE:
-        answer = max(per_colour.values(), default=0) >= 3
+        answer = max(map(int.bit_count, dice_of.values()), default=0) >= 3
     elif n == 2 or rules.bell is BellRule.FIRST_EDITION:
         answer = dice_mask.bit_count() >= 3
     else:

@@ -35,24 +35,34 @@ Codes (stable; add new ones, never rename):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 
-_SCALARS = (str, int, float, bool, type(None))
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _freeze(value: Any) -> Any:
+    """A read-only copy of ``value``: lists become tuples, mappings read-only mappings.
+
+    Tuples (and named tuples such as positions) of scalars are already immutable and
+    kept as they are; this runs for every event the engine makes, so the common
+    shapes are tested first by exact type.
+    """
     t = type(value)
     if t in _SCALARS:
         return value
-    if t is tuple and all(type(v) in _SCALARS for v in value):
-        return value  # already immutable
-    if t is list or t is tuple:
-        return tuple([v if type(v) in _SCALARS else _freeze(v) for v in value])
+    if t is dict or t is MappingProxyType:
+        return MappingProxyType({k: v if type(v) in _SCALARS else _freeze(v)
+                                 for k, v in value.items()})
+    if t is tuple or t is list or isinstance(value, tuple):
+        for v in value:
+            if type(v) not in _SCALARS:
+                return tuple([_freeze(v) for v in value])
+        return tuple(value) if t is list else value
     if isinstance(value, Mapping):
-        return MappingProxyType({k: v if type(v) in _SCALARS else _freeze(v) for k, v in value.items()})
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
     return value
 
 
@@ -64,7 +74,11 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_new = object.__new__
+
+
+@dataclass(frozen=True, init=False)
 class Event:
     """One explained step.
 
@@ -77,11 +91,30 @@ class Event:
 
     code: str
     clause: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = _EMPTY
     interpretation: str | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "params", _freeze(self.params))
+    def __init__(self, code: str, clause: str, params: Mapping[str, Any] | None = None,
+                 interpretation: str | None = None) -> None:
+        # the fields are set through __dict__: a frozen dataclass's own __init__ goes
+        # through object.__setattr__ per field, and events are made on every action
+        d = self.__dict__
+        d["code"] = code
+        d["clause"] = clause
+        d["params"] = _freeze(params) if params else _EMPTY
+        d["interpretation"] = interpretation
+
+    @classmethod
+    def of(cls, code: str, clause: str, params: dict[str, Any],
+           interpretation: str | None = None) -> Event:
+        """An event from ``params`` that already hold only immutable values (scalars,
+        tuples and positions of scalars, read-only mappings): they are wrapped, not
+        copied. The engine's fast path for events made on every action; anything
+        else goes through ``Event(...)``, which makes a frozen copy."""
+        event = _new(cls)
+        event.__dict__.update(code=code, clause=clause, params=MappingProxyType(params),
+                              interpretation=interpretation)
+        return event
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for JSON output."""

@@ -24,14 +24,16 @@ import enum
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from types import MappingProxyType
 
 from .battle import BattleResult
 from .bell import bell_status, may_ring
 from .errors import IllegalAction, InvalidInput
 from .events import Event, EventLog
+from .geometry import _bits
 from .model import FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, Position, Square, Treasure
 from .round_end import Standing, rank_players, rearranged_shape
 from .situation import Mode, RuleSet, Seating, Situation
@@ -199,14 +201,7 @@ class GameState:
     def dice_cards(self, colour: Colour) -> list[Position]:
         """Positions holding ``colour``'s dice, in board order."""
         board = self.board
-        by_colour = board.cache.get("dice_by_colour")
-        if by_colour is None:
-            by_colour = {}
-            for p, sq in board:
-                if sq.occupant is not None and sq.occupant.__class__ is Dice:
-                    by_colour.setdefault(sq.occupant.colour, []).append(p)
-            board.cache["dice_by_colour"] = by_colour
-        return list(by_colour.get(colour, ()))  # type: ignore[union-attr]
+        return list(board.geometry.to_positions(board.occupancy().dice_of.get(colour, 0)))
 
     def standings(self) -> tuple[tuple[Standing, ...], Colour | None]:
         """Current standings (END-2, END-3) and the winner if the game were scored now."""
@@ -293,15 +288,19 @@ def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int
 def _evolve(obj, **changes):
     """``dataclasses.replace`` for this module's frozen records, without re-running
     ``__init__`` (the records have no derived fields): the copy is equally immutable."""
-    new = object.__new__(type(obj))
-    d = new.__dict__
-    d.update(obj.__dict__)
-    d.update(changes)
+    new = _new(obj.__class__)
+    _setattr(new, "__dict__", obj.__dict__ | changes)
     return new
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+
+
 def _set_player(state: GameState, ps: PlayerState) -> tuple[PlayerState, ...]:
-    return tuple(ps if p.colour == ps.colour else p for p in state.players)
+    players = state.players
+    i = state.seating.players.index(ps.colour)  # players are kept in seating order
+    return players[:i] + (ps,) + players[i + 1:]
 
 
 def _without_values(hand: Sequence[int], values: Iterable[int]) -> tuple[int, ...] | None:
@@ -328,29 +327,32 @@ def _has_pair(dice: Sequence[int], treasure: Treasure) -> bool:
 
 
 def _free_cards(board: Board) -> list[Position]:
-    return [p for p, _low, _high in _free_faces(board)]
-
-
-def _free_faces(board: Board) -> tuple[tuple[Position, int, int], ...]:
-    """``(position, low, high)`` of every treasure card without dice (memoised per board)."""
-    found = board.cache.get("free_faces")
-    if found is None:
-        found = board.cache["free_faces"] = tuple(
-            (p, sq.treasure.low, sq.treasure.high) for p, sq in board
-            if sq.treasure is not None and sq.occupant is None)
-    return found  # type: ignore[return-value]
+    return [p for p, _low, _high in board.free_faces()]
 
 
 def _can_place_in_principle(state: GameState, ps: PlayerState) -> bool:
     """Has two dice in hand, may act, and a card without dice exists (INT-6, INT-8)."""
-    return (not ps.false_bell and len(ps.dice) >= 2 and bool(_free_faces(state.board)))
+    return (not ps.false_bell and len(ps.dice) >= 2 and bool(state.board.free_faces()))
 
 
-def _seat_after(state: GameState, colour: Colour) -> list[Colour]:
+def _seat_after(state: GameState, colour: Colour) -> tuple[Colour, ...]:
     """Players clockwise after ``colour``, ending with ``colour`` itself."""
     order = state.seating.players
     i = order.index(colour)
-    return list(order[i + 1:] + order[: i + 1])
+    return order[i + 1:] + order[: i + 1]
+
+
+_ACTIONS: dict[tuple, Action] = {}
+
+
+def _action(cls: type, *args) -> Action:
+    """The one shared instance of ``cls(*args)``. Actions are immutable values, and
+    :func:`legal_actions` would otherwise build the same few objects on every call."""
+    key = (cls, *args)
+    found = _ACTIONS.get(key)
+    if found is None:
+        found = _ACTIONS[key] = cls(*args)
+    return found
 
 
 def _illegal(message: str, clause: str, code: str, **params) -> IllegalAction:
@@ -365,22 +367,49 @@ def legal_actions(state: GameState, player: Colour | None = None) -> list[Action
     mode and Setting Time list only the player on turn. Strategy-mode re-rolls are listed
     once per distinct choice of face values.
     """
-    if player is not None:
-        return [a for a in legal_actions(state) if a.player == player] if (
-            state.phase is not Phase.DICE or state.rules.mode is Mode.STRATEGY) else \
-            _action_mode_dice_actions(state, [state.player(player)])
+    global _LAST_LISTED
+    if player is not None and state.phase is Phase.DICE and state.rules.mode is Mode.ACTION:
+        actions = _action_mode_dice_actions(state, (state.player(player),))
+    else:
+        actions = _legal_actions(state)
+        if player is not None:
+            actions = [a for a in actions if a.player is player]
+    # remembered so that apply() need not re-check an action listed for this very state
+    _LAST_LISTED = (state, tuple(actions))
+    return actions
+
+
+#: ``(state, the actions listed)`` of the latest legal_actions() call: one tuple,
+#: replaced whole, so concurrent readers always see a consistent entry.
+_LAST_LISTED: tuple = (None, ())
+
+
+def _listed(state: GameState, action: Action) -> bool:
+    """True if ``action`` is one of the very objects legal_actions() just listed for
+    ``state`` (actions are shared instances, see :func:`_action`)."""
+    last_state, actions = _LAST_LISTED
+    if last_state is state:
+        for a in actions:
+            if a is action:
+                return True
+    return False
+
+
+def _legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     if state.phase is Phase.OVER:
         return out
     if state.phase is Phase.AWAIT_START_BELL:
-        return [RingStartBell(state.start_player)]
+        return [_action(RingStartBell, state.start_player)]
     if state.phase is Phase.SETTING:
-        assert state.turn is not None
-        ps = state.player(state.turn)
+        colour = state.turn
+        assert colour is not None
+        ps = state.player(colour)
         hand = ps.hand or ps.discard  # SET-4: an empty hand takes the discard pile back
-        for pos in sorted(state.dice_cards(state.turn)):
-            for kind in sorted(set(hand)):
-                out.append(PlaceAttackCard(state.turn, pos, kind))
+        kinds = dict.fromkeys(hand)  # hands are sorted: distinct kinds, ascending
+        for pos in state.dice_cards(colour):  # board order: sorted
+            for kind in kinds:
+                out.append(_action(PlaceAttackCard, colour, pos, kind))
         return out
     free = _free_cards(state.board)
     if state.rules.mode is Mode.STRATEGY:
@@ -388,39 +417,39 @@ def legal_actions(state: GameState, player: Colour | None = None) -> list[Action
         ps = state.player(state.turn)
         for pos in free:
             if _pair_left(ps.dice, state.board.at(pos).treasure) is not None:  # type: ignore[arg-type]
-                out.append(Claim(ps.colour, pos))
+                out.append(_action(Claim, ps.colour, pos))
         if state.rerolled:
-            out.append(Pass(ps.colour))
+            out.append(_action(Pass, ps.colour))
         else:
             seen: set[tuple[int, ...]] = set()
             for n in range(1, len(ps.dice) + 1):
                 for combo in combinations(sorted(ps.dice), n):
                     if combo not in seen:
                         seen.add(combo)
-                        out.append(Roll(ps.colour, combo))
+                        out.append(_action(Roll, ps.colour, combo))
         return out
     return _action_mode_dice_actions(state, state.players)
 
 
 def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) -> list[Action]:
     out: list[Action] = []
-    free = _free_faces(state.board)
+    free = state.board.free_faces()
     condition = None
     for ps in players:
         if ps.false_bell:
             continue
         dice = ps.dice
         if dice:
-            out.append(Roll(ps.colour))
+            out.append(_action(Roll, ps.colour))
             faces = set(dice)
             pairs = {d for d in faces if dice.count(d) >= 2}
             for pos, low, high in free:  # DICE-2: exactly the card's two faces
                 if (low in pairs) if low == high else (low in faces and high in faces):
-                    out.append(Claim(ps.colour, pos))
+                    out.append(_action(Claim, ps.colour, pos))
         if condition is None:
             condition = may_ring(state.board, state.seating, state.rules)
         if condition:
-            out.append(RingBell(ps.colour))
+            out.append(_action(RingBell, ps.colour))
     return out
 
 
@@ -512,7 +541,8 @@ def apply(state: GameState, action: Action) -> GameState:
     Ending Setting Time (SET-3) also resolves Battle Time, Treasure Time, the refill
     and the end check; their events are in the new state's ``log``.
     """
-    check(state, action)
+    if not _listed(state, action):
+        check(state, action)
     if isinstance(action, RingStartBell):
         return _start_dice_time(state)
     if isinstance(action, PlaceAttackCard):
@@ -537,9 +567,9 @@ def _start_dice_time(state: GameState) -> GameState:
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, players=tuple(players), draws=draws, phase=Phase.DICE,
                   turn=state.start_player if strategy else None, rerolled=False,
-                  log=(Event("dice.start", "STRAT-1" if strategy else "DICE-1", {
+                  log=(Event.of("dice.start", "STRAT-1" if strategy else "DICE-1", {
                       "start_player": state.start_player.value,
-                      "rolls": {p.colour.value: list(p.dice) for p in players}}),))
+                      "rolls": MappingProxyType({p.colour.value: p.dice for p in players})}),))
     if strategy and not _can_place_in_principle(new, new.player(state.start_player)):
         return _next_strategy_turn(new, state.start_player)
     return new
@@ -556,9 +586,9 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
     else:
         dice, draws = _roll(state, len(ps.dice))
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
-                  log=(Event("dice.roll", "STRAT-2" if strategy else "DICE-3", {
+                  log=(Event.of("dice.roll", "STRAT-2" if strategy else "DICE-3", {
                       "colour": ps.colour.value, "dice": dice,
-                      "rerolled": list(action.dice) if strategy else None}),))
+                      "rerolled": tuple(action.dice or ()) if strategy else None}),))
     if strategy:
         if state.rules.place_after_reroll:
             return _evolve(new, rerolled=True)
@@ -571,24 +601,22 @@ def _claim(state: GameState, action: Claim) -> GameState:
     sq = state.board.at(action.position)
     left = _pair_left(ps.dice, sq.treasure)  # type: ignore[arg-type]
     assert left is not None
-    board = state.board.with_occupant(action.position, Dice(ps.colour))
+    board = state.board.with_square(action.position, _occupied(sq, Dice, ps.colour))
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, board=board, players=_set_player(state, _evolve(ps, dice=left)),
-                  rerolled=False, log=(Event("dice.claim", "DICE-2", {
+                  rerolled=False, log=(Event.of("dice.claim", "DICE-2", {
                       "colour": ps.colour.value, "position": tuple(action.position),
                       "faces": sq.treasure.faces}),))  # type: ignore[union-attr]
     if strategy:
         if may_ring(board, state.seating, state.rules):  # STRAT-3: a full line ends Dice Time
-            return _end_dice_time(new, action.player,
-                                  bell_status(board, state.seating, state.rules).event)
+            return _end_dice_time(new, action.player, _bell_event(new))
         return _next_strategy_turn(new, action.player)
     return _maybe_stuck(new)
 
 
 def _ring(state: GameState, action: RingBell) -> GameState:
-    status = bell_status(state.board, state.seating, state.rules)
-    if status.may_ring:
-        return _end_dice_time(_evolve(state, log=()), action.player, status.event)
+    if may_ring(state.board, state.seating, state.rules):
+        return _end_dice_time(_evolve(state, log=()), action.player, _bell_event(state))
     ps = state.player(action.player)
     players = _set_player(state, _evolve(ps, false_bell=True))
     events = [Event("dice.false_bell", "DICE-6", {"colour": ps.colour.value})]
@@ -600,8 +628,10 @@ def _ring(state: GameState, action: RingBell) -> GameState:
 
 def _maybe_stuck(state: GameState) -> GameState:
     """INT-6 (applied to action mode as well): nobody can place and no bell may ring."""
-    if any(_can_place_in_principle(state, p) for p in state.players):
-        return state
+    if state.board.free_faces():
+        for p in state.players:
+            if not p.false_bell and len(p.dice) >= 2:  # _can_place_in_principle
+                return state
     if may_ring(state.board, state.seating, state.rules) and any(not p.false_bell for p in state.players):
         return state
     return _end_dice_time(state, None, Event("dice.stuck", "DICE-1", {
@@ -617,24 +647,34 @@ def _next_strategy_turn(state: GameState, after: Colour) -> GameState:
         "start_player": state.start_player.value}, interpretation="INT-6"))
 
 
-def _end_dice_time(state: GameState, ringer: Colour | None, why: Event) -> GameState:
+def _bell_event(state: GameState) -> Callable[[], tuple[Event]]:
+    """The bell's explanation (DICE-4/5, STRAT-3, VAR-3/4) for ``state``'s board, built
+    when the log is read: explaining which line qualified costs more than deciding."""
+    board, seating, rules = state.board, state.seating, state.rules
+    return lambda: (bell_status(board, seating, rules).event,)
+
+
+def _end_dice_time(state: GameState, ringer: Colour | None,
+                   why: Event | Callable[[], tuple[Event]]) -> GameState:
     start = ringer or state.start_player
     seating = Seating(state.seating.players, start)
-    events = list(state.log) + [why]
+    tail: tuple[Event, ...] = ()
     if ringer is not None:
-        events.append(Event("dice.end", "STRAT-3" if state.rules.mode is Mode.STRATEGY
-                            else "DICE-4", {"start_player": start.value,
-                                            "rang": state.rules.mode is Mode.ACTION}))
+        tail = (Event.of("dice.end", "STRAT-3" if state.rules.mode is Mode.STRATEGY
+                      else "DICE-4", {"start_player": start.value,
+                                      "rang": state.rules.mode is Mode.ACTION}),)
+    log = EventLog(state.log, why if callable(why) else (why,), tail)
     new = _evolve(state, seating=seating, phase=Phase.SETTING, turn=None, rerolled=False,
-                  log=tuple(events))
+                  log=log)
     return _next_setting_turn(new, None)
 
 
 def _next_setting_turn(state: GameState, after: Colour | None) -> GameState:
     """SET-1/SET-2: next player clockwise with dice on the board; SET-3 when none."""
-    order = state.seating.order() if after is None else tuple(_seat_after(state, after))
+    order = state.seating.order() if after is None else _seat_after(state, after)
+    holding = state.board.occupancy().dice_of
     for colour in order:
-        if state.dice_cards(colour):
+        if colour in holding:
             ps = state.player(colour)
             if not ps.hand:  # SET-4: take the whole discard pile back first
                 ps = _evolve(ps, hand=tuple(sorted(ps.discard)), discard=())
@@ -654,9 +694,10 @@ def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
     # SET-1: take back its dice; they still show the card's faces (DICE-2) until the next roll
     faces = state.board.at(action.position).treasure.faces  # type: ignore[union-attr]
     ps = _evolve(ps, hand=tuple(hand), dice=ps.dice + faces)
-    board = state.board.with_occupant(action.position, AttackCard(action.player, action.kind))
+    board = state.board.with_square(action.position, _occupied(
+        state.board.at(action.position), AttackCard, action.player, action.kind))
     new = _evolve(state, board=board, players=_set_player(state, ps), log=(
-        Event("setting.place", "SET-1", {"colour": action.player.value,
+        Event.of("setting.place", "SET-1", {"colour": action.player.value,
                                          "position": tuple(action.position)}),))
     return _next_setting_turn(new, action.player)
 
@@ -667,30 +708,44 @@ def _resolve_round(state: GameState) -> GameState:
     battle, treasure = resolve_round(board, state.seating, state.rules)
     # explanations are built only if somebody reads the log
     events = EventLog(state.log, lambda: battle.events, lambda: treasure.events)
+    index = board.geometry.index
+    squares = [sq for row in board.rows for sq in row]  # in bit order
     played: dict[Colour, list[AttackKind]] = {}
-    for row in board.rows:
-        for sq in row:
-            card = sq.occupant
-            if card is not None and card.__class__ is AttackCard:
-                played.setdefault(card.colour, []).append(card.kind)
+    for i in _bits(board.occupancy().cards):
+        card = squares[i].occupant
+        played.setdefault(card.colour, []).append(card.kind)  # type: ignore[union-attr]
+    won_all = 0
     players = []
     for ps in state.players:
-        won = tuple(board.at(p).treasure for p in treasure.winnings[ps.colour])  # type: ignore[misc]
-        discard = ps.discard + tuple(played.get(ps.colour, ()))  # TRE-4, BAT-4
-        players.append(_evolve(ps, discard=tuple(sorted(discard)), won=ps.won + won, dice=(),
+        won: tuple[Treasure, ...] = ()
+        positions = treasure.winnings[ps.colour]
+        if positions:
+            won = tuple([squares[index[p]].treasure for p in positions])  # type: ignore[misc]
+            for p in positions:
+                won_all |= 1 << index[p]
+        kinds = played.get(ps.colour)  # TRE-4, BAT-4: survivors and removed cards alike
+        discard = tuple(sorted(ps.discard + tuple(kinds))) if kinds else ps.discard
+        players.append(_evolve(ps, discard=discard, won=ps.won + won, dice=(),
                                rolled=False, false_bell=False))
-    won_all = {p for ps in treasure.winnings.values() for p in ps}
     # treasure cards only: attack cards to the discards (TRE-4), won cards off the board
-    remaining = Board(tuple(
-        tuple(_EMPTY if (r, c) in won_all or sq.treasure is None else _plain(sq.treasure)
-              for c, sq in enumerate(row)) for r, row in enumerate(board.rows)))
+    rows = []
+    bit = 1
+    for row in board.rows:
+        kept = []
+        for sq in row:
+            t = sq.treasure
+            kept.append(_EMPTY if t is None or won_all & bit else
+                        sq if sq.occupant is None else _plain(t))
+            bit <<= 1
+        rows.append(tuple(kept))
+    remaining = Board(tuple(rows))
     layout, deck, refill_events = refill(remaining, state.deck, len(state.players),
                                          state.start_player)
     events = events + refill_events
     record = RoundRecord(state.round, board, battle, treasure)
     new = _evolve(state, board=layout, deck=deck, players=tuple(players), log=events,
                   last_round=record)
-    count = layout.treasure_count()
+    count = layout.occupancy().treasure.bit_count()
     if not deck and count <= 8:  # END-1 with INT-4
         standings, winner = rank_players(new.seating, {p.colour: p.won for p in players})
         return _evolve(new, phase=Phase.OVER, log=new.log + (
@@ -700,19 +755,33 @@ def _resolve_round(state: GameState) -> GameState:
                 "standings": [s.to_json() for s in standings],
                 "winner": winner.value if winner else None})))
     return _evolve(new, phase=Phase.AWAIT_START_BELL, round=state.round + 1, log=new.log + (
-        Event("round.continue", "END-1", {"board_after": count, "deck_after": len(deck),
+        Event.of("round.continue", "END-1", {"board_after": count, "deck_after": len(deck),
                                           "start_player": state.start_player.value}),))
 
 
 _EMPTY = Square()
-_PLAIN: dict[Treasure, Square] = {}
+_OCCUPIED: dict[tuple, Square] = {}
+
+
+def _occupied(square: Square, kind: type, *args) -> Square:
+    """The (shared) square holding ``square``'s treasure card and ``kind(*args)``:
+    dice of a colour or an attack card."""
+    t = square.treasure
+    assert t is not None
+    key = (t.low * 8 + t.high, kind, *args)
+    found = _OCCUPIED.get(key)
+    if found is None:
+        found = _OCCUPIED[key] = Square(t, kind(*args))
+    return found
+_PLAIN: dict[int, Square] = {}
 
 
 def _plain(treasure: Treasure) -> Square:
     """The (shared, immutable) square holding just ``treasure``."""
-    sq = _PLAIN.get(treasure)
+    key = treasure.low * 8 + treasure.high  # faster to hash than the card itself
+    sq = _PLAIN.get(key)
     if sq is None:
-        sq = _PLAIN[treasure] = Square(treasure)
+        sq = _PLAIN[key] = Square(treasure)
     return sq
 
 
@@ -733,7 +802,7 @@ def refill(board: Board, deck: tuple[Treasure, ...], player_count: int, start_pl
         it = iter(drawn)
         rows = tuple(tuple(sq if sq.treasure is not None else _plain(next(it)) for sq in row)
                      for row in board.rows)
-        events = [Event("round.refill", "TRE-5", {"drawn": need, "board_after": full,
+        events = [Event.of("round.refill", "TRE-5", {"drawn": need, "board_after": full,
                                                   "deck_after": len(rest),
                                                   "start_player": start_player.value})] if need else []
         return Board(rows), tuple(rest), events

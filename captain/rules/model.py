@@ -226,6 +226,22 @@ class Square:
         return f"{base}:{self.occupant.token}" if self.occupant else base
 
 
+class Occupancy(NamedTuple):
+    """Bit masks of what lies where on one board (bit ``i`` = ``geometry.positions[i]``).
+
+    Attributes:
+        treasure: positions holding a treasure card.
+        dice: positions holding dice (DICE-2).
+        cards: positions holding an attack card (SET-1).
+        dice_of: colour → positions holding that colour's dice (colours without dice absent).
+    """
+
+    treasure: int
+    dice: int
+    cards: int
+    dice_of: dict[Colour, int]
+
+
 #: The four line directions: row, column, diagonal ↘, anti-diagonal ↙.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -318,6 +334,38 @@ class Board:
                                            if sq.occupant.__class__ is Dice}
         return dict(found)  # type: ignore[arg-type]
 
+    def occupancy(self) -> Occupancy:
+        """Bit masks of treasure cards, dice and attack cards (memoised per board)."""
+        found = self._cache.get("occupancy")
+        if found is None:
+            treasure = dice = cards = 0
+            dice_of: dict[Colour, int] = {}
+            bit = 1
+            for row in self.rows:
+                for sq in row:
+                    if sq.treasure is not None:
+                        treasure |= bit
+                    occupant = sq.occupant
+                    if occupant is not None:
+                        if occupant.__class__ is Dice:
+                            dice |= bit
+                            dice_of[occupant.colour] = dice_of.get(occupant.colour, 0) | bit
+                        else:
+                            cards |= bit
+                    bit <<= 1
+            found = self._cache["occupancy"] = Occupancy(treasure, dice, cards, dice_of)
+        return found  # type: ignore[return-value]
+
+    def free_faces(self) -> tuple[tuple[Position, int, int], ...]:
+        """``(position, low, high)`` of every treasure card without dice or an attack
+        card, in board order: where a pair of dice may still go (DICE-2). Memoised."""
+        found = self._cache.get("free_faces")
+        if found is None:
+            found = self._cache["free_faces"] = tuple(
+                (p, sq.treasure.low, sq.treasure.high) for p, sq in self
+                if sq.treasure is not None and sq.occupant is None)
+        return found  # type: ignore[return-value]
+
     def treasure_count(self) -> int:
         """Treasure cards on the board."""
         return sum(1 for row in self.rows for sq in row if sq.treasure is not None)
@@ -393,13 +441,32 @@ class Board:
 
     # --- changes (return new boards) ------------------------------------------------
     def with_square(self, pos: Position, square: Square) -> Board:
-        """A copy with ``square`` at ``pos`` (which must exist)."""
-        self.at(pos)
+        """A copy with ``square`` at ``pos`` (which must exist).
+
+        Values derived from this board that one square changes cheaply (its geometry,
+        :meth:`occupancy`, :meth:`free_faces`) are carried over to the copy, so a game
+        that places one occupant at a time never rescans the grid.
+        """
+        geometry = self.geometry
+        i = geometry.index.get(pos)
+        if i is None:
+            self.at(pos)  # raises the off-board error
         r, c = pos
         row = self.rows[r]
+        old = row[c]
         rows = self.rows[:r] + (row[:c] + (square,) + row[c + 1:],) + self.rows[r + 1:]
-        new = Board(rows)
-        new._cache["geometry"] = self.geometry  # same shape
+        new = object.__new__(Board)  # a frozen dataclass: fill its fields directly
+        cache: dict[object, object] = {"geometry": geometry}
+        new.__dict__.update(rows=rows, _cache=cache)
+        occupancy = self._cache.get("occupancy")
+        if occupancy is not None:
+            cache["occupancy"] = _moved(occupancy, 1 << i, old, square)  # type: ignore[arg-type]
+        free = self._cache.get("free_faces")
+        if free is not None and square.treasure == old.treasure:
+            if square.occupant is not None and old.occupant is None:
+                cache["free_faces"] = tuple([f for f in free if f[0] != pos])  # type: ignore[attr-defined]
+            elif (square.occupant is None) == (old.occupant is None):
+                cache["free_faces"] = free
         return new
 
     def with_occupant(self, pos: Position, occupant: Occupant | None) -> Board:
@@ -413,6 +480,34 @@ class Board:
             tuple((Square(None if treasure else sq.treasure, None) if Position(r, c) in drop else sq)
                   for c, sq in enumerate(row))
             for r, row in enumerate(self.rows)))
+
+
+def _moved(occupancy: Occupancy, bit: int, old: Square, new: Square) -> Occupancy:
+    """``occupancy`` after the square at ``bit`` changed from ``old`` to ``new``."""
+    treasure, dice, cards, dice_of = occupancy
+    if (old.treasure is None) is not (new.treasure is None):
+        treasure ^= bit
+    occupant = old.occupant
+    if occupant is not None:
+        if occupant.__class__ is Dice:
+            dice &= ~bit
+            dice_of = dict(dice_of)
+            mask = dice_of.pop(occupant.colour) & ~bit
+            if mask:
+                dice_of[occupant.colour] = mask
+        else:
+            cards &= ~bit
+    occupant = new.occupant
+    if occupant is not None:
+        if occupant.__class__ is Dice:
+            dice |= bit
+            dice_of = {**dice_of, occupant.colour: dice_of.get(occupant.colour, 0) | bit}
+        else:
+            cards |= bit
+    return _tuple_new(Occupancy, (treasure, dice, cards, dice_of))
+
+
+_tuple_new = tuple.__new__
 
 
 @functools.lru_cache(maxsize=256)

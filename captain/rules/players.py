@@ -26,7 +26,7 @@ def own_actions(state: GameState, colour: Colour) -> list[Action]:
 def random_policy(state: GameState, colour: Colour, rng: random.Random) -> Action | None:
     """Any legal action of ``colour``, uniformly."""
     actions = own_actions(state, colour)
-    return rng.choice(actions) if actions else None
+    return actions[int(rng.random() * len(actions))] if actions else None
 
 
 def _line_partners(state: GameState, colour: Colour, pos: Position) -> int:
@@ -94,9 +94,9 @@ def play_game(players: tuple[Colour, ...], policies: Mapping[Colour, Policy], *,
             movers = [state.turn]
         elif state.phase is Phase.AWAIT_START_BELL:
             movers = [state.start_player]
-        else:
-            movers = list(players)
-            rng.shuffle(movers)
+        else:  # real time: a random player gets there first; then the others clockwise
+            k = int(rng.random() * len(players))
+            movers = players[k:] + players[:k]
         for colour in movers:
             action = policies[colour](state, colour, rng)
             if action is not None:
