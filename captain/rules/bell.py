@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .events import Event
-from .model import Board, Colour, Dice, Position
+from .model import Board, Position
 from .situation import BellRule, Mode, RuleSet, Seating
 
 
