@@ -73,40 +73,39 @@ def _bell_lines_for(layout: tuple[tuple[int, ...], frozenset[Position]], board: 
 def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> bool:
     """Just the yes/no of :func:`bell_status`, from bit masks (no explanation built).
 
-    Used where only the answer matters (which actions are legal); memoised per board.
+    Used on every listing of legal actions, so it works on the board's occupancy masks
+    and the bell lines memoised per shape and treasure layout.
     """
-    key = ("may_ring", len(seating.players), rules.mode, rules.bell)
-    cached = board.cache.get(key)
-    if cached is not None:
-        return cached  # type: ignore[return-value]
     treasure, dice_mask, _cards, dice_of = board.occupancy()
-    n = len(seating.players)
-    if rules.mode is Mode.STRATEGY:
-        answer = any(m & dice_mask == m for m in _line_masks(board, treasure))
-    elif rules.bell is BellRule.ALL_DICE:
-        answer = max(map(int.bit_count, dice_of.values()), default=0) >= 3
-    elif n == 2 or rules.bell is BellRule.FIRST_EDITION:
-        answer = dice_mask.bit_count() >= 3
-    else:
-        answer = any((m & dice_mask).bit_count() >= 3 for m in _line_masks(board, treasure))
-    board.cache[key] = answer
-    return answer
-
-
-_LINE_MASKS: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+    if rules.mode is Mode.STRATEGY:  # STRAT-3: a whole line holds dice
+        for m in _line_masks(board, treasure):
+            if m & dice_mask == m:
+                return True
+        return False
+    if rules.bell is BellRule.ALL_DICE:  # VAR-3: one player's six dice are all placed
+        return max(map(int.bit_count, dice_of.values()), default=0) >= 3
+    if dice_mask.bit_count() < 3:
+        return False
+    if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:  # DICE-5, VAR-4
+        return True
+    for m in _line_masks(board, treasure):  # DICE-4: three cards of one line hold dice
+        if (m & dice_mask).bit_count() >= 3:
+            return True
+    return False
 
 
 def _line_masks(board: Board, treasure: int) -> tuple[int, ...]:
-    """Masks of the bell lines (INT-3) for this shape and these treasure positions."""
-    key = (tuple(len(r) for r in board.rows), treasure)
-    found = _LINE_MASKS.get(key)
+    """Masks of the bell lines (INT-3) for this shape and these treasure positions
+    (memoised with the shape's geometry)."""
+    g = board.geometry
+    key = ("bell", treasure)
+    found = g.memo.get(key)
     if found is None:
-        g = board.geometry
         found = tuple(g.mask(line) for line in bell_lines(board))
-        if len(_LINE_MASKS) > 8192:
-            _LINE_MASKS.clear()
-        _LINE_MASKS[key] = found
-    return found
+        if len(g.memo) > 65536:
+            g.memo.clear()
+        g.memo[key] = found
+    return found  # type: ignore[return-value]
 
 
 def _is_short_diagonal(board: Board, line: tuple[Position, ...]) -> bool:

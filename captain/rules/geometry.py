@@ -35,6 +35,8 @@ class Geometry:
             on a common row, column or diagonal; pairs on no common line are absent.
         lattice_gap: pairs ``(i, j)`` whose line crosses a position that does not exist
             (a short row): a gap in the sense of INT-2.
+        memo: values derived from this shape on demand: :meth:`to_positions` by mask,
+            bell line masks by treasure layout (cleared when it grows past 65,536 entries).
     """
 
     positions: tuple[Position, ...]
@@ -42,7 +44,7 @@ class Geometry:
     reach: tuple[tuple[int, ...], ...]
     between: dict[tuple[int, int], int]
     lattice_gap: frozenset[tuple[int, int]]
-    memo: dict[int, tuple[Position, ...]] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[object, tuple] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def bits(mask: int) -> tuple[int, ...]:
