@@ -352,6 +352,8 @@ def _action(cls: type, *args) -> Action:
     found = _ACTIONS.get(key)
     if found is None:
         found = _ACTIONS[key] = cls(*args)
+        if cls is Claim:
+            _CLAIMS[args] = found  # the hottest look-up gets its own table
     return found
 
 
@@ -438,19 +440,37 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
     for ps in players:
         if ps.false_bell:
             continue
+        colour = ps.colour
         dice = ps.dice
         if dice:
-            out.append(_action(Roll, ps.colour))
-            faces = set(dice)
-            pairs = {d for d in faces if dice.count(d) >= 2}
+            out.append(_action(Roll, colour))
+            pairs = _PAIRS.get(dice)
+            if pairs is None:
+                pairs = _pairs(dice)
             for pos, low, high in free:  # DICE-2: exactly the card's two faces
-                if (low in pairs) if low == high else (low in faces and high in faces):
-                    out.append(_action(Claim, ps.colour, pos))
+                if low * 8 + high in pairs:
+                    claim = _CLAIMS.get((colour, pos))
+                    out.append(claim if claim is not None else _action(Claim, colour, pos))
         if condition is None:
             condition = may_ring(state.board, state.seating, state.rules)
         if condition:
-            out.append(_action(RingBell, ps.colour))
+            out.append(_action(RingBell, colour))
     return out
+
+
+_PAIRS: dict[tuple[int, ...], frozenset[int]] = {}
+_CLAIMS: dict[tuple[Colour, Position], Claim] = {}
+
+
+def _pairs(dice: tuple[int, ...]) -> frozenset[int]:
+    """Treasure cards (as ``low * 8 + high``) a pair of ``dice`` shows (DICE-2; memoised)."""
+    faces = sorted(set(dice))
+    found = frozenset([a * 8 + b for i, a in enumerate(faces) for b in faces[i + 1:]]
+                      + [a * 9 for a in faces if dice.count(a) >= 2])
+    if len(_PAIRS) > 65536:
+        _PAIRS.clear()
+    _PAIRS[dice] = found
+    return found
 
 
 def check(state: GameState, action: Action) -> None:

@@ -25,7 +25,7 @@ def own_actions(state: GameState, colour: Colour) -> list[Action]:
 
 def random_policy(state: GameState, colour: Colour, rng: random.Random) -> Action | None:
     """Any legal action of ``colour``, uniformly."""
-    actions = own_actions(state, colour)
+    actions = legal_actions(state, colour)
     return actions[int(rng.random() * len(actions))] if actions else None
 
 
