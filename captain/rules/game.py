@@ -112,7 +112,8 @@ class PlayerState:
         hand: attack cards in hand, sorted by value.
         discard: attack cards in the discard pile, sorted (hidden from others in play).
         won: treasure cards won so far, in the order won.
-        dice: face values of the dice in hand (not on the board); empty before rolling.
+        dice: face values of the dice in hand (not on the board), ascending; empty
+            before rolling.
             Dice taken back in Setting Time (SET-1) keep the faces they showed on the card.
         rolled: True once this Dice Time's first roll happened.
         false_bell: DICE-6 applies for the rest of this Dice Time.
@@ -240,6 +241,7 @@ def _roll(state: GameState, n: int) -> tuple[tuple[int, ...], int]:
             if byte < 252:
                 out.append(byte % 6 + 1)
                 if len(out) == n:
+                    out.sort()  # dice in hand are kept sorted: only the faces matter
                     return tuple(out), state.draws + 1
         block += 1
 
@@ -370,12 +372,13 @@ def legal_actions(state: GameState, player: Colour | None = None) -> list[Action
     once per distinct choice of face values.
     """
     global _LAST_LISTED
-    if player is not None and state.phase is Phase.DICE and state.rules.mode is Mode.ACTION:
-        actions = _action_mode_dice_actions(state, (state.player(player),))
-    else:
+    if player is None:
         actions = _legal_actions(state)
-        if player is not None:
-            actions = [a for a in actions if a.player is player]
+    elif state.phase is Phase.DICE and state.rules.mode is Mode.ACTION:
+        actions = _action_mode_dice_actions(state, (state.player(player),))
+    else:  # one player may act: the start player before Dice Time, else the player on turn
+        mover = state.start_player if state.phase is Phase.AWAIT_START_BELL else state.turn
+        actions = _legal_actions(state) if player is mover and state.phase is not Phase.OVER else []
     # remembered so that apply() need not re-check an action listed for this very state
     _LAST_LISTED = (state, tuple(actions))
     return actions
@@ -406,12 +409,16 @@ def _legal_actions(state: GameState) -> list[Action]:
     if state.phase is Phase.SETTING:
         colour = state.turn
         assert colour is not None
-        ps = state.player(colour)
-        hand = ps.hand or ps.discard  # SET-4: an empty hand takes the discard pile back
+        hand = state.player(colour).hand or state.player(colour).discard  # SET-4
+        board = state.board
+        positions = board.geometry.to_positions(board.occupancy().dice_of.get(colour, 0))
         kinds = dict.fromkeys(hand)  # hands are sorted: distinct kinds, ascending
-        for pos in state.dice_cards(colour):  # board order: sorted
-            for kind in kinds:
-                out.append(_action(PlaceAttackCard, colour, pos, kind))
+        for pos in positions:  # board order: sorted
+            by_kind = _PLACEMENTS.get((colour, pos))
+            if by_kind is None:
+                by_kind = _PLACEMENTS[(colour, pos)] = tuple(
+                    _action(PlaceAttackCard, colour, pos, kind) for kind in AttackKind)
+            out += [by_kind[kind] for kind in kinds]
         return out
     free = _free_cards(state.board)
     if state.rules.mode is Mode.STRATEGY:
@@ -459,6 +466,8 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
 
 
 _PAIRS: dict[tuple[int, ...], frozenset[int]] = {}
+#: Setting Time choices of a colour at a position, indexed by attack value.
+_PLACEMENTS: dict[tuple[Colour, Position], tuple[Action, ...]] = {}
 _CLAIMS: dict[tuple[Colour, Position], Claim] = {}
 
 
@@ -602,7 +611,7 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
         keep = _without_values(ps.dice, action.dice or ())
         assert keep is not None
         fresh, draws = _roll(state, len(action.dice or ()))
-        dice = keep + fresh
+        dice = tuple(sorted(keep + fresh))
     else:
         dice, draws = _roll(state, len(ps.dice))
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
@@ -713,7 +722,7 @@ def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
     hand.remove(action.kind)
     # SET-1: take back its dice; they still show the card's faces (DICE-2) until the next roll
     faces = state.board.at(action.position).treasure.faces  # type: ignore[union-attr]
-    ps = _evolve(ps, hand=tuple(hand), dice=ps.dice + faces)
+    ps = _evolve(ps, hand=tuple(hand), dice=tuple(sorted(ps.dice + faces)))
     board = state.board.with_square(action.position, _occupied(
         state.board.at(action.position), AttackCard, action.player, action.kind))
     new = _evolve(state, board=board, players=_set_player(state, ps), log=(
