@@ -5,8 +5,9 @@
     exits 0; for a file the rules do not allow, prints ``error: <what, where>`` to
     stderr and exits 1 (after answering the good files).
 
-``python -m captain.rules simulate --players 4 --games N --seed S [--mode strategy]``
-    Plays whole games with computer players and prints statistics.
+``python -m captain.rules simulate --players 4 --games N --seed S [--mode strategy] [--jobs J]``
+    Plays whole games with computer players and prints statistics (``--jobs 0``: one
+    process per core; the figures do not depend on ``--jobs``).
 
 ``python -m captain.rules bench``
     Prints benchmark figures (see :func:`captain.rules.simulate.bench`).
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -46,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--seed", type=int, default=0)
     p_sim.add_argument("--mode", choices=("action", "strategy"), default="action")
     p_sim.add_argument("--policy", choices=("random", "greedy"), default="random")
+    p_sim.add_argument("--jobs", type=int, default=1,
+                       help="processes to play in (0: one per core); same figures either way")
     p_bench = sub.add_parser("bench", help="print benchmark figures")
     p_bench.add_argument("--seconds", type=float, default=3.0,
                          help="how long to play random games for the games/s figure")
@@ -101,10 +105,15 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("error: --games must be 1 or more", file=sys.stderr)
         return 2
+    if args.jobs < 0:
+        print("error: --jobs must be 0 (one per core) or more", file=sys.stderr)
+        return 2
+    jobs = min(args.jobs or os.cpu_count() or 1, args.games)
     mode = Mode(args.mode)
     t = time.perf_counter()
-    tally = simulate(args.players, args.games, args.seed, mode, args.policy)
-    print(report(tally, args.players, args.games, mode, args.policy, time.perf_counter() - t))
+    tally = simulate(args.players, args.games, args.seed, mode, args.policy, jobs)
+    print(report(tally, args.players, args.games, mode, args.policy, time.perf_counter() - t,
+                 jobs))
     return 0
 
 

@@ -224,25 +224,26 @@ def _rng(state_seed: int, draws: int) -> random.Random:
     return random.Random(state_seed * 1_000_003 + draws)
 
 
-def _roll(state: GameState, n: int) -> tuple[tuple[int, ...], int]:
-    """``n`` dice for roll number ``state.draws`` of this game, and the next draw number.
+def _roll(seed: int, draws: int, n: int) -> tuple[tuple[int, ...], int]:
+    """``n`` dice (ascending) for roll number ``draws`` of the game with ``seed``, and
+    the next draw number.
 
     The faces come from BLAKE2b of (seed, draw, block): uniform (bytes >= 252 are
     skipped), reproducible from the state alone, and ten times cheaper than seeding a
     Mersenne Twister for every roll.
     """
     if n == 0:
-        return (), state.draws + 1
+        return (), draws + 1
     out: list[int] = []
     block = 0
     while True:
-        digest = hashlib.blake2b(b"%d:%d:%d" % (state.seed, state.draws, block), digest_size=32).digest()
+        digest = hashlib.blake2b(b"%d:%d:%d" % (seed, draws, block), digest_size=32).digest()
         for byte in digest:
             if byte < 252:
                 out.append(byte % 6 + 1)
                 if len(out) == n:
                     out.sort()  # dice in hand are kept sorted: only the faces matter
-                    return tuple(out), state.draws + 1
+                    return tuple(out), draws + 1
         block += 1
 
 
@@ -591,7 +592,7 @@ def _start_dice_time(state: GameState) -> GameState:
     players = []
     draws = state.draws
     for p in state.players:
-        dice, draws = _roll(_evolve(state, draws=draws), 6)
+        dice, draws = _roll(state.seed, draws, 6)
         players.append(_evolve(p, dice=dice, rolled=True, false_bell=False))
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, players=tuple(players), draws=draws, phase=Phase.DICE,
@@ -610,10 +611,10 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
     if strategy:
         keep = _without_values(ps.dice, action.dice or ())
         assert keep is not None
-        fresh, draws = _roll(state, len(action.dice or ()))
+        fresh, draws = _roll(state.seed, state.draws, len(action.dice or ()))
         dice = tuple(sorted(keep + fresh))
     else:
-        dice, draws = _roll(state, len(ps.dice))
+        dice, draws = _roll(state.seed, state.draws, len(ps.dice))
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
                   log=(Event.of("dice.roll", "STRAT-2" if strategy else "DICE-3", {
                       "colour": ps.colour.value, "dice": dice,

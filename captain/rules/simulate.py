@@ -37,6 +37,18 @@ class Tally:
     wins_by_seat: Counter[int] = field(default_factory=Counter)
     undecided: int = 0
 
+    def merge(self, other: Tally) -> None:
+        """Add the counts of ``other`` (games played after this tally's games)."""
+        self.rounds += other.rounds
+        self.cards += other.cards
+        self.spreads += other.spreads
+        self.winner_cards += other.winner_cards
+        self.ties_decided += other.ties_decided
+        self.speed_ties += other.speed_ties
+        self.start_player_won_tie += other.start_player_won_tie
+        self.wins_by_seat.update(other.wins_by_seat)
+        self.undecided += other.undecided
+
     def add_game(self, final: GameState, ties: tuple[int, int]) -> None:
         self.rounds.append(final.round)
         counts = [len(p.won) for p in final.players]
@@ -76,8 +88,28 @@ def _speed_ties(state_before: GameState, state_after: GameState) -> tuple[int, i
 
 
 def simulate(players: int, games: int, seed: int, mode: Mode = Mode.ACTION,
-             policy: str = "random") -> Tally:
-    """Play ``games`` games with ``players`` seats; game *i* uses seed ``seed + i``."""
+             policy: str = "random", jobs: int = 1) -> Tally:
+    """Play ``games`` games with ``players`` seats; game *i* uses seed ``seed + i``.
+
+    ``jobs`` > 1 plays them in that many processes (contiguous blocks of games) and
+    merges the counts in game order, so the statistics do not depend on ``jobs``.
+    """
+    if jobs > 1 and games > 1:
+        jobs = min(jobs, games)
+        bounds = [games * k // jobs for k in range(jobs + 1)]
+        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(_simulate_block, [players] * jobs,
+                                  [bounds[k + 1] - bounds[k] for k in range(jobs)],
+                                  [seed + bounds[k] for k in range(jobs)],
+                                  [mode] * jobs, [policy] * jobs))
+        tally = parts[0]
+        for part in parts[1:]:
+            tally.merge(part)
+        return tally
+    return _simulate_block(players, games, seed, mode, policy)
+
+
+def _simulate_block(players: int, games: int, seed: int, mode: Mode, policy: str) -> Tally:
     colours = tuple(Colour)[:players]
     rules = RuleSet(mode=mode)
     tally = Tally()
@@ -95,7 +127,8 @@ def simulate(players: int, games: int, seed: int, mode: Mode = Mode.ACTION,
     return tally
 
 
-def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seconds: float) -> str:
+def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seconds: float,
+           jobs: int = 1) -> str:
     """Human-readable statistics, one figure a line."""
     def stats(values: list[int]) -> str:
         return (f"mean {statistics.fmean(values):.2f}, min {min(values)}, max {max(values)}"
@@ -106,8 +139,8 @@ def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seco
                  if tally.speed_ties else "no speed ties")
     seats = ", ".join(f"seat {s + 1}: {tally.wins_by_seat[s]}" for s in range(players))
     return "\n".join([
-        f"games: {games} ({players} players, {mode.value} mode, {policy} players) "
-        f"in {seconds:.2f} s",
+        f"games: {games} ({players} players, {mode.value} mode, {policy} players"
+        f"{f', {jobs} processes' if jobs > 1 else ''}) in {seconds:.2f} s",
         f"rounds per game: {stats(tally.rounds)}",
         f"cards per player: {stats(tally.cards)}",
         f"winner's cards: {stats(tally.winner_cards)}",

@@ -116,7 +116,24 @@ def test_greedy_policy_option():
     assert "(3 players, action mode, greedy players)" in proc.stdout
 
 
-@pytest.mark.parametrize("args", [("--games", "0"), ("--players", "5"), ("--mode", "fast")])
+def test_jobs_split_the_games_over_processes_without_changing_the_figures(outputs):
+    proc = run("simulate", "--players", "4", "--games", "5", "--seed", "1", "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("games: 5 (4 players, action mode, random players, "
+                                  "2 processes) in ")
+    single = outputs[("4", "action")][0].stdout
+    assert proc.stdout.splitlines()[1:] == single.splitlines()[1:]
+
+
+def test_merged_tallies_equal_one_tally():
+    whole = simulate(3, 7, 11, Mode.STRATEGY, "greedy")
+    split = simulate(3, 7, 11, Mode.STRATEGY, "greedy", jobs=3)
+    assert split == whole
+    assert len(split.rounds) == 7
+
+
+@pytest.mark.parametrize("args", [("--games", "0"), ("--players", "5"), ("--mode", "fast"),
+                                  ("--jobs", "-1"), ("--jobs", "two")])
 def test_bad_simulate_arguments_fail(args):
     proc = run("simulate", *args)
     assert proc.returncode == 2
