@@ -330,7 +330,7 @@ def _has_pair(dice: Sequence[int], treasure: Treasure) -> bool:
 
 
 def _free_cards(board: Board) -> list[Position]:
-    return [p for p, _low, _high in board.free_faces()]
+    return list(board.free_faces())
 
 
 def _can_place_in_principle(state: GameState, ps: PlayerState) -> bool:
@@ -455,8 +455,8 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
             pairs = _PAIRS.get(dice)
             if pairs is None:
                 pairs = _pairs(dice)
-            for pos, low, high in free:  # DICE-2: exactly the card's two faces
-                if low * 8 + high in pairs:
+            for pos, faces in free.items():  # DICE-2: exactly the card's two faces
+                if faces in pairs:
                     claim = _CLAIMS.get((colour, pos))
                     out.append(claim if claim is not None else _action(Claim, colour, pos))
         if condition is None:
@@ -466,17 +466,17 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
     return out
 
 
-_PAIRS: dict[tuple[int, ...], frozenset[int]] = {}
+_PAIRS: dict[tuple[int, ...], frozenset[tuple[int, int]]] = {}
 #: Setting Time choices of a colour at a position, indexed by attack value.
 _PLACEMENTS: dict[tuple[Colour, Position], tuple[Action, ...]] = {}
 _CLAIMS: dict[tuple[Colour, Position], Claim] = {}
 
 
-def _pairs(dice: tuple[int, ...]) -> frozenset[int]:
-    """Treasure cards (as ``low * 8 + high``) a pair of ``dice`` shows (DICE-2; memoised)."""
+def _pairs(dice: tuple[int, ...]) -> frozenset[tuple[int, int]]:
+    """Treasure cards ``(low, high)`` a pair of ``dice`` shows (DICE-2; memoised)."""
     faces = sorted(set(dice))
-    found = frozenset([a * 8 + b for i, a in enumerate(faces) for b in faces[i + 1:]]
-                      + [a * 9 for a in faces if dice.count(a) >= 2])
+    found = frozenset([(a, b) for i, a in enumerate(faces) for b in faces[i + 1:]]
+                      + [(a, a) for a in faces if dice.count(a) >= 2])
     if len(_PAIRS) > 65536:
         _PAIRS.clear()
     _PAIRS[dice] = found

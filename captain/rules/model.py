@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple, Union
 
 from .errors import InvalidInput, InvalidPosition
@@ -356,14 +357,14 @@ class Board:
             found = self._cache["occupancy"] = Occupancy(treasure, dice, cards, dice_of)
         return found  # type: ignore[return-value]
 
-    def free_faces(self) -> tuple[tuple[Position, int, int], ...]:
-        """``(position, low, high)`` of every treasure card without dice or an attack
-        card, in board order: where a pair of dice may still go (DICE-2). Memoised."""
+    def free_faces(self) -> Mapping[Position, tuple[int, int]]:
+        """Treasure cards without dice or an attack card, where a pair of dice may still
+        go (DICE-2): position → ``(low, high)``, in board order. Read-only, memoised."""
         found = self._cache.get("free_faces")
         if found is None:
-            found = self._cache["free_faces"] = tuple(
-                (p, sq.treasure.low, sq.treasure.high) for p, sq in self
-                if sq.treasure is not None and sq.occupant is None)
+            found = self._cache["free_faces"] = MappingProxyType({
+                p: (sq.treasure.low, sq.treasure.high) for p, sq in self
+                if sq.treasure is not None and sq.occupant is None})
         return found  # type: ignore[return-value]
 
     def treasure_count(self) -> int:
@@ -462,9 +463,11 @@ class Board:
         if occupancy is not None:
             cache["occupancy"] = _moved(occupancy, 1 << i, old, square)  # type: ignore[arg-type]
         free = self._cache.get("free_faces")
-        if free is not None and square.treasure == old.treasure:
+        if free is not None and (square.treasure is old.treasure or square.treasure == old.treasure):
             if square.occupant is not None and old.occupant is None:
-                cache["free_faces"] = tuple([f for f in free if f[0] != pos])  # type: ignore[attr-defined]
+                left = free.copy()  # type: ignore[attr-defined]
+                del left[pos]
+                cache["free_faces"] = MappingProxyType(left)
             elif (square.occupant is None) == (old.occupant is None):
                 cache["free_faces"] = free
         return new
