@@ -83,7 +83,7 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> bool
                 return True
         return False
     if rules.bell is BellRule.ALL_DICE:  # VAR-3: one player's six dice are all placed
-        return max(map(int.bit_count, dice_of.values()), default=0) >= 3
+        return any(dice_of.get(c, 0).bit_count() >= 3 for c in seating.players)
     if dice_mask.bit_count() < 3:
         return False
     if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:  # DICE-5, VAR-4

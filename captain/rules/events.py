@@ -145,13 +145,14 @@ class EventLog(Sequence):
         self._events: tuple[Event, ...] | None = None
 
     def _all(self) -> tuple[Event, ...]:
-        if self._events is None:
+        events = self._events
+        if events is None:
+            # the parts stay: a second thread building at the same time gets the same events
             out: list[Event] = []
             for part in self._parts:
                 out.extend(part() if callable(part) else part)
-            self._events = tuple(out)
-            self._parts = ()
-        return self._events
+            events = self._events = tuple(out)
+        return events
 
     def __getitem__(self, index):  # type: ignore[override]
         return self._all()[index]

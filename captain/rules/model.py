@@ -234,13 +234,14 @@ class Occupancy(NamedTuple):
         treasure: positions holding a treasure card.
         dice: positions holding dice (DICE-2).
         cards: positions holding an attack card (SET-1).
-        dice_of: colour → positions holding that colour's dice (colours without dice absent).
+        dice_of: colour → positions holding that colour's dice (colours without dice
+            absent); a read-only mapping, shared with the boards made from this one.
     """
 
     treasure: int
     dice: int
     cards: int
-    dice_of: dict[Colour, int]
+    dice_of: Mapping[Colour, int]
 
 
 #: The four line directions: row, column, diagonal ↘, anti-diagonal ↙.
@@ -260,6 +261,10 @@ class Board:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cache", {})
+
+    def __reduce__(self):
+        """Pickle and copy the squares only; derived values are worked out again."""
+        return (Board, (self.rows,))
 
     # --- construction ----------------------------------------------------------
     @classmethod
@@ -354,7 +359,8 @@ class Board:
                         else:
                             cards |= bit
                     bit <<= 1
-            found = self._cache["occupancy"] = Occupancy(treasure, dice, cards, dice_of)
+            found = self._cache["occupancy"] = Occupancy(treasure, dice, cards,
+                                                         MappingProxyType(dice_of))
         return found  # type: ignore[return-value]
 
     def free_faces(self) -> Mapping[Position, tuple[int, int]]:
@@ -452,6 +458,11 @@ class Board:
         i = geometry.index.get(pos)
         if i is None:
             self.at(pos)  # raises the off-board error
+        if square.treasure is None and square.occupant is not None:
+            raise InvalidPosition("an attack card or dice must lie on a treasure card, but this "
+                                  "position has none", where=f"position {Position(*pos)}",
+                                  clause="DICE-2", code="occupant-without-treasure",
+                                  position=list(pos))
         r, c = pos
         row = self.rows[r]
         old = row[c]
@@ -466,7 +477,7 @@ class Board:
         if free is not None and (square.treasure is old.treasure or square.treasure == old.treasure):
             if square.occupant is not None and old.occupant is None:
                 left = free.copy()  # type: ignore[attr-defined]
-                del left[pos]
+                del left[pos]  # a free card (the treasure check above refused gaps)
                 cache["free_faces"] = MappingProxyType(left)
             elif (square.occupant is None) == (old.occupant is None):
                 cache["free_faces"] = free
@@ -494,17 +505,20 @@ def _moved(occupancy: Occupancy, bit: int, old: Square, new: Square) -> Occupanc
     if occupant is not None:
         if occupant.__class__ is Dice:
             dice &= ~bit
-            dice_of = dict(dice_of)
-            mask = dice_of.pop(occupant.colour) & ~bit
+            changed = dice_of.copy()  # type: ignore[attr-defined]
+            mask = changed.pop(occupant.colour) & ~bit
             if mask:
-                dice_of[occupant.colour] = mask
+                changed[occupant.colour] = mask
+            dice_of = MappingProxyType(changed)
         else:
             cards &= ~bit
     occupant = new.occupant
     if occupant is not None:
         if occupant.__class__ is Dice:
             dice |= bit
-            dice_of = {**dice_of, occupant.colour: dice_of.get(occupant.colour, 0) | bit}
+            changed = dice_of.copy()  # type: ignore[attr-defined]
+            changed[occupant.colour] = changed.get(occupant.colour, 0) | bit
+            dice_of = MappingProxyType(changed)
         else:
             cards |= bit
     return _tuple_new(Occupancy, (treasure, dice, cards, dice_of))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Colour,
                            Dice, IllegalAction, Mode, Outcome, RuleSet, Seating, Situation,
                            SpeedOrder, Square)
+from captain.rules.bell import bell_status, may_ring
 from captain.rules.game import (GameState, Phase, apply, attack_cards_of, check,
                                 legal_actions, new_game, starting_hand)
 from captain.rules.notation import format, parse, parse_unchecked
@@ -104,6 +105,7 @@ class Checker:
         self.treasure(after)
         self.dice(after)
         self.turns(after)
+        self.carried(after)
         if after.last_round is not None and after.last_round is not before.last_round:
             self.battles += 1
             self.battle(after)
@@ -114,6 +116,14 @@ class Checker:
         if self.steps % 5 == 0:  # the analyzer's view of the moment reads back the same
             situation = after.situation()
             assert parse_unchecked(format(situation)) == situation
+
+    def carried(self, state: GameState) -> None:
+        """What a board carried over from the previous board equals a fresh computation."""
+        fresh = Board(state.board.rows)
+        assert state.board.occupancy() == fresh.occupancy()
+        assert list(state.board.free_faces().items()) == list(fresh.free_faces().items())
+        assert may_ring(state.board, state.seating, state.rules) == \
+            bell_status(fresh, state.seating, state.rules).may_ring
 
     def cards(self, state: GameState) -> None:
         for colour in self.players:
