@@ -33,7 +33,6 @@ from .battle import BattleResult
 from .bell import bell_status, may_ring
 from .errors import IllegalAction, InvalidInput
 from .events import Event, EventLog
-from .geometry import _bits
 from .model import FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, Position, Square, Treasure
 from .round_end import Standing, rank_players, rearranged_shape
 from .situation import Mode, RuleSet, Seating, Situation
@@ -569,7 +568,9 @@ def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``. Raises :class:`IllegalAction` if it is not legal.
 
     Ending Setting Time (SET-3) also resolves Battle Time, Treasure Time, the refill
-    and the end check; their events are in the new state's ``log``.
+    and the end check; their events are in the new state's ``log``. An action that the
+    latest :func:`legal_actions` call listed for this very ``state`` object is not
+    checked a second time.
     """
     if not _listed(state, action):
         check(state, action)
@@ -741,7 +742,7 @@ def _resolve_round(state: GameState) -> GameState:
     index = board.geometry.index
     squares = [sq for row in board.rows for sq in row]  # in bit order
     played: dict[Colour, list[AttackKind]] = {}
-    for i in _bits(board.occupancy().cards):
+    for i in board.geometry.bits(board.occupancy().cards):
         card = squares[i].occupant
         played.setdefault(card.colour, []).append(card.kind)  # type: ignore[union-attr]
     won_all = 0
