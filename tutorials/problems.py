@@ -71,10 +71,58 @@ def expected_text(phrase: str) -> str:
     return _("something else")
 
 
+_FACES = gettext_lazy("A treasure card shows two die faces from 1 to 6, like 35.")
+_VALUES = gettext_lazy("Attack cards have values 0 to 5.")
+_OFF_BOARD = gettext_lazy("That position is not on the board.")
+_BOARD = gettext_lazy("board must be a list of rows, each a text like \"11 13:r3 22\".")
+_ROW = gettext_lazy("Each board row must be a text with at least one position.")
+
+#: Error codes whose sentence needs no parameters.
+_FIXED = {
+    "two-occupants": gettext_lazy(
+        "A treasure card holds one attack card or one player's dice, not both."),
+    "dice-and-cards": gettext_lazy(
+        "Dice and attack cards cannot be on the board together: Battle Time starts only when "
+        "every die has been replaced by an attack card."),
+    "player-count": gettext_lazy("Two to four players take part."),
+    "duplicate-colour": gettext_lazy("Each colour can be seated only once."),
+    "start-player-not-seated": gettext_lazy("The start player must be one of the seated players."),
+    "bad-faces": _FACES,
+    "bad-treasure": _FACES,
+    "faces-order": gettext_lazy("Write a treasure card's smaller face first, like 35."),
+    "bad-attack-value": _VALUES,
+    "bad-value": _VALUES,
+    "board-too-large": gettext_lazy("The board is too large: at most 12 rows of 12 positions."),
+    "bad-size": gettext_lazy("Board sides run from 1 to 6, written like 4x4."),
+    "bad-deck": gettext_lazy("The deck size must be a whole number from 0 to 42."),
+    "bad-tool": gettext_lazy(
+        "Unknown tool. Choose a colour and a card value, dice, remove or no treasure card."),
+    "off-board": _OFF_BOARD,
+    "bad-position": _OFF_BOARD,
+    "unknown-colour": gettext_lazy("Unknown colour: use red, blue, green or white."),
+    "not-object": gettext_lazy(
+        "The input must be a JSON object with players, start_player and board."),
+    "bad-players": gettext_lazy("players must be a list of 2 to 4 colours."),
+    "bad-board": _BOARD,
+    "empty-board": _BOARD,
+    "bad-row": _ROW,
+    "empty-row": _ROW,
+    "bad-rules": gettext_lazy("rules must be an object, e.g. {\"speed_order\": \"reversed\"}."),
+    "bad-won": gettext_lazy("Cards won earlier must be given per colour, like r1166.b22."),
+    "bad-occupant": gettext_lazy(
+        "Unknown card or dice on a position: use an attack card like b1 or dice like B."),
+    "bad-title": gettext_lazy(
+        "The title may have at most 120 characters and no control characters."),
+    "bad-json": gettext_lazy("The input is not valid JSON."),
+}
+
+
 def describe(error: RulesError) -> str:
     """One translated sentence saying what is wrong (and where, when known)."""
     p = error.params
     code = error.code
+    if code in _FIXED:
+        return capfirst(str(_FIXED[code]))
     if code == "too-many-cards":
         kind = AttackKind(p["value"])
         if p.get("owned") == 0:
@@ -96,28 +144,11 @@ def describe(error: RulesError) -> str:
     elif code == "occupant-without-treasure":
         text = _("Attack cards and dice must lie on a treasure card; %(at)s has none.") % {
             "at": _at(p)}
-    elif code == "two-occupants":
-        text = _("A treasure card holds one attack card or one player's dice, not both.")
-    elif code == "dice-and-cards":
-        text = _("Dice and attack cards cannot be on the board together: Battle Time starts "
-                 "only when every die has been replaced by an attack card.")
     elif code == "too-many-copies":
         text = _("The game has two treasure cards of each kind, but %(treasure)s appears "
                  "%(count)s times (board and won cards).") % {"treasure": p["treasure"], "count": p["count"]}
     elif code == "too-many-treasures":
         text = _("That makes %(total)s treasure cards, but this game has only %(limit)s.") % p
-    elif code == "player-count":
-        text = _("Two to four players take part.")
-    elif code == "duplicate-colour":
-        text = _("Each colour can be seated only once.")
-    elif code == "start-player-not-seated":
-        text = _("The start player must be one of the seated players.")
-    elif code in ("bad-faces", "bad-treasure"):
-        text = _("A treasure card shows two die faces from 1 to 6, like 35.")
-    elif code == "faces-order":
-        text = _("Write a treasure card's smaller face first, like 35.")
-    elif code == "bad-attack-value":
-        text = _("Attack cards have values 0 to 5.")
     elif code == "bad-notation":
         text = _("The position text could not be read at character %(offset)s: expected "
                  "%(expected)s.") % {"offset": p.get("offset", 0) + 1,
@@ -126,12 +157,6 @@ def describe(error: RulesError) -> str:
         text = _("The cards won earlier could not be read at character %(offset)s: expected "
                  "%(expected)s. Write a colour letter, then the faces of each card: r1166.b22.") % {
             "offset": p.get("offset", 0) + 1, "expected": expected_text(str(p.get("expected", "")))}
-    elif code == "board-too-large":
-        text = _("The board is too large: at most 12 rows of 12 positions.")
-    elif code == "bad-size":
-        text = _("Board sides run from 1 to 6, written like 4x4.")
-    elif code == "bad-deck":
-        text = _("The deck size must be a whole number from 0 to 42.")
     elif code == "bad-rule":
         if p.get("key") == "place_after_reroll":
             text = _("“Place right after a re-roll” is an option of strategy mode only.")
@@ -140,36 +165,10 @@ def describe(error: RulesError) -> str:
                 "key": p.get("key"), "value": p.get("value", "")}
         else:
             text = _("Unknown rule setting.")
-    elif code == "bad-tool":
-        text = _("Unknown tool. Choose a colour and a card value, dice, remove or no treasure card.")
-    elif code == "bad-value":
-        text = _("Attack cards have values 0 to 5.")
-    elif code in ("off-board", "bad-position"):
-        text = _("That position is not on the board.")
-    elif code == "unknown-colour":
-        text = _("Unknown colour: use red, blue, green or white.")
-    elif code == "not-object":
-        text = _("The input must be a JSON object with players, start_player and board.")
-    elif code == "bad-players":
-        text = _("players must be a list of 2 to 4 colours.")
-    elif code in ("bad-board", "empty-board"):
-        text = _("board must be a list of rows, each a text like \"11 13:r3 22\".")
-    elif code in ("bad-row", "empty-row"):
-        text = _("Each board row must be a text with at least one position.")
-    elif code == "bad-rules":
-        text = _("rules must be an object, e.g. {\"speed_order\": \"reversed\"}.")
-    elif code == "bad-won":
-        text = _("Cards won earlier must be given per colour, like r1166.b22.")
-    elif code == "bad-occupant":
-        text = _("Unknown card or dice on a position: use an attack card like b1 or dice like B.")
-    elif code == "bad-title":
-        text = _("The title may have at most 120 characters and no control characters.")
     elif code == "unknown-key":
         text = _("Unknown key: %(keys)s.") % {"keys": ", ".join(map(str, p.get("keys", [])))}
     elif code == "missing-key":
         text = _("The key %(key)s is required.") % {"key": p.get("key", "")}
-    elif code == "bad-json":
-        text = _("The input is not valid JSON.")
     else:
         text = _("This input is not allowed: %(detail)s") % {"detail": error.message}
     return capfirst(text)
