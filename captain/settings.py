@@ -9,6 +9,8 @@ Production reads everything from the environment:
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` comma-separated origins (https://example.org)
 ``DJANGO_SECURE``           "1" turns on HTTPS-only cookies, HSTS and the SSL redirect
 ``DATABASE_URL``            e.g. postgres://user:pass@host/db (default: SQLite)
+``DJANGO_STATIC_ROOT``      where ``collectstatic`` puts files (default: ``staticfiles/``)
+``DJANGO_SHEET_CACHE_DIR``  where rendered PDF sheets are kept (default: ``var/sheets/``)
 """
 
 import os
@@ -112,7 +114,7 @@ LANGUAGE_COOKIE_NAME = "captain_language"
 # --- Static files ------------------------------------------------------------
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -121,6 +123,18 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+
+# Source maps (several MB, fetched only by developer tools) are served uncompressed:
+# compressing them took most of collectstatic's 30 s.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
+    "jpg", "jpeg", "png", "gif", "webp", "zip", "gz", "tgz", "bz2", "tbz", "xz", "br", "swf", "flv",
+    "woff", "woff2", "3gp", "3gpp", "asf", "avi", "m4v", "mov", "mp4", "mpeg", "mpg", "webm", "wmv",
+    "map",
+)
+
+# Rendered PDF sheets, one folder per code version (tutorials.sheets.code_version);
+# ``manage.py prerender_sheets`` fills it at release time.
+SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "var" / "sheets")
 
 # --- Security ----------------------------------------------------------------
 SECURE = _env_bool("DJANGO_SECURE", default=not DEBUG)

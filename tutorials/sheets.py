@@ -2,7 +2,8 @@
 
 * :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``teach``.
 * :func:`sheet_pdf` — a fixed sheet's PDF bytes; rendered once per
-  ``(sheet, language, paper, code version)`` and then read from ``var/sheets/``.
+  ``(sheet, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
+  (``manage.py prerender_sheets`` fills it at release time).
 * :func:`position_pdf` — the analyzer's position with its step-by-step answer, on demand.
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
@@ -16,12 +17,15 @@ import hashlib
 import logging
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -29,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 logger = logging.getLogger(__name__)
 
 PAPERS = {"a4": "A4", "letter": "letter"}
-CACHE_DIR = Path(settings.BASE_DIR) / "var" / "sheets"
+CACHE_DIR = Path(settings.SHEET_CACHE_DIR)
 
 
 @dataclass(frozen=True)
@@ -60,29 +64,54 @@ class SheetError(LookupError):
     """Unknown sheet or paper."""
 
 
-def _static_file(url: str) -> Path | None:
-    path = url
-    for prefix in ("file://", "http://localhost", "https://localhost"):
-        if path.startswith(prefix):
-            path = path[len(prefix):]
-    if path.startswith(settings.STATIC_URL):
-        found = finders.find(path[len(settings.STATIC_URL):])
-        if found:
-            return Path(found)
+def static_file_for(url: str) -> Path | None:
+    """The file on disk behind a ``/static/…`` URL as WeasyPrint sees it, or ``None``.
+
+    ``url`` is absolute, as WeasyPrint resolves it against the base URL ``/``:
+    ``file:///static/css/sheet.css`` under DEBUG, ``file:///static/css/sheet.1a2b3c4d5e6f.css``
+    with the manifest storage of production (``{% static %}`` gives the hashed name).
+    Original names come from the staticfiles finders (the source files); hashed names
+    from the manifest storage, which knows them and keeps them in ``STATIC_ROOT``.
+    Anything else — another scheme or host, a path outside ``STATIC_URL``, ``..`` — is
+    ``None``.
+    """
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = unquote(parts.path)
+    if not path.startswith(settings.STATIC_URL):
+        return None
+    name = path[len(settings.STATIC_URL):]
+    if not name or ".." in PurePosixPath(name).parts:
+        return None
+    found = finders.find(name)
+    if found:
+        return Path(found)
+    if name in _hashed_static_names():
+        candidate = Path(staticfiles_storage.path(name))
+        if candidate.is_file():
+            return candidate
     return None
+
+
+def _hashed_static_names() -> frozenset[str]:
+    """The hashed names the manifest storage has recorded (empty without a manifest)."""
+    hashed_files = getattr(staticfiles_storage, "hashed_files", None) or {}
+    return frozenset(hashed_files.values())
 
 
 def make_url_fetcher():
     """A WeasyPrint URL fetcher that reads ``/static/…`` from disk and refuses the network.
 
-    Any other URL raises ``ValueError``: WeasyPrint leaves the resource out and logs a
-    warning (the tests assert there are none).
+    Resolves original and hashed static names (:func:`static_file_for`). Any other URL
+    raises ``ValueError``: WeasyPrint leaves the resource out and logs a warning, and a
+    render that logged a warning is never cached (:func:`sheet_pdf`).
     """
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class StaticOnlyFetcher(URLFetcher):
         def fetch(self, url, headers=None):
-            found = _static_file(url)
+            found = static_file_for(url)
             if found is None:
                 raise ValueError(f"network access refused for {url!r}")
             mime = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}.get(
@@ -92,34 +121,83 @@ def make_url_fetcher():
     return StaticOnlyFetcher()
 
 
+#: What shapes a sheet, relative to ``BASE_DIR``: every file below these folders
+#: (recursively, so modules moved into subpackages still count).
+SHEET_INPUTS = ("captain", "tutorials", "templates", "static", "locale")
+_NOT_INPUTS = {"__pycache__"}
+
+
+def sheet_input_files(base: Path) -> list[Path]:
+    """Every file below :data:`SHEET_INPUTS` in ``base``, sorted; ``__pycache__`` left out."""
+    files = []
+    for root in SHEET_INPUTS:
+        folder = base / root
+        if not folder.is_dir():
+            continue
+        for path in folder.rglob("*"):
+            if path.is_file() and not _NOT_INPUTS.intersection(path.relative_to(base).parts) \
+                    and path.suffix != ".pyc":
+                files.append(path)
+    return sorted(files)
+
+
+def tree_digest(base: Path) -> str:
+    """A 12-hex-digit hash of the names and contents of :func:`sheet_input_files`."""
+    digest = hashlib.sha256()
+    for path in sheet_input_files(base):
+        digest.update(path.relative_to(base).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:12]
+
+
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    """A hash of everything that shapes a sheet: templates, CSS, compiled translations, code.
+    """The sheet cache key: :func:`tree_digest` of the code, templates, static files and catalogs.
 
     Computed once per process, when the app starts (``TutorialsConfig.ready``), so it
     matches the code and catalogs that process renders with; restart after a change.
     """
-    base = Path(settings.BASE_DIR)
-    digest = hashlib.sha256()
-    patterns = ["templates/sheets/*.html", "templates/tutorials/*.html", "templates/tutorials/steps/*.html",
-                "templates/teach/*.html", "static/css/sheet.css", "locale/*/LC_MESSAGES/django.mo",
-                "tutorials/*.py", "captain/rules/*.py"]
-    for pattern in patterns:
-        for path in sorted(base.glob(pattern)):
-            digest.update(str(path.relative_to(base)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+    return tree_digest(Path(settings.BASE_DIR))
 
 
-def _render(html: str, base_url: str | None = None) -> bytes:
+class RenderWarnings(logging.Handler):
+    """Collects the WeasyPrint warnings logged by this thread while it is installed."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.thread = threading.get_ident()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread:
+            self.messages.append(record.getMessage())
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered PDF and the WeasyPrint warnings its render logged (empty when clean)."""
+
+    pdf: bytes
+    warnings: tuple[str, ...]
+
+
+def _render(html: str) -> Rendered:
     import weasyprint
 
-    return weasyprint.HTML(string=html, base_url=base_url or "/",
-                           url_fetcher=make_url_fetcher()).write_pdf()
+    watcher = RenderWarnings()
+    weasy_logger = logging.getLogger("weasyprint")
+    weasy_logger.addHandler(watcher)
+    try:
+        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=make_url_fetcher()).write_pdf()
+    finally:
+        weasy_logger.removeHandler(watcher)
+    return Rendered(pdf, tuple(watcher.messages))
 
 
-def render_sheet(name: str, lang: str, paper: str = "a4") -> bytes:
-    """Render a fixed sheet now (no cache). Raises :class:`SheetError`."""
+def render_sheet(name: str, lang: str, paper: str = "a4") -> Rendered:
+    """Render a fixed sheet now, without the cache. Raises :class:`SheetError`."""
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
@@ -132,20 +210,35 @@ def render_sheet(name: str, lang: str, paper: str = "a4") -> bytes:
 
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf") -> Path:
+    """Where the sheet's file for this code version is cached (``suffix`` pdf or png)."""
     return CACHE_DIR / code_version() / f"{name}-{lang}-{paper}.{suffix}"
 
 
-def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
-    """The sheet's PDF from the cache, rendering it first if needed."""
-    path = cache_path(name, lang, paper)
-    if path.exists():
-        return path.read_bytes()
-    data = render_sheet(name, lang, paper)
+def store(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
         tmp.write(data)
-    Path(tmp.name).replace(path)  # atomic: a reader never sees half a file
-    return data
+    Path(tmp.name).replace(path)
+
+
+def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
+    """The sheet's PDF from the cache, rendering it first if needed.
+
+    A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
+    is served but never cached, and the warnings are logged as an error.
+    Raises :class:`SheetError` for an unknown sheet or paper.
+    """
+    path = cache_path(name, lang, paper)
+    if path.exists():
+        return path.read_bytes()
+    rendered = render_sheet(name, lang, paper)
+    if rendered.warnings:
+        logger.error("sheet %s-%s-%s rendered with warnings, not cached: %s",
+                     name, lang, paper, "; ".join(rendered.warnings))
+    else:
+        store(path, rendered.pdf)
+    return rendered.pdf
 
 
 def preview_png(name: str, lang: str, paper: str = "a4") -> bytes:
@@ -161,8 +254,8 @@ def preview_png(name: str, lang: str, paper: str = "a4") -> bytes:
                         "-scale-to-x", "420", "-scale-to-y", "-1", str(src), str(Path(tmp) / "page")],
                        check=True, capture_output=True, timeout=60)
         data = (Path(tmp) / "page.png").read_bytes()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    if cache_path(name, lang, paper).exists():  # never keep a preview of a render with warnings
+        store(path, data)
     return data
 
 
@@ -180,4 +273,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
-        return _render(html)
+        rendered = _render(html)
+    if rendered.warnings:
+        logger.error("position PDF rendered with warnings: %s", "; ".join(rendered.warnings))
+    return rendered.pdf

@@ -1,0 +1,174 @@
+"""The sheet cache: its key follows every input, it never keeps a render with warnings,
+the fetcher reads hashed static names from disk, and the release step fills the cache."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import override_settings
+
+from tutorials import sheets
+
+MANIFEST = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+}
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setattr(sheets, "CACHE_DIR", tmp_path / "sheets")
+    return tmp_path / "sheets"
+
+
+# --- the cache key ------------------------------------------------------------------------------
+def _tree(base):
+    for rel, text in {"tutorials/analyzer/deep/edits.py": "A = 1\n", "templates/sheets/x.html": "<p>",
+                      "static/css/sheet.css": "p {}", "locale/de/LC_MESSAGES/django.mo": "mo",
+                      "captain/rules/resolve/battle.py": "B = 1\n"}.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_key_changes_with_a_nested_module(tmp_path):
+    _tree(tmp_path)
+    before = sheets.tree_digest(tmp_path)
+    assert sheets.tree_digest(tmp_path) == before  # stable
+    (tmp_path / "tutorials/analyzer/deep/edits.py").write_text("A = 2\n")
+    assert sheets.tree_digest(tmp_path) != before
+
+
+@pytest.mark.parametrize("rel", ["captain/rules/resolve/battle.py", "templates/sheets/x.html",
+                                 "static/css/sheet.css", "locale/de/LC_MESSAGES/django.mo"])
+def test_key_changes_with_every_kind_of_input(tmp_path, rel):
+    _tree(tmp_path)
+    before = sheets.tree_digest(tmp_path)
+    (tmp_path / rel).write_text("changed")
+    assert sheets.tree_digest(tmp_path) != before
+
+
+def test_key_changes_when_a_module_moves_and_ignores_bytecode(tmp_path):
+    _tree(tmp_path)
+    before = sheets.tree_digest(tmp_path)
+    cache = tmp_path / "tutorials/analyzer/deep/__pycache__"
+    cache.mkdir()
+    (cache / "edits.cpython-313.pyc").write_bytes(b"\0\1")
+    assert sheets.tree_digest(tmp_path) == before
+    (tmp_path / "tutorials/analyzer/deep/edits.py").rename(tmp_path / "tutorials/analyzer/edits.py")
+    assert sheets.tree_digest(tmp_path) != before
+
+
+def test_key_covers_every_module_of_the_real_tree():
+    base = settings.BASE_DIR
+    inputs = set(sheets.sheet_input_files(base))
+    modules = {p for root in ("captain", "tutorials") for p in (base / root).rglob("*.py")
+               if "__pycache__" not in p.parts}
+    assert modules <= inputs
+    assert any(len(p.relative_to(base).parts) >= 4 for p in modules & inputs)  # nested packages
+    assert base / "static/css/sheet.css" in inputs
+
+
+# --- never cache a render with warnings ----------------------------------------------------------
+def test_render_with_warnings_is_served_but_not_cached(cache_dir, monkeypatch, caplog):
+    monkeypatch.setattr(sheets, "static_file_for", lambda url: None)  # the stylesheet cannot load
+    with caplog.at_level(logging.ERROR, logger="tutorials.sheets"):
+        data = sheets.sheet_pdf("reference", "en", "a4")
+    assert data.startswith(b"%PDF")
+    assert not sheets.cache_path("reference", "en", "a4").exists()
+    assert any("not cached" in r.getMessage() and "sheet" in r.getMessage() for r in caplog.records)
+    sheets.preview_png("reference", "en", "a4")
+    assert not sheets.cache_path("reference", "en", "a4", "png").exists()
+
+
+def test_clean_render_is_cached(cache_dir):
+    sheets.sheet_pdf("reference", "de", "letter")
+    assert sheets.cache_path("reference", "de", "letter").read_bytes().startswith(b"%PDF")
+
+
+# --- the fetcher ------------------------------------------------------------------------------------
+def test_fetcher_reads_hashed_names_of_the_manifest_storage(tmp_path):
+    with override_settings(STATIC_ROOT=tmp_path / "static", STORAGES=MANIFEST, DEBUG=False):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        hashed = staticfiles_storage.url("css/sheet.css")
+        assert hashed != "/static/css/sheet.css"
+        response = sheets.make_url_fetcher().fetch("file://" + hashed)
+        assert b"@page" in response.read()
+    shutil.rmtree(tmp_path / "static")
+
+
+@pytest.mark.parametrize("url", [
+    "https://example.org/static/css/sheet.css",
+    "http://localhost/static/css/sheet.css",
+    "file://evil.example/static/css/sheet.css",
+    "file:///etc/passwd",
+    "file:///static/../captain/settings.py",
+    "file:///static/%2e%2e/captain/settings.py",
+    "file:///static/css/no-such.1234567890ab.css",
+    "file:///static/",
+])
+def test_fetcher_refuses_everything_else(url):
+    with pytest.raises(ValueError, match="refused"):
+        sheets.make_url_fetcher().fetch(url)
+
+
+# --- the release step -----------------------------------------------------------------------------
+@pytest.fixture
+def fast_render(monkeypatch):
+    """A real, tiny PDF instead of the sheet, so the command's own logic is what is tested."""
+    import weasyprint
+
+    tiny = weasyprint.HTML(string="<p>x</p>").write_pdf()
+    calls = []
+
+    def render(name, lang, paper="a4"):
+        calls.append((name, lang, paper))
+        return sheets.Rendered(tiny, ())
+
+    monkeypatch.setattr(sheets, "render_sheet", render)
+    return calls
+
+
+def test_release_step_renders_every_combination_and_serves_hits(cache_dir, fast_render, client, monkeypatch):
+    old = cache_dir / "0123456789ab"
+    old.mkdir(parents=True)
+    (old / "rules-en-a4.pdf").write_bytes(b"%PDF-old")
+    call_command("prerender_sheets", verbosity=0)
+    expected = {(n, lang, p) for n in sheets.SHEETS for lang, _ in settings.LANGUAGES for p in sheets.PAPERS}
+    assert set(fast_render) == expected and len(fast_render) == len(expected)
+    for name, lang, paper in expected:
+        assert sheets.cache_path(name, lang, paper).exists()
+        assert sheets.cache_path(name, lang, paper, "png").exists()
+    assert not old.exists(), "old code versions are pruned"
+
+    # the first request after the release step renders nothing
+    def no_render(*args, **kwargs):
+        raise AssertionError("rendered although the release step cached it")
+
+    monkeypatch.setattr(sheets, "render_sheet", no_render)
+    for lang, _ in settings.LANGUAGES:
+        for name in sheets.SHEETS:
+            assert client.get(f"/{lang}/sheets/{name}.pdf?paper=letter").status_code == 200
+            assert client.get(f"/{lang}/sheets/{name}.png").status_code == 200
+
+
+def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
+    call_command("prerender_sheets", verbosity=0)
+    fast_render.clear()
+    call_command("prerender_sheets", verbosity=0)
+    assert fast_render == []
+    call_command("prerender_sheets", "--force", verbosity=0)
+    assert len(fast_render) == len(sheets.SHEETS) * len(settings.LANGUAGES) * len(sheets.PAPERS)
+
+
+def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):
+    monkeypatch.setattr(sheets, "static_file_for", lambda url: None)
+    with pytest.raises(CommandError, match="warnings"):
+        call_command("prerender_sheets", verbosity=0)
+    assert not list(cache_dir.rglob("*.pdf"))
