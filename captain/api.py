@@ -40,7 +40,6 @@ from pydantic import ConfigDict
 from captain.rules import RulesError, situation_from_json, situation_to_json, solve
 from captain.rules.errors import InvalidInput
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
-from captain.rules.notation import format as format_notation
 from captain.rules.notation import parse as parse_notation
 from tutorials.models import CODE_ALPHABET, SavedPosition
 from tutorials.problems import describe
@@ -373,7 +372,7 @@ def solve_case(request: HttpRequest):
     solution = solve(situation)
     return {"outcome": solution.outcome(),
             "events": [event.to_json() for event in solution.events],
-            "notation": format_notation(situation)}
+            "notation": situation.to_notation()}
 
 
 @api.get("/v1/positions/{code}", response={200: PositionOut, 404: ProblemsOut, 422: ProblemsOut},
@@ -402,7 +401,7 @@ def read_position(request: HttpRequest, code: str):
     except RulesError as exc:
         with translation.override(language(request)):
             raise Problems(422, [rules_problem(exc, field="code")]) from None
-    out: dict[str, Any] = {"notation": format_notation(situation),
+    out: dict[str, Any] = {"notation": situation.to_notation(),
                            "situation": situation_to_json(situation)}
     if saved:
         out["saved"] = {"code": saved.code, "title": saved.title,
@@ -429,7 +428,7 @@ def save_position(request: HttpRequest, payload: PositionIn):
     except RulesError as exc:
         with translation.override(language(request)):
             raise Problems(422, [rules_problem(exc, field="notation")]) from None
-    saved = SavedPosition(notation=format_notation(situation), title=payload.title)
+    saved = SavedPosition(notation=situation.to_notation(), title=payload.title)
     saved.save()
     return Status(201, {"code": saved.code, "url": f"/p/{saved.code}/",
                         "notation": saved.notation, "title": saved.title})

@@ -311,7 +311,7 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
 
             label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
                 "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}
-            found.append((-swing, pos, int(kind), WhatIf(label, notation.format(alt), changes)))
+            found.append((-swing, pos, int(kind), WhatIf(label, alt.to_notation(), changes)))
     found.sort(key=lambda item: item[:3])
     return [item[3] for item in found[:MAX_CARD_WHAT_IFS]]
 
@@ -362,6 +362,6 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
             changes.append(_("The bell may ring.") if bell else _("The bell may not ring yet."))
         if not changes:
             changes.append(_("No change."))
-        out.append(WhatIf(label, notation.format(alt), tuple(changes)))
+        out.append(WhatIf(label, alt.to_notation(), tuple(changes)))
     out.extend(_card_what_ifs(situation, base_won, base_survivors))
     return out

@@ -120,7 +120,7 @@ class AnalyzerPage:
             from .problems import describe
 
             tool_value, error = Tool.parse(""), error or describe(exc)
-        page = cls(situation, raw or (notation.format(situation) if situation else ""), error,
+        page = cls(situation, raw or (situation.to_notation() if situation else ""), error,
                    tool_value, view, walk.clamp(k) if walk else 0, walk)
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
@@ -136,7 +136,7 @@ class AnalyzerPage:
     # --- urls -----------------------------------------------------------------------------
     @property
     def code(self) -> str:
-        return notation.format(self.situation) if self.situation else self.raw
+        return self.situation.to_notation() if self.situation else self.raw
 
     def url(self, **extra) -> str:
         query = {"pos": self.code}

@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from captain.rules import (AttackCard, Board, Colour, Dice, Position, Seating,
-                           Situation, Treasure, bell_status, collect_treasure, notation,
-                           resolve_battle)
-from captain.rules.battle import BattleResult
+                           Situation, Treasure, bell_status, collect_treasure, resolve_battle,
+                           table_setup)
+from captain.rules.game import pair_left
+from captain.rules.resolve.battle import BattleResult
 from captain.rules.situation import RuleSet
 
 from .explain import Explanation, card_phrase, explain
@@ -203,7 +204,7 @@ class ExampleBoard:
     @property
     def analyzer_url(self) -> str:
         """"Open in analyzer": the same position in the position editor."""
-        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': notation.format(self.situation())})}"
+        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation().to_notation()})}"
 
 
 # --- Dice Time ------------------------------------------------------------------------
@@ -284,7 +285,7 @@ class DiceBoard(ExampleBoard):
             if len(placed_s) % 3:
                 raise ValueError(placed_s)
             placed = {}
-            size = 3 if players == 2 else 4
+            size = table_setup(players).side
             for i in range(0, len(placed_s), 3):
                 r, c, letter = int(placed_s[i]), int(placed_s[i + 1]), placed_s[i + 2]
                 if not (0 <= r < size and 0 <= c < size):
@@ -326,16 +327,6 @@ class DiceBoard(ExampleBoard):
 
     def dice_left(self) -> int:
         return 6 - 2 * sum(1 for c in self.placed.values() if c == self.you)
-
-    @staticmethod
-    def pair_for(hand: tuple[int, ...], treasure: Treasure) -> tuple[int, int] | None:
-        """The two dice of ``hand`` showing exactly ``treasure``'s faces (DICE-2), or None."""
-        left = list(hand)
-        if treasure.low in left:
-            left.remove(treasure.low)
-            if treasure.high in left:
-                return treasure.faces
-        return None
 
     # actions -------------------------------------------------------------
     def _copy(self, **changes) -> DiceBoard:
@@ -404,14 +395,11 @@ class DiceBoard(ExampleBoard):
             elif pos in self.placed:
                 new.note = "occupied"
             else:
-                pair = self.pair_for(self.hand, square.treasure)  # type: ignore[arg-type]
-                if pair is None:
+                left = pair_left(tuple(sorted(self.hand)), square.treasure.faces)  # type: ignore[union-attr]
+                if left is None:
                     new.note = "no-pair"
                 else:
-                    hand = list(self.hand)
-                    hand.remove(pair[0])
-                    hand.remove(pair[1])
-                    new.hand = tuple(hand)
+                    new.hand = left
                     new.placed[pos] = self.you
                     new.note = "claimed"
             return new
@@ -430,7 +418,7 @@ class DiceBoard(ExampleBoard):
                     cell.notes.append(_("part of the line that lets the bell ring"))
                 if (self.paint == self.you and self.hand and cell.dice is None
                         and not self.false_bell and not self.ended
-                        and self.pair_for(self.hand, cell.treasure)):  # type: ignore[arg-type]
+                        and pair_left(tuple(sorted(self.hand)), cell.treasure.faces) is not None):
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice in hand can claim it"))
                 if not self.ended and not self.readonly:

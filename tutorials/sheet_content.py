@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from captain.rules import Situation, notation
+from captain.rules import Situation
 
 from .boards import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from .clauses import CLAUSES, sections
@@ -98,6 +98,6 @@ def position_context(situation: Situation) -> dict:
     return {"walk": walk, "boards": boards,
             "explanations": walk.explanations(last) if walk.steps else [],
             "winnings": walk.winnings(last) if walk.steps else [],
-            "code": notation.format(situation), "situation": situation,
+            "code": situation.to_notation(), "situation": situation,
             "round_end": walk.solution.round_end,
             "start_board": board_svg(walk.cells(0)) if not walk.steps else None}

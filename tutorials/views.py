@@ -163,7 +163,7 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
         return render(request, "tutorials/analyzer.html", {"page": page}, status=422)
-    saved = SavedPosition(notation=notation.format(situation), title=title)
+    saved = SavedPosition(notation=situation.to_notation(), title=title)
     saved.save()
     page = AnalyzerPage.build(request, situation)
     return redirect(page.url(saved=saved.code) + "#saved")
@@ -247,7 +247,7 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         situation = notation.parse(raw)
     except RulesError as exc:
         return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
-    code = notation.format(situation)
+    code = situation.to_notation()
     share = request.build_absolute_uri(f"{reverse('tutorials:analyze')}?{urlencode({'pos': code})}")
     try:
         paper = _paper(request)

@@ -1,7 +1,7 @@
 """Step-by-step answers for any situation: the shared core of the analyzer and the
 tutorial's worked examples.
 
-:class:`Walkthrough` runs the engine once (:func:`captain.rules.solve`) and cuts the
+:class:`Walkthrough` runs the engine once (:func:`captain.rules.resolve.solve`) and cuts the
 answer into steps: reveal, one step per attack card's turn, the end of Battle Time,
 one step per player collecting treasure, and the end of the round. For each step it
 draws the board (cells with highlight classes and screen-reader notes) and lists the

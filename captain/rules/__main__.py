@@ -10,7 +10,7 @@
     process per core; the figures do not depend on ``--jobs``).
 
 ``python -m captain.rules bench``
-    Prints benchmark figures (see :func:`captain.rules.simulate.bench`).
+    Prints benchmark figures, each interleaved with a yardstick (:mod:`captain.rules.sim.bench`).
 
 ``python -m captain.rules transcript --players 3 --seed S``
     Prints a readable transcript of one seeded game.
@@ -30,7 +30,7 @@ from pathlib import Path
 from .cases import load_case
 from .errors import RulesError
 from .situation import Mode
-from .solve import solve
+from .resolve.solve import solve
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     p_bench = sub.add_parser("bench", help="print benchmark figures")
     p_bench.add_argument("--seconds", type=float, default=3.0,
                          help="how long to play random games for the games/s figure")
+    p_bench.add_argument("--rounds", type=int, default=41,
+                         help="rounds per interleaved figure (ours and the yardstick in turn)")
     p_tr = sub.add_parser("transcript", help="print a readable transcript of one seeded game")
     p_tr.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     p_tr.add_argument("--seed", type=int, default=0)
@@ -62,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     p_golden.add_argument("directory", nargs="?", default="tests/golden")
     args = parser.parse_args(argv)
     if args.command == "golden":
-        from .transcript import write_golden
+        from .sim.transcript import write_golden
 
         for name in write_golden(args.directory):
             print(f"wrote {args.directory}/{name}")
@@ -70,15 +72,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "bench":
-        from .simulate import bench
+        from .sim.bench import bench
 
         if not 0 < args.seconds <= 600:
             print("error: --seconds must be more than 0 and at most 600", file=sys.stderr)
             return 2
-        print(bench(args.seconds))
+        if not 4 <= args.rounds <= 10_000:
+            print("error: --rounds must be 4 to 10000", file=sys.stderr)
+            return 2
+        print(bench(args.seconds, args.rounds))
         return 0
     if args.command == "transcript":
-        from .transcript import transcript
+        from .sim.transcript import transcript
 
         print(transcript(args.players, args.seed, Mode(args.mode), args.policy), end="")
         return 0
@@ -100,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     import time
 
-    from .simulate import report, simulate
+    from .sim.simulate import report, simulate
 
     if args.games < 1:
         print("error: --games must be 1 or more", file=sys.stderr)

@@ -5,14 +5,28 @@ CLI map codes to sentences in each language), its ``params`` (positions, colours
 card kinds: JSON-friendly values) and the ``clause`` of RULES.md it applies.
 ``interpretation`` names an INT clause when that reading decided the outcome.
 
-Codes (stable; add new ones, never rename):
+Codes (stable; add new ones, never rename). A test checks that this table lists exactly
+the codes the engine can emit:
 
 ==============================  ==========================================================
+``game.setup``                  a new game is dealt: grid, deck, box, hands (SETUP-3/4)
+``dice.start``                  Dice Time begins, everyone rolls six dice (DICE-1; STRAT-1,
+                                where no bell rings)
+``dice.roll``                   a player re-rolls: all dice in hand (DICE-3) or the chosen
+                                ones (STRAT-2)
+``dice.claim``                  a player puts a pair on a treasure card (DICE-2)
+``dice.pass``                   a player ends the turn after a re-roll (STRAT-4)
+``dice.false_bell``             a bell rung while the condition fails (DICE-6)
+``dice.penalties_lifted``       everyone false-belled: penalties lifted (DICE-6, INT-7)
+``dice.stuck``                  nobody can act any more: Dice Time ends (INT-6)
+``dice.end``                    Dice Time ended by the bell or a full line; the new start
+                                player (DICE-4, STRAT-3)
+``setting.recycle``             an empty hand takes its discard pile back (SET-4)
+``setting.place``               an attack card is placed face down (SET-1)
 ``battle.reveal``               all attack cards turned face up (BAT-1)
 ``battle.act``                  a card acts; ``range`` and ``removed`` positions (BAT-4/5)
 ``battle.no_effect``            a [0] or [5] card's turn: nothing happens (BAT-4)
 ``battle.skipped``              a card removed before its turn does not act (BAT-3)
-``battle.immune``               a [0] in range stays (BAT-4)
 ``battle.done``                 survivors listed (BAT-1)
 ``treasure.card``               a player wins the card under their surviving card (TRE-1)
 ``treasure.sandwich``           a player wins cards between two of their cards (TRE-2)
@@ -23,17 +37,19 @@ Codes (stable; add new ones, never rename):
 ``bell.line``                   a line qualifies; ``line`` and ``held`` positions (DICE-4/STRAT-3)
 ``bell.count``                  enough cards hold dice anywhere (DICE-5, VAR-4)
 ``bell.all_dice``               a player has placed all six dice (VAR-3)
-``bell.not_yet``                the condition does not hold; ``best`` line if any
+``bell.not_yet``                the condition does not hold; the closest ``line`` if any
 ``round.refill``                the start player refills empty positions (TRE-5)
 ``round.rearrange``             the deck ran short; rearranged as close to a square (TRE-5, INT-5)
 ``round.continue``              next round (END-1)
 ``round.game_over``             the game ends (END-1, INT-4)
-``round.standings``             standings and winner (END-2, END-3)
+``round.standings``             standings, winner, ``tied`` players, ``doubles_decided``
+                                (END-2, END-3)
 ==============================  ==========================================================
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -78,6 +94,11 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _new = object.__new__
 
 
+def documented_codes() -> tuple[str, ...]:
+    """The event codes listed in this module's docstring, in table order."""
+    return tuple(re.findall(r"^``([a-z_]+\.[a-z_]+)``", __doc__ or "", re.MULTILINE))
+
+
 @dataclass(frozen=True, init=False)
 class Event:
     """One explained step.
@@ -115,6 +136,10 @@ class Event:
         event.__dict__.update(code=code, clause=clause, params=MappingProxyType(params),
                               interpretation=interpretation)
         return event
+
+    def __repr__(self) -> str:
+        extra = f", interpretation={self.interpretation!r}" if self.interpretation else ""
+        return f"Event({self.code!r}, {self.clause!r}, {_thaw(self.params)!r}{extra})"
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for JSON output."""

@@ -1,75 +1,165 @@
-"""Precomputed geometry of a board shape, as bit masks (one bit per position).
+"""The geometry of a board shape as bit masks: lines, what lies between, attack ranges.
 
-Boards of the same shape share one :class:`Geometry`: attack ranges (BAT-4, BAT-5)
-and the positions strictly between two positions on a common line (TRE-2, INT-2)
-are computed once per shape, so Battle and Treasure Time reduce to a few integer
-operations per card.
+A shape is given by its row lengths (rows may be short). Bit ``i`` of a mask stands
+for ``positions[i]``, row by row. Everything here is derived from one walk along the
+lattice lines of the shape's bounding rectangle (:func:`lattice_lines`): the lines used
+by the bell and by sandwiches, the positions strictly between two positions of a line,
+and the ranges of the attack cards. Boards of the same shape share one
+:class:`Geometry` (memo :data:`~captain.rules.caches.GEOMETRY`).
 
 >>> g = geometry((4, 4, 4, 4))
 >>> bin(g.reach[1][g.index[(1, 1)]]).count("1")   # [1] at B2 reaches 8 positions
 8
->>> [g.positions[i] for i in g.bits(g.between[(0, 3)])]   # between A1 and D1
-[Position(row=0, col=1), Position(row=0, col=2)]
+>>> g.to_positions(g.between[(0, 3)])   # between A1 and D1
+(Position(row=0, col=1), Position(row=0, col=2))
+>>> len(g.lines)   # 4 rows, 4 columns, 7 + 7 diagonals
+22
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
-from .model import Position
+from .caches import BITS, GEOMETRY, POSITIONS
+from .clauses import implements
+from .coords import DIRECTIONS, Position
 
-_KINDS = range(6)
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Geometry:
-    """Masks for one board shape (its row lengths).
+    """Masks for one board shape (its row lengths). Read-only; shared by boards.
 
     Attributes:
+        row_lengths: the shape.
         positions: bit index → position, row by row.
-        index: position → bit index.
-        reach: ``reach[value][i]`` = mask of positions a card of that value at ``i``
-            reaches (0 for [0] and [5]).
-        between: ``between[(i, j)]`` (``i < j``) = mask strictly between two positions
-            on a common row, column or diagonal; pairs on no common line are absent.
-        lattice_gap: pairs ``(i, j)`` whose line crosses a position that does not exist
+        index: ``(row, col)`` → bit index (a read-only mapping).
+        lines: every maximal row, column and diagonal, as the positions that exist on it,
+            in :data:`~captain.rules.coords.DIRECTIONS` order (rows, columns, ↘, ↙).
+        reach: ``reach[value][i]`` = mask of the positions a card of that value at bit
+            ``i`` reaches when it acts (0 for [0] and [5]) (BAT-4, BAT-5).
+        between: ``between[(i, j)]`` (``i < j``) = mask of the positions strictly between
+            two positions of one line; pairs on no common line are absent.
+        lattice_gap: pairs ``(i, j)`` whose line crosses a place that is not on the grid
             (a short row): a gap in the sense of INT-2.
-        memo: values derived from this shape on demand: :meth:`to_positions` by mask,
-            bell line masks by treasure layout (cleared when it grows past 65,536 entries).
     """
 
+    row_lengths: tuple[int, ...]
     positions: tuple[Position, ...]
-    index: dict[tuple[int, int], int]
+    index: Mapping[tuple[int, int], int]
+    lines: tuple[tuple[Position, ...], ...]
     reach: tuple[tuple[int, ...], ...]
-    between: dict[tuple[int, int], int]
+    between: Mapping[tuple[int, int], int]
     lattice_gap: frozenset[tuple[int, int]]
-    memo: dict[object, tuple] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def bits(mask: int) -> tuple[int, ...]:
-        """Bit indexes set in ``mask``, ascending (memoised: masks repeat a lot)."""
-        return _bits(mask)
+        """Bit indexes set in ``mask``, ascending."""
+        found = BITS.table.get(mask)
+        return found if found is not None else BITS.fill(mask)
 
-    def mask(self, positions) -> int:
-        """Mask of the given positions."""
+    def mask(self, positions: Iterable[tuple[int, int]]) -> int:
+        """Mask of the given positions (which must be on the grid)."""
+        index = self.index
         m = 0
         for p in positions:
-            m |= 1 << self.index[p]
+            m |= 1 << index[p]
         return m
 
     def to_positions(self, mask: int) -> tuple[Position, ...]:
         """Positions of ``mask``, in board order."""
-        found = self.memo.get(mask)
-        if found is None:
-            if len(self.memo) > 65536:
-                self.memo.clear()
-            positions = self.positions
-            found = self.memo[mask] = tuple([positions[i] for i in _bits(mask)])
-        return found
+        key = (self.row_lengths, mask)
+        found = POSITIONS.table.get(key)
+        return found if found is not None else POSITIONS.fill(key)
+
+    def __repr__(self) -> str:
+        return f"geometry({self.row_lengths!r})"
 
 
-@lru_cache(maxsize=1 << 16)
+def geometry(row_lengths: tuple[int, ...]) -> Geometry:
+    """The :class:`Geometry` of a board whose rows have these lengths (memoised)."""
+    found = GEOMETRY.table.get(row_lengths)
+    return found if found is not None else GEOMETRY.fill(row_lengths)
+
+
+def lattice_lines(row_lengths: tuple[int, ...]
+                  ) -> Iterator[tuple[int, tuple[tuple[int, int], ...]]]:
+    """Every maximal lattice line of the shape's bounding rectangle: ``(direction,
+    cells)`` with the direction's number in :data:`~captain.rules.coords.DIRECTIONS`
+    (0 row, 1 column, 2 ↘, 3 ↙) and its ``(row, col)`` cells in walking order, whether or
+    not a cell is on the grid. Walking order always goes to higher bit indexes."""
+    n_rows, n_cols = len(row_lengths), max(row_lengths, default=0)
+    for direction, (dr, dc) in enumerate(DIRECTIONS):
+        for r in range(n_rows):
+            for c in range(n_cols):
+                pr, pc = r - dr, c - dc
+                if 0 <= pr < n_rows and 0 <= pc < n_cols:
+                    continue  # not the first cell of its line
+                cells = []
+                rr, cc = r, c
+                while 0 <= rr < n_rows and 0 <= cc < n_cols:
+                    cells.append((rr, cc))
+                    rr, cc = rr + dr, cc + dc
+                yield direction, tuple(cells)
+
+
+@implements("BAT-5")
+def attack_reach(value: int, at: tuple[int, int], lines_through: Mapping[int, tuple[int, ...]],
+                 index: Mapping[tuple[int, int], int]) -> int:
+    """The mask of positions a card of ``value`` at ``at`` reaches when it acts: the
+    ranges BAT-4 lists, as positions of the grid (BAT-5).
+
+    [0] and [5]: nothing. [1]: the up to 8 surrounding positions, diagonals included.
+    [2]: its whole row. [3]: its whole column. [4]: both of its diagonals to the edges.
+    ``lines_through`` maps a direction number (0 row, 1 column, 2 ↘, 3 ↙) to the bit
+    indexes of the line through ``at``. Ranges are positions of the grid, whether or not
+    a treasure card lies there (BAT-5); they never include ``at`` itself.
+    """
+    mask = 0
+    if value == 1:
+        row, col = at
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                i = index.get((row + dr, col + dc))
+                if i is not None:
+                    mask |= 1 << i
+    elif value in (2, 3, 4):
+        for direction in {2: (0,), 3: (1,), 4: (2, 3)}[value]:
+            for i in lines_through.get(direction, ()):
+                mask |= 1 << i
+    return mask & ~(1 << index[at])
+
+
+@GEOMETRY.computes
+def _build(row_lengths: tuple[int, ...]) -> Geometry:
+    positions = tuple(Position(r, c) for r, n in enumerate(row_lengths) for c in range(n))
+    index = {p: i for i, p in enumerate(positions)}
+    lines: list[tuple[Position, ...]] = []
+    through: list[dict[int, tuple[int, ...]]] = [{} for _ in positions]
+    between: dict[tuple[int, int], int] = {}
+    lattice_gap: set[tuple[int, int]] = set()
+    for direction, cells in lattice_lines(row_lengths):
+        on_grid = [(k, index[cell]) for k, cell in enumerate(cells) if cell in index]
+        if not on_grid:
+            continue
+        lines.append(tuple(positions[i] for _k, i in on_grid))
+        bits = tuple(i for _k, i in on_grid)
+        for _k, i in on_grid:
+            through[i][direction] = bits
+        for x, (ka, a) in enumerate(on_grid):
+            mask = 0
+            for kb, b in on_grid[x + 1:]:
+                between[(a, b)] = mask
+                if kb - ka - 1 > (mask.bit_count()):
+                    lattice_gap.add((a, b))
+                mask |= 1 << b
+    reach = tuple(tuple(attack_reach(value, p, through[i], index) for i, p in enumerate(positions))
+                  for value in range(6))
+    return Geometry(row_lengths, positions, index, tuple(lines), reach, between,
+                    frozenset(lattice_gap))
+
+
+@BITS.computes
 def _bits(mask: int) -> tuple[int, ...]:
     out = []
     while mask:
@@ -79,56 +169,8 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
-def geometry(row_lengths: tuple[int, ...]) -> Geometry:
-    """The :class:`Geometry` of a board whose rows have these lengths."""
-    positions = tuple(Position(r, c) for r, n in enumerate(row_lengths) for c in range(n))
-    index = {p: i for i, p in enumerate(positions)}
-    n_rows, n_cols = len(row_lengths), max(row_lengths, default=0)
-
-    def inside(r: int, c: int) -> bool:
-        return 0 <= r < n_rows and 0 <= c < n_cols
-
-    reach = []
-    for value in _KINDS:
-        masks = []
-        for p in positions:
-            cells: set[tuple[int, int]] = set()
-            if value == 1:
-                cells = {(p.row + dr, p.col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
-            elif value == 2:
-                cells = {(p.row, c) for c in range(n_cols)}
-            elif value == 3:
-                cells = {(r, p.col) for r in range(n_rows)}
-            elif value == 4:
-                for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-                    r, c = p.row + dr, p.col + dc
-                    while inside(r, c):
-                        cells.add((r, c))
-                        r, c = r + dr, c + dc
-            cells.discard((p.row, p.col))
-            m = 0
-            for cell in cells:
-                if cell in index:
-                    m |= 1 << index[cell]
-            masks.append(m)
-        reach.append(tuple(masks))
-    between: dict[tuple[int, int], int] = {}
-    lattice_gap = set()
-    for i, a in enumerate(positions):
-        for j in range(i + 1, len(positions)):
-            b = positions[j]
-            dr, dc = b.row - a.row, b.col - a.col
-            if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
-                continue
-            steps = max(abs(dr), abs(dc))
-            sr, sc = dr // steps, dc // steps
-            m = 0
-            for k in range(1, steps):
-                cell = (a.row + sr * k, a.col + sc * k)
-                if cell in index:
-                    m |= 1 << index[cell]
-                else:
-                    lattice_gap.add((i, j))
-            between[(i, j)] = m
-    return Geometry(positions, index, tuple(reach), between, frozenset(lattice_gap))
+@POSITIONS.computes
+def _positions(key: tuple[tuple[int, ...], int]) -> tuple[Position, ...]:
+    row_lengths, mask = key
+    positions = geometry(row_lengths).positions
+    return tuple([positions[i] for i in _bits(mask)])

@@ -7,7 +7,7 @@ Django.
 >>> b.shape
 (2, 3)
 >>> b.at(Position(0, 0)).occupant
-AttackCard(colour=<Colour.RED: 'red'>, kind=<AttackKind.SCOUT_SHIP: 5>)
+AttackCard.parse('r5')
 >>> b.at(Position(1, 2)).treasure is None
 True
 >>> sorted(b.attack_range(Position(1, 1)))
@@ -17,13 +17,20 @@ True
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple, Union
 
+from .caches import SQUARES
+from .clauses import implements
+from .coords import DIRECTIONS, Position
 from .errors import InvalidInput, InvalidPosition
+from .geometry import Geometry, geometry
+
+__all__ = ["AttackCard", "AttackKind", "Board", "COLOURS", "Colour", "DIRECTIONS", "Dice",
+           "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy", "Position", "Square", "Treasure",
+           "square_of", "treasure_deck"]
 
 
 class Colour(enum.Enum):
@@ -37,6 +44,9 @@ class Colour(enum.Enum):
     # Members are singletons compared by identity: hash them by identity too, in C
     # (Enum's own __hash__ is Python code, and colours are dict keys everywhere).
     __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"Colour.{self.name}"
 
     @property
     def letter(self) -> str:
@@ -83,6 +93,9 @@ class AttackKind(enum.IntEnum):
 
     __hash__ = int.__hash__  # equal to its int, so hash like one (fast, in C)
 
+    def __repr__(self) -> str:
+        return f"AttackKind.{self.name}"
+
     @property
     def copies(self) -> int:
         """Copies of this card in one colour's full set of nine (SETUP-1)."""
@@ -94,21 +107,7 @@ class AttackKind(enum.IntEnum):
         return self.name.lower().replace("_", "-")
 
 
-class Position(NamedTuple):
-    """A position on the grid: zero-based ``row`` (0 = top) and ``col`` (0 = left)."""
-
-    row: int
-    col: int
-
-    def to_json(self) -> list[int]:
-        """``[row, col]`` as in the case format."""
-        return [self.row, self.col]
-
-    def __str__(self) -> str:
-        return f"[{self.row}, {self.col}]"
-
-
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Treasure:
     """A treasure card showing two die faces ``low <= high`` (SETUP-2).
 
@@ -158,18 +157,38 @@ class Treasure:
         return f"{self.low}{self.high}"
 
 
-#: Every treasure card of the full deck: the 21 face pairs, twice each (SETUP-2).
-FULL_DECK: tuple[Treasure, ...] = tuple(
-    Treasure(a, b) for a in range(1, 7) for b in range(a, 7) for _copy in range(2)
-)
+@implements("SETUP-2")
+def treasure_deck() -> tuple[Treasure, ...]:
+    """Every treasure card of the game: each of the 21 unordered pairs of die faces
+    ``{a, b}``, ``1 <= a <= b <= 6``, twice — 42 cards, 12 of them doubles (SETUP-2)."""
+    return tuple(Treasure(a, b) for a in range(1, 7) for b in range(a, 7) for _copy in range(2))
 
 
-@dataclass(frozen=True)
+#: Every treasure card of the full deck (:func:`treasure_deck`).
+FULL_DECK: tuple[Treasure, ...] = treasure_deck()
+
+
+@dataclass(frozen=True, slots=True)
 class AttackCard:
     """One attack card of a colour, e.g. blue Boarding Melee (``b1`` in the case format)."""
 
     colour: Colour
     kind: AttackKind
+
+    @classmethod
+    def parse(cls, token: str) -> AttackCard:
+        """Read a case-format token: colour letter + value, e.g. ``"b1"``.
+
+        Raises :class:`InvalidInput` for anything else.
+        """
+        if (not isinstance(token, str) or len(token) != 2 or token[0] not in "rbgw"
+                or token[1] not in "012345"):
+            raise InvalidInput(f"an attack card is a colour letter and a value 0-5 like 'b1', "
+                               f"got {token!r}", code="bad-occupant", value=str(token))
+        return cls(Colour.from_letter(token[0]), AttackKind(int(token[1])))
+
+    def __repr__(self) -> str:
+        return f"AttackCard.parse({self.token!r})"
 
     @property
     def speed(self) -> int:
@@ -185,11 +204,14 @@ class AttackCard:
         return self.token
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dice:
     """Two dice of one colour sitting on a treasure card during Dice Time (DICE-2)."""
 
     colour: Colour
+
+    def __repr__(self) -> str:
+        return f"Dice(Colour.{self.colour.name})"
 
     @property
     def token(self) -> str:
@@ -203,7 +225,7 @@ class Dice:
 Occupant = Union[AttackCard, Dice]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Square:
     """What lies at one position: a treasure card or none, and at most one occupant."""
 
@@ -227,6 +249,25 @@ class Square:
         return f"{base}:{self.occupant.token}" if self.occupant else base
 
 
+def square_of(treasure: Treasure, colour: Colour | None = None,
+              kind: AttackKind | None = None) -> Square:
+    """The shared :class:`Square` holding ``treasure`` and, if ``colour`` is given, that
+    colour's attack card of ``kind`` or (``kind`` None) that colour's dice. Squares are
+    immutable values, so one instance per value does."""
+    key = (treasure.low * 8 + treasure.high, colour, kind)  # cheap to hash
+    found = SQUARES.table.get(key)
+    return found if found is not None else SQUARES.fill(key)
+
+
+@SQUARES.computes
+def _square(key: tuple[int, Colour | None, AttackKind | None]) -> Square:
+    faces, colour, kind = key
+    treasure = Treasure(faces // 8, faces % 8)
+    if colour is None:
+        return Square(treasure)
+    return Square(treasure, Dice(colour) if kind is None else AttackCard(colour, kind))
+
+
 class Occupancy(NamedTuple):
     """Bit masks of what lies where on one board (bit ``i`` = ``geometry.positions[i]``).
 
@@ -242,10 +283,6 @@ class Occupancy(NamedTuple):
     dice: int
     cards: int
     dice_of: Mapping[Colour, int]
-
-
-#: The four line directions: row, column, diagonal ↘, anti-diagonal ↙.
-DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 @dataclass(frozen=True)
@@ -265,6 +302,9 @@ class Board:
     def __reduce__(self):
         """Pickle and copy the squares only; derived values are worked out again."""
         return (Board, (self.rows,))
+
+    def __repr__(self) -> str:
+        return f"Board.parse({self.to_rows()!r})"
 
     # --- construction ----------------------------------------------------------
     @classmethod
@@ -380,18 +420,18 @@ class Board:
     def lines(self) -> list[tuple[Position, ...]]:
         """Every maximal row, column and diagonal as positions on the grid, in order.
 
-        A line runs across the bounding rectangle and keeps only positions that exist.
-        Used for the bell (DICE-4, STRAT-3 with INT-3) and sandwiches (TRE-2).
+        A line runs across the bounding rectangle and keeps only positions that exist
+        (:attr:`Geometry.lines`). Used for the bell (INT-3) and sandwiches (TRE-2).
         """
-        return list(_lines_for(tuple(len(r) for r in self.rows)))
+        return list(self.geometry.lines)
 
     @property
-    def geometry(self):
+    def geometry(self) -> Geometry:
         """Bit-mask geometry of this board's shape (:mod:`captain.rules.geometry`)."""
         try:
-            return self._cache["geometry"]
+            return self._cache["geometry"]  # type: ignore[return-value]
         except KeyError:
-            g = self._cache["geometry"] = _geometry(tuple(len(r) for r in self.rows))
+            g = self._cache["geometry"] = geometry(tuple(len(r) for r in self.rows))
             return g
 
     @property
@@ -400,19 +440,21 @@ class Board:
         return self._cache
 
     def between(self, a: Position, b: Position) -> list[Position] | None:
-        """Positions strictly between ``a`` and ``b`` on a common row, column or diagonal.
+        """Positions strictly between ``a`` and ``b`` on a common row, column or diagonal,
+        in order from ``a`` to ``b``.
 
-        Returns ``None`` when ``a`` and ``b`` share no line; positions that do not exist
-        on a short row are skipped (they never break a line, INT-2).
+        Returns ``None`` when ``a`` and ``b`` share no line; places that are not on the
+        grid (a short row) are skipped: they never break a line (INT-2).
         """
-        dr, dc = b.row - a.row, b.col - a.col
-        if (dr, dc) == (0, 0) or not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+        g = self.geometry
+        i, j = g.index.get(a), g.index.get(b)
+        if i is None or j is None or i == j:
             return None
-        steps = max(abs(dr), abs(dc))
-        sr, sc = dr // steps, dc // steps
-        index = self.geometry.index
-        return [Position(a.row + sr * i, a.col + sc * i) for i in range(1, steps)
-                if (a.row + sr * i, a.col + sc * i) in index]
+        mask = g.between.get((i, j) if i < j else (j, i))
+        if mask is None:
+            return None
+        found = list(g.to_positions(mask))
+        return found if i < j else found[::-1]
 
     def attack_range(self, pos: Position) -> frozenset[Position]:
         """Positions an attack card at ``pos`` reaches when it acts (BAT-4, BAT-5).
@@ -427,24 +469,13 @@ class Board:
         return self.range_of(card.kind, pos)
 
     def range_of(self, kind: AttackKind, pos: Position) -> frozenset[Position]:
-        """Like :meth:`attack_range` for a card of ``kind`` imagined at ``pos``."""
-        n_rows, n_cols = self.shape
-        out: set[Position] = set()
-        if kind is AttackKind.BOARDING_MELEE:
-            out = {Position(pos.row + dr, pos.col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
-        elif kind is AttackKind.BROADSIDE:
-            out = {Position(pos.row, c) for c in range(n_cols)}
-        elif kind is AttackKind.CANNON:
-            out = {Position(r, pos.col) for r in range(n_rows)}
-        elif kind is AttackKind.KRAKENS_WRATH:
-            for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-                r, c = pos.row + dr, pos.col + dc
-                while 0 <= r < n_rows and 0 <= c < n_cols:
-                    out.add(Position(r, c))
-                    r, c = r + dr, c + dc
-        out.discard(pos)
-        index = self.geometry.index
-        return frozenset(p for p in out if p in index)
+        """Like :meth:`attack_range` for a card of ``kind`` imagined at ``pos``
+        (:func:`~captain.rules.geometry.attack_reach`)."""
+        g = self.geometry
+        i = g.index.get(pos)
+        if i is None:
+            self.at(pos)  # raises the off-board error
+        return frozenset(g.to_positions(g.reach[int(kind)][i]))
 
     # --- changes (return new boards) ------------------------------------------------
     def with_square(self, pos: Position, square: Square) -> Board:
@@ -527,30 +558,6 @@ def _moved(occupancy: Occupancy, bit: int, old: Square, new: Square) -> Occupanc
 _tuple_new = tuple.__new__
 
 
-@functools.lru_cache(maxsize=256)
-def _lines_for(row_lengths: tuple[int, ...]) -> tuple[tuple[Position, ...], ...]:
-    """Lines of a board whose rows have these lengths (cached: boards share shapes)."""
-    n_rows, n_cols = len(row_lengths), max(row_lengths, default=0)
-    exists = {Position(r, c) for r, n in enumerate(row_lengths) for c in range(n)}
-    found: list[tuple[Position, ...]] = []
-    for dr, dc in DIRECTIONS:
-        for r in range(n_rows):
-            for c in range(n_cols):
-                # start only where the previous step would leave the rectangle
-                pr, pc = r - dr, c - dc
-                if 0 <= pr < n_rows and 0 <= pc < n_cols:
-                    continue
-                line = []
-                rr, cc = r, c
-                while 0 <= rr < n_rows and 0 <= cc < n_cols:
-                    if Position(rr, cc) in exists:
-                        line.append(Position(rr, cc))
-                    rr, cc = rr + dr, cc + dc
-                if line:
-                    found.append(tuple(line))
-    return tuple(found)
-
-
 def _parse_token(token: str, pos: Position) -> Square:
     where = f"position {pos} (token {token!r})"
     face, sep, occ = token.partition(":")
@@ -584,5 +591,3 @@ def _parse_token(token: str, pos: Position) -> Square:
                               code="occupant-without-treasure", position=list(pos))
     return Square(treasure, occupant)
 
-
-from .geometry import geometry as _geometry  # noqa: E402  (geometry needs Position above)

@@ -26,18 +26,19 @@ Examples:
 
 >>> s = parse("Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46")
 >>> s.seating.start_player, s.board.at((1, 1)).occupant.token
-(<Colour.RED: 'red'>, 'b1')
->>> format(s) == "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
+(Colour.RED, 'b1')
+>>> s.to_notation() == "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 True
->>> format(parse("rB_11R.12.x-15.16B.22_rv1s_d12_wr11.b1234"))
-'rB_11R.12.x-15.16B.22_rv1s_d12_wr11.b1234'
+>>> parse("rB_11R.12.x-15.16B.22_rv1s_d12_wr11.b1234")
+notation.parse('rB_11R.12.x-15.16B.22_rv1s_d12_wr11.b1234')
 >>> parse("Rbg_11.1")
 Traceback (most recent call last):
 ...
 captain.rules.notation.NotationError: expected a second die face (1-6) at character 8: 'Rbg_11.1' ends there
 
 :func:`parse` also validates the position against the rules
-(:meth:`Situation.validate`); :func:`parse_unchecked` only reads it.
+(:meth:`Situation.validate`); :func:`parse_unchecked` only reads it. The writer is
+:meth:`Situation.to_notation` (a situation's ``repr`` is the call that reads it back).
 """
 
 from __future__ import annotations
@@ -261,45 +262,3 @@ def _won(r: _Reader, seats: list[Colour]) -> dict[Colour, tuple[Treasure, ...]]:
         if r.peek() != ".":
             return won
         r.take()
-
-
-def format(situation: Situation) -> str:  # noqa: A001 - mirrors parse()
-    """The notation of ``situation``; ``parse(format(s))`` gives ``s`` back."""
-    seats = "".join(c.letter.upper() if c == situation.seating.start_player else c.letter
-                    for c in situation.players)
-    rows = []
-    for row in situation.board.rows:
-        squares = []
-        for sq in row:
-            text = str(sq.treasure) if sq.treasure else "x"
-            if isinstance(sq.occupant, Dice):
-                text += sq.occupant.colour.letter.upper()
-            elif isinstance(sq.occupant, AttackCard):
-                text += sq.occupant.token
-            squares.append(text)
-        rows.append(".".join(squares))
-    out = seats + "_" + "-".join(rows)
-    rules = situation.rules
-    flags = ""
-    if rules.speed_order is SpeedOrder.REVERSED:
-        flags += "v1"
-    if rules.no_scouts:
-        flags += "v2"
-    if rules.bell is BellRule.ALL_DICE:
-        flags += "v3"
-    if rules.bell is BellRule.FIRST_EDITION:
-        flags += "v4"
-    if rules.mode is Mode.STRATEGY:
-        flags += "s"
-    if rules.place_after_reroll:
-        flags += "p"
-    if rules.collection is Collection.SIMULTANEOUS:
-        flags += "i"
-    if flags:
-        out += "_r" + flags
-    if situation.deck is not None:
-        out += f"_d{situation.deck}"
-    if situation.won:
-        out += "_w" + ".".join(c.letter + "".join(str(t) for t in situation.won[c])
-                               for c in situation.players if c in situation.won)
-    return out

@@ -4,6 +4,11 @@ A :class:`Situation` is one moment of a game as a user builds it: the board, the
 seated colours in clockwise order, the start player, the rule set and, optionally,
 the deck size and the cards won in earlier rounds. :meth:`Situation.validate`
 rejects what the rules do not allow, naming what and where.
+:meth:`Situation.to_notation` writes the one-line notation that
+:func:`captain.rules.notation.parse` reads.
+
+:func:`table_setup` says what a table of 2, 3 or 4 players holds (SETUP-1, SETUP-4,
+VAR-2): the grid side, the treasure cards in play and each colour's attack cards.
 """
 
 from __future__ import annotations
@@ -15,32 +20,40 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .clauses import implements
 from .errors import InvalidInput, InvalidPosition
-from .model import AttackCard, AttackKind, Board, Colour, Treasure
+from .model import AttackCard, AttackKind, Board, Colour, Dice, Treasure
 
 
-class SpeedOrder(enum.Enum):
+class _ReprEnum(enum.Enum):
+    """An enum whose repr reads like the code that names it: ``Mode.STRATEGY``."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+class SpeedOrder(_ReprEnum):
     """Battle order: ``ascending`` 0,1,2,3,4,5 (BAT-1) or ``reversed`` 0,5,4,3,2,1 (VAR-1)."""
 
     ASCENDING = "ascending"
     REVERSED = "reversed"
 
 
-class Collection(enum.Enum):
+class Collection(_ReprEnum):
     """Treasure Time reading (INT-1): ``sequential`` (default) or ``simultaneous``."""
 
     SEQUENTIAL = "sequential"
     SIMULTANEOUS = "simultaneous"
 
 
-class Mode(enum.Enum):
+class Mode(_ReprEnum):
     """Dice Time mode: ``action`` (DICE) or ``strategy`` (STRAT)."""
 
     ACTION = "action"
     STRATEGY = "strategy"
 
 
-class BellRule(enum.Enum):
+class BellRule(_ReprEnum):
     """What lets the bell end Dice Time with 3-4 players.
 
     ``line``: DICE-4 (or STRAT-3 in strategy mode); ``all-dice``: VAR-3;
@@ -83,6 +96,11 @@ class RuleSet:
 
     KEYS = ("speed_order", "collection", "mode", "no_scouts", "bell", "place_after_reroll")
 
+    def __repr__(self) -> str:
+        changed = ", ".join(f"{key}={getattr(self, key)!r}" for key in self.KEYS
+                            if getattr(self, key) != getattr(_DEFAULT_RULES, key))
+        return f"RuleSet({changed})"
+
     def __post_init__(self) -> None:
         if self.place_after_reroll and self.mode is not Mode.STRATEGY:
             raise InvalidInput("place_after_reroll (STRAT-4) is an option of strategy mode",
@@ -114,6 +132,16 @@ class RuleSet:
                 kwargs[key] = data[key]
         return cls(**kwargs)  # type: ignore[arg-type]
 
+    def flags(self) -> str:
+        """The rule flags of the notation, in their fixed order: ``v1`` reversed speed,
+        ``v2`` no scouts, ``v3`` all-dice bell, ``v4`` first edition, ``s`` strategy mode,
+        ``p`` place after re-roll, ``i`` simultaneous collection ("" for the defaults)."""
+        return "".join(flag for flag, on in (
+            ("v1", self.speed_order is SpeedOrder.REVERSED), ("v2", self.no_scouts),
+            ("v3", self.bell is BellRule.ALL_DICE), ("v4", self.bell is BellRule.FIRST_EDITION),
+            ("s", self.mode is Mode.STRATEGY), ("p", self.place_after_reroll),
+            ("i", self.collection is Collection.SIMULTANEOUS)) if on)
+
     def to_json(self) -> dict[str, object]:
         """Only the keys that differ from the default."""
         out: dict[str, object] = {}
@@ -126,22 +154,69 @@ class RuleSet:
 
     @property
     def speed_ranks(self) -> tuple[int, ...]:
-        """``speed_ranks[value]`` = :meth:`speed_rank` of that card value (a lookup table)."""
-        return (0, 5, 4, 3, 2, 1) if self.speed_order is SpeedOrder.REVERSED else (0, 1, 2, 3, 4, 5)
+        """``speed_ranks[value]`` = :meth:`speed_rank` of that card value (a lookup table,
+        :func:`speed_ranks`)."""
+        return speed_ranks(self.speed_order)
 
     def speed_rank(self, kind: AttackKind) -> int:
         """Position of ``kind`` in the battle order (0 acts first) (BAT-1, VAR-1)."""
-        if self.speed_order is SpeedOrder.REVERSED and kind is not AttackKind.HOSTAGE_GAMBIT:
-            return 6 - int(kind)
-        return int(kind)
+        return speed_ranks(self.speed_order)[int(kind)]
 
     def copies(self, kind: AttackKind, player_count: int) -> int:
-        """How many cards of ``kind`` one colour owns (SETUP-1, SETUP-4, VAR-2)."""
-        if kind is AttackKind.SCOUT_SHIP:
-            if self.no_scouts:
-                return 0
-            return 2 if player_count == 2 else 4
-        return 1
+        """How many cards of ``kind`` one colour owns (:func:`table_setup`)."""
+        return table_setup(player_count, self.no_scouts).copies[int(kind)]
+
+
+_DEFAULT_RULES = RuleSet()
+
+
+@implements("VAR-1")
+def speed_ranks(order: SpeedOrder) -> tuple[int, ...]:
+    """``ranks[value]`` = when a card of that value acts in Battle Time (0 first).
+
+    BAT-1: 0, 1, 2, 3, 4, 5. VAR-1 (reversed): 0, 5, 4, 3, 2, 1 — [0] has no effect and
+    still comes first.
+    """
+    return (0, 5, 4, 3, 2, 1) if order is SpeedOrder.REVERSED else (0, 1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What a table of ``players`` players holds (:func:`table_setup`).
+
+    Attributes:
+        players: 2, 3 or 4.
+        side: the grid is ``side`` × ``side`` treasure cards: 4, or 3 with two players.
+        in_play: treasure cards in the game: 42, or 32 with two players (10 boxed unseen).
+        boxed: treasure cards put back in the box unseen: 0, or 10 with two players.
+        copies: ``copies[value]`` = attack cards of that value in each colour's set.
+    """
+
+    players: int
+    side: int
+    in_play: int
+    boxed: int
+    copies: tuple[int, ...]
+
+    @property
+    def hand(self) -> int:
+        """Attack cards each player starts with: 9, 7 with two players, 5 or 3 under VAR-2."""
+        return sum(self.copies)
+
+
+@implements("SETUP-1", "SETUP-4", "VAR-2")
+def table_setup(players: int, no_scouts: bool = False) -> TableSetup:
+    """What the table holds for ``players`` players.
+
+    SETUP-1: each colour has six dice and nine attack cards, [0] to [4] once and [5]
+    four times. SETUP-4, two players: each removes two [5] (seven cards), ten treasure
+    cards go back to the box unseen, and the grid is 3×3 instead of 4×4. VAR-2 (no
+    scouts): no [5] at all.
+    """
+    two = players == 2
+    scouts = 0 if no_scouts else 2 if two else 4
+    return TableSetup(players, 3 if two else 4, 32 if two else 42, 10 if two else 0,
+                      (1, 1, 1, 1, 1, scouts))
 
 
 @dataclass(frozen=True)
@@ -149,7 +224,7 @@ class Seating:
     """Seated colours in clockwise order and the start player (SETUP-3, DICE-4).
 
     >>> Seating((Colour.RED, Colour.BLUE, Colour.GREEN), Colour.BLUE).order()
-    (<Colour.BLUE: 'blue'>, <Colour.GREEN: 'green'>, <Colour.RED: 'red'>)
+    (Colour.BLUE, Colour.GREEN, Colour.RED)
     """
 
     players: tuple[Colour, ...]
@@ -188,8 +263,8 @@ class Seating:
 
 
 def full_treasure_count(player_count: int) -> int:
-    """Treasure cards in play: 42, or 32 with two players (SETUP-2, SETUP-4)."""
-    return 32 if player_count == 2 else 42
+    """Treasure cards in play: 42, or 32 with two players (:func:`table_setup`)."""
+    return table_setup(player_count).in_play
 
 
 @dataclass(frozen=True)
@@ -212,6 +287,37 @@ class Situation:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "won", MappingProxyType(dict(self.won)))
+
+    def __repr__(self) -> str:
+        return f"notation.parse({self.to_notation()!r})"
+
+    def to_notation(self) -> str:
+        """The one-line notation of this situation (grammar: :mod:`captain.rules.notation`);
+        ``notation.parse(s.to_notation()) == s``."""
+        seats = "".join(c.letter.upper() if c == self.seating.start_player else c.letter
+                        for c in self.players)
+        rows = []
+        for row in self.board.rows:
+            squares = []
+            for sq in row:
+                text = str(sq.treasure) if sq.treasure else "x"
+                occupant = sq.occupant
+                if occupant.__class__ is Dice:
+                    text += occupant.colour.letter.upper()  # type: ignore[union-attr]
+                elif occupant is not None:
+                    text += occupant.token
+                squares.append(text)
+            rows.append(".".join(squares))
+        out = seats + "_" + "-".join(rows)
+        flags = self.rules.flags()
+        if flags:
+            out += "_r" + flags
+        if self.deck is not None:
+            out += f"_d{self.deck}"
+        if self.won:
+            out += "_w" + ".".join(c.letter + "".join(str(t) for t in self.won[c])
+                                   for c in self.players if c in self.won)
+        return out
 
     @property
     def players(self) -> tuple[Colour, ...]:

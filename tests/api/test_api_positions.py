@@ -9,7 +9,7 @@ import pytest
 
 from api_helpers import CASE_FILES, post_json, problems_of
 from captain.rules import situation_from_json, situation_to_json
-from captain.rules.notation import format, parse
+from captain.rules.notation import parse
 from tutorials.models import CODE_ALPHABET, SavedPosition
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_post_saves_and_get_reads_the_saved_code(client):
 def test_post_stores_the_canonical_notation(client):
     response = post_json(client, "/api/v1/positions", {"notation": "Rb_11r1.12_d007"})
     assert response.status_code == 201
-    assert response.json()["notation"] == "Rb_11r1.12_d7" == format(parse("Rb_11r1.12_d007"))
+    assert response.json()["notation"] == "Rb_11r1.12_d7" == parse("Rb_11r1.12_d007").to_notation()
 
 
 def test_saved_rows_cannot_be_altered(client):

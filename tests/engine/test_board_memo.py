@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from captain.rules import AttackCard, AttackKind, BellRule, Board, Colour, Dice, RuleSet, Seating
-from captain.rules.bell import bell_status, may_ring
+from captain.rules.resolve.bell import bell_status, may_ring
 from captain.rules.errors import InvalidPosition
 from captain.rules.game import Phase, RingStartBell, apply, legal_actions, new_game
 from captain.rules.model import Position

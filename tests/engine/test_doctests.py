@@ -13,11 +13,11 @@ import captain.rules
 
 RULES_DIR = Path(captain.rules.__file__).parent
 MODULES = ["captain.rules"] + sorted(
-    f"captain.rules.{m.name}" for m in pkgutil.iter_modules([str(RULES_DIR)]))
+    m.name for m in pkgutil.walk_packages([str(RULES_DIR)], prefix="captain.rules."))
 
 #: Modules known to carry examples: losing them all would be a silent regression.
-WITH_EXAMPLES = {"captain.rules.model", "captain.rules.battle", "captain.rules.bell",
-                 "captain.rules.round_end", "captain.rules.situation"}
+WITH_EXAMPLES = {"captain.rules.model", "captain.rules.resolve.battle", "captain.rules.resolve.bell",
+                 "captain.rules.resolve.round_end", "captain.rules.situation"}
 
 
 def _examples(module) -> int:

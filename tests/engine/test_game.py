@@ -777,7 +777,7 @@ def test_fast_bell_answer_agrees_with_the_explained_one():
     """bell.may_ring (masks, used for legal actions) == bell_status(...).may_ring everywhere."""
     import random
 
-    from captain.rules.bell import bell_status, may_ring
+    from captain.rules.resolve.bell import bell_status, may_ring
     from captain.rules.model import Board, Dice, Position
     from captain.rules.situation import BellRule, Mode, RuleSet, Seating
 

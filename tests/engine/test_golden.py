@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from captain.rules.transcript import GOLDEN_GAMES, golden_name, transcript, write_golden
+from captain.rules.sim.transcript import GOLDEN_GAMES, golden_name, transcript, write_golden
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"

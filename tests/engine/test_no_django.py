@@ -12,7 +12,7 @@ import captain.rules
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = Path(captain.rules.__file__).parent
-SUBMODULES = sorted(f"captain.rules.{m.name}" for m in pkgutil.iter_modules([str(RULES_DIR)]))
+SUBMODULES = sorted(m.name for m in pkgutil.walk_packages([str(RULES_DIR)], prefix="captain.rules."))
 
 PROBE = """
 import importlib, json, sys
@@ -24,7 +24,7 @@ print(json.dumps(sorted(m for m in sys.modules if m == "django" or m.startswith(
 
 
 def test_submodules_found():
-    assert {"captain.rules.model", "captain.rules.solve", "captain.rules.__main__"} <= set(
+    assert {"captain.rules.model", "captain.rules.resolve.solve", "captain.rules.__main__"} <= set(
         SUBMODULES)
 
 

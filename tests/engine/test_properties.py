@@ -13,76 +13,19 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Colour,
-                           Dice, IllegalAction, Mode, Outcome, RuleSet, Seating, Situation,
-                           SpeedOrder, Square)
-from captain.rules.bell import bell_status, may_ring
+from captain.rules import (FULL_DECK, AttackKind, Board, Colour,
+                           IllegalAction, Mode, Outcome, RuleSet)
+from captain.rules.resolve.bell import bell_status, may_ring
 from captain.rules.game import (GameState, Phase, apply, attack_cards_of, check,
                                 legal_actions, new_game, starting_hand)
-from captain.rules.notation import format, parse, parse_unchecked
-from captain.rules.players import greedy_policy, play_game, random_policy
-from captain.rules.situation import full_treasure_count
-from captain.rules.transcript import transcript
+from captain.rules.notation import parse, parse_unchecked
+from captain.rules.sim.players import greedy_policy, play_game, random_policy
+from captain.rules.sim.transcript import transcript
+
+from engine_strategies import rule_sets, seatings, situations
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 URL_SAFE = re.compile(r"^[A-Za-z0-9._~-]+$")
-
-
-# --- strategies ---------------------------------------------------------------------------------
-
-@st.composite
-def rule_sets(draw) -> RuleSet:
-    mode = draw(st.sampled_from(Mode))
-    return RuleSet(speed_order=draw(st.sampled_from(SpeedOrder)),
-                   collection=draw(st.sampled_from(Collection)),
-                   mode=mode,
-                   no_scouts=draw(st.booleans()),
-                   bell=draw(st.sampled_from(BellRule)),
-                   place_after_reroll=mode is Mode.STRATEGY and draw(st.booleans()))
-
-
-@st.composite
-def seatings(draw) -> tuple[Colour, ...]:
-    n = draw(st.integers(2, 4))
-    return tuple(draw(st.permutations(list(Colour)))[:n])
-
-
-@st.composite
-def situations(draw) -> Situation:
-    """Random valid situations: boards up to 6x6 with gaps and short rows, occupants
-    (attack cards or dice, never both), rules flags, deck size and won cards."""
-    players = draw(seatings())
-    n = len(players)
-    start = draw(st.sampled_from(players))
-    rules = draw(rule_sets())
-    pool = list(draw(st.permutations(FULL_DECK)))[: full_treasure_count(n)]
-    kind = draw(st.sampled_from(["none", "dice", "cards"]))
-    if kind == "cards":
-        supply = [AttackCard(c, k) for c in players for k in AttackKind
-                  for _ in range(rules.copies(k, n))]
-    elif kind == "dice":
-        supply = [Dice(c) for c in players for _ in range(3)]
-    else:
-        supply = []
-    supply = list(draw(st.permutations(supply))) if supply else []
-    lengths = draw(st.lists(st.integers(1, 6), min_size=1, max_size=6))
-    rows = []
-    for length in lengths:
-        row = []
-        for what in draw(st.lists(st.integers(0, 3), min_size=length, max_size=length)):
-            if what == 0 or not pool:
-                row.append(Square())
-            elif what == 3 and supply:
-                row.append(Square(pool.pop(), supply.pop()))
-            else:
-                row.append(Square(pool.pop()))
-        rows.append(tuple(row))
-    won = {}
-    for colour in draw(st.lists(st.sampled_from(players), unique=True)):
-        k = draw(st.integers(0, min(5, len(pool))))
-        won[colour] = tuple(pool.pop() for _ in range(k))
-    deck = draw(st.none() | st.integers(0, len(pool)))
-    return Situation(Board(tuple(rows)), Seating(players, start), rules, deck, won).validate()
 
 
 # --- invariants ---------------------------------------------------------------------------------
@@ -115,7 +58,7 @@ class Checker:
                 check(after, a)
         if self.steps % 5 == 0:  # the analyzer's view of the moment reads back the same
             situation = after.situation()
-            assert parse_unchecked(format(situation)) == situation
+            assert parse_unchecked(situation.to_notation()) == situation
 
     def carried(self, state: GameState) -> None:
         """What a board carried over from the previous board equals a fresh computation."""
@@ -269,10 +212,10 @@ def replace_turn(state: GameState, colour: Colour) -> GameState:
 @settings(max_examples=300, deadline=None)
 @given(situations())
 def test_notation_round_trips_for_random_positions(situation):
-    text = format(situation)
+    text = situation.to_notation()
     assert URL_SAFE.match(text), text
     assert parse(text) == situation
-    assert format(parse(text)) == text
+    assert parse(text).to_notation() == text
 
 
 @settings(max_examples=100, deadline=None)
@@ -289,4 +232,4 @@ def test_notation_reader_never_crashes(text):
         return
     except RulesError:
         return
-    assert parse_unchecked(format(situation)) == situation
+    assert parse_unchecked(situation.to_notation()) == situation

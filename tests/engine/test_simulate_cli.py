@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from captain.rules.simulate import report, simulate
+from captain.rules.sim.simulate import report, simulate
 from captain.rules.situation import Mode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,15 +141,27 @@ def test_bad_simulate_arguments_fail(args):
     assert "error" in proc.stderr
 
 
-def test_bench_prints_the_four_figures():
-    proc = run("bench", "--seconds", "0.2")
+def test_bench_prints_every_figure_interleaved_with_the_yardstick():
+    proc = run("bench", "--seconds", "0.2", "--rounds", "5")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert len(lines) in (4, 5), proc.stdout
-    assert re.match(r"battle \+ treasure, full 4x4 board, 16 attack cards: \d+\.\d µs$", lines[0])
-    assert re.match(r"python-chess list\(Board\(\)\.legal_moves\): \d+\.\d µs$", lines[1])
-    assert re.match(r"ratio \(ours / chess\): \d+\.\d\d \(target <= 1\.0\)$", lines[2])
-    assert re.match(r"random 4-player games: \d+ games/s, one process \(\d+ games; "
-                    r"target >= 500\)$", lines[3])
-    if len(lines) == 5:
-        assert re.match(r"random 4-player games on \d+ cores: \d+ games/s$", lines[4])
+    assert len(lines) in (7, 8), proc.stdout
+    assert re.match(r"yardstick: python-chess list\(Board\(\)\.legal_moves\), interleaved with "
+                    r"each figure \(5 rounds; median ratio, interquartile range\)$", lines[0])
+    figure = r": \d+\.\d µs; chess \d+\.\d µs; ratio \d+\.\d\d \(IQR \d+\.\d\d-\d+\.\d\d\)"
+    assert re.match(r"battle \+ treasure, full 4x4 board, 16 attack cards" + figure
+                    + r" \(target <= 1\.0\)$", lines[1])
+    assert re.match(r"legal_actions, \d+ states of random 4-player games" + figure + "$", lines[2])
+    assert re.match(r"apply, checked, the same states" + figure + "$", lines[3])
+    assert re.match(r"apply from the listing \(LegalActions\.apply\), the same states" + figure + "$",
+                    lines[4])
+    assert re.match(r"one random 4-player game" + figure + "$", lines[5])
+    assert re.match(r"random 4-player games: \d+ games/s, one process "
+                    r"\(median of 3 runs: \d+-\d+\)$", lines[6])
+    if len(lines) == 8:
+        assert re.match(r"random 4-player games on \d+ cores: \d+ games/s$", lines[7])
+
+
+def test_bench_refuses_a_bad_round_count():
+    proc = run("bench", "--rounds", "2")
+    assert proc.returncode == 2 and "--rounds" in proc.stderr

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from captain.rules import notation, situation_from_json
+from captain.rules import situation_from_json
 from tutorials.models import SavedPosition
 
 from analyzer_helpers import analyzer_error, pos_after
@@ -36,7 +36,7 @@ def test_default_page_renders(client, lang):
 def test_shared_case_through_the_analyzer(client, case):
     """Every shared case, opened from its notation, shows the expected answer."""
     data = json.loads(case.read_text())
-    code = notation.format(situation_from_json(data))
+    code = situation_from_json(data).to_notation()
     expect = data["expect"]
     response = client.get("/en/analyze/", {"pos": code, "view": "explain", "step": "999"})
     assert response.status_code == 200

@@ -1,8 +1,9 @@
 """Computer players for simulations: a random legal player and a simple greedy one.
 
-A policy maps ``(state, colour, rng)`` to one of that colour's legal actions, or
-``None`` when the colour has nothing to do. :func:`play_game` runs a whole game:
-in action mode (real time, no turns) a random seated player moves at each tick.
+A policy maps ``(state, colour, actions, rng)`` — ``actions`` being that colour's
+:class:`~captain.rules.game.LegalActions` — to one of those actions, or ``None`` when
+the colour has nothing to do. :func:`play_game` runs a whole game: in action mode (real
+time, no turns) a random seated player moves at each tick.
 """
 
 from __future__ import annotations
@@ -10,22 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from .game import (Action, Claim, GameState, Phase, PlaceAttackCard, RingBell, RingStartBell,
-                   Roll, apply, legal_actions, new_game)
-from .model import AttackKind, Colour, Position
-from .situation import Mode, RuleSet
+from ..game import (Action, Claim, GameState, LegalActions, Phase, PlaceAttackCard, RingBell,
+                    RingStartBell, Roll, legal_actions, new_game)
+from ..model import AttackKind, Colour, Position
+from ..situation import Mode, RuleSet
 
-Policy = Callable[[GameState, Colour, random.Random], "Action | None"]
-
-
-def own_actions(state: GameState, colour: Colour) -> list[Action]:
-    """Legal actions of ``colour`` only."""
-    return legal_actions(state, colour)
+Policy = Callable[[GameState, Colour, LegalActions, random.Random], "Action | None"]
 
 
-def random_policy(state: GameState, colour: Colour, rng: random.Random) -> Action | None:
+def random_policy(state: GameState, colour: Colour, actions: LegalActions,
+                  rng: random.Random) -> Action | None:
     """Any legal action of ``colour``, uniformly."""
-    actions = legal_actions(state, colour)
     return actions[int(rng.random() * len(actions))] if actions else None
 
 
@@ -34,7 +30,8 @@ def _line_partners(state: GameState, colour: Colour, pos: Position) -> int:
     return sum(1 for p in state.dice_cards(colour) if state.board.between(pos, p) is not None)
 
 
-def greedy_policy(state: GameState, colour: Colour, rng: random.Random) -> Action | None:
+def greedy_policy(state: GameState, colour: Colour, actions: LegalActions,
+                  rng: random.Random) -> Action | None:
     """A simple greedy player.
 
     Dice Time: ring as soon as the bell may ring and it holds dice on a card; else claim
@@ -42,7 +39,6 @@ def greedy_policy(state: GameState, colour: Colour, rng: random.Random) -> Actio
     Setting Time: play the card whose range holds most opponents' dice, else a Scout
     Ship, else its lowest card.
     """
-    actions = own_actions(state, colour)
     if not actions:
         return None
     by_type: dict[type, list[Action]] = {}
@@ -98,9 +94,10 @@ def play_game(players: tuple[Colour, ...], policies: Mapping[Colour, Policy], *,
             k = int(rng.random() * len(players))
             movers = players[k:] + players[:k]
         for colour in movers:
-            action = policies[colour](state, colour, rng)
+            actions = legal_actions(state, colour)
+            action = policies[colour](state, colour, actions, rng)
             if action is not None:
-                new = apply(state, action)
+                new = actions.apply(action)
                 if on_step:
                     on_step(state, action, new)
                 state = new

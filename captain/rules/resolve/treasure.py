@@ -1,5 +1,9 @@
 """Treasure Time (TRE-1..4, INT-1, INT-2): who wins which treasure cards.
 
+:func:`winnings_masks` is the one implementation of the collection. Given a
+:class:`TreasureTrace` it also records every pair of a player's cards it looked at —
+blocked, won, lost to an earlier player — which is what the explanation is built from.
+
 Two readings of the official text (INT-1):
 
 * ``sequential`` (default): players collect one at a time from the start player
@@ -15,11 +19,13 @@ Whenever the two readings give different winnings, the result says so
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from typing import NamedTuple
 
-from .events import Event
-from .model import AttackCard, Board, Colour, Position
-from .situation import Collection, RuleSet, Seating
+from .battle import BattleResult, resolve_battle
+from ..clauses import implements
+from ..events import Event
+from ..model import AttackCard, Board, Colour, Position, Square, square_of
+from ..situation import Collection, RuleSet, Seating
 
 
 @dataclass(frozen=True)
@@ -48,12 +54,47 @@ class Sandwich:
     int1_unblocked: tuple[Position, ...] = ()
 
 
+class PairLook(NamedTuple):
+    """One pair of a player's cards on a line with no own card between, as
+    :func:`winnings_masks` judged it (bit masks of the board's geometry).
+
+    ``won`` is what this pair adds; ``lost`` what earlier players took first (TRE-3);
+    ``unblocked`` other players' cards that lay between after Battle Time but were
+    collected away before this player looked (sequential INT-1).
+    """
+
+    colour: Colour
+    a: int
+    b: int
+    between: int
+    blockers: int
+    won: int
+    lost: int
+    unblocked: int
+
+
+class TreasureTrace:
+    """What :func:`winnings_masks` did, recorded only when a trace is passed to it.
+
+    Attributes:
+        under: colour → mask of treasure won under its own surviving cards (TRE-1).
+        pairs: every :class:`PairLook`, in collection order.
+    """
+
+    __slots__ = ("under", "pairs")
+
+    def __init__(self) -> None:
+        self.under: dict[Colour, int] = {}
+        self.pairs: list[PairLook] = []
+
+
 class TreasureResult:
     """Treasure Time resolved.
 
     ``winnings`` come straight from bit masks; the explanation (``under``,
     ``sandwiches``, ``events``), the board after Treasure Time and ``other_reading``
-    are worked out the first time they are asked for. The result never changes.
+    are worked out the first time they are asked for, by running the same collection
+    with a trace. The result never changes.
 
     Attributes:
         reading: the INT-1 reading used.
@@ -69,22 +110,27 @@ class TreasureResult:
     __slots__ = ("reading", "winnings", "order", "_after_battle", "_seating", "_cache")
 
     def __init__(self, reading: Collection, winnings: dict[Colour, tuple[Position, ...]],
-                 order: tuple[Colour, ...], after_battle: Board, seating: Seating) -> None:
+                 order: tuple[Colour, ...], after_battle: Board | BattleResult,
+                 seating: Seating) -> None:
         object.__setattr__(self, "reading", reading)
         object.__setattr__(self, "winnings", winnings)
         object.__setattr__(self, "order", order)
-        object.__setattr__(self, "_after_battle", after_battle)
+        object.__setattr__(self, "_after_battle", after_battle)  # or the battle, until needed
         object.__setattr__(self, "_seating", seating)
         object.__setattr__(self, "_cache", {})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("TreasureResult is immutable")
 
+    def __repr__(self) -> str:
+        won = ", ".join(f"{c.value}: {len(self.winnings[c])}" for c in self.order)
+        return f"<TreasureResult {self.reading.value}: {won}>"
+
     def _detail(self) -> dict:
         if not self._cache:
             after = self._after_battle
-            if isinstance(after, _Lazy):
-                after = after.battle.board
+            if isinstance(after, BattleResult):
+                after = after.board
             self._cache.update(_explain(after, self._seating, self.reading, self.winnings))
         return self._cache
 
@@ -124,21 +170,31 @@ def board_masks(board: Board) -> tuple[int, dict[Colour, int]]:
     return treasure, cards
 
 
+@implements("TRE-1", "TRE-2", "TRE-3", "INT-1", "INT-2")
 def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
-                   masks: tuple[int, dict[Colour, int]] | None = None) -> dict[Colour, int]:
-    """Each colour's winnings as a geometry bit mask (TRE-1..3, INT-1, INT-2).
+                   masks: tuple[int, dict[Colour, int]] | None = None,
+                   trace: TreasureTrace | None = None) -> dict[Colour, int]:
+    """Each colour's winnings as a geometry bit mask.
 
-    ``board`` is the board after Battle Time (``masks`` may give its
-    :func:`board_masks` directly). Sequential reading: each collection takes the
-    player's cards and winnings away before the next player looks; simultaneous:
-    sandwiches are judged on the board as it is and earlier players keep priority.
+    ``board`` is the board after Battle Time (``masks`` may give its :func:`board_masks`
+    directly); ``order`` the colours from the start player clockwise. Each player wins
+    the treasure under their surviving cards (TRE-1) and every card strictly between two
+    of their cards on a line with no other player's card between (TRE-2); a position
+    without a treasure card does not break the line (INT-2); a card several players'
+    sandwiches claim goes to the first in ``order`` (TRE-3). Sequential reading (INT-1):
+    each collection takes the player's cards and winnings away before the next player
+    looks; simultaneous: sandwiches are judged on the board as it is.
+
+    With a ``trace``, also records every pair of cards looked at (:class:`TreasureTrace`).
     """
     g = board.geometry
     between = g.between
+    bits_of = g.bits
     treasure, cards = masks if masks is not None else board_masks(board)
-    alive = 0
+    all_cards = alive = 0
     for m in cards.values():
         alive |= m
+    all_cards = alive
     sequential = reading is Collection.SEQUENTIAL
     taken = 0
     won: dict[Colour, int] = {}
@@ -146,13 +202,25 @@ def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
         own = cards.get(colour, 0)
         others = alive & ~own
         win = own & ~taken
-        bits = g.bits(own)
+        if trace is not None:
+            trace.under[colour] = win
+        bits = bits_of(own)
         for x, a in enumerate(bits):
             for b in bits[x + 1:]:
                 btw = between.get((a, b))
-                if btw is None or btw & own or btw & others:
+                if btw is None or btw & own:
+                    continue  # no common line, or split into shorter pairs by an own card
+                blockers = btw & others
+                if trace is None:
+                    if not blockers:
+                        win |= btw & treasure & ~taken
                     continue
-                win |= btw & treasure & ~taken
+                gained = 0 if blockers else btw & treasure & ~taken
+                win |= gained
+                trace.pairs.append(PairLook(
+                    colour, a, b, btw, blockers, gained,
+                    0 if blockers else btw & taken & ~all_cards,
+                    0 if blockers else btw & all_cards & ~own & ~alive))
         taken |= win
         won[colour] = win
         if sequential:
@@ -163,11 +231,9 @@ def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
 def collect_treasure(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> TreasureResult:
     """Resolve Treasure Time on the board Battle Time left.
 
-    Returns a :class:`TreasureResult` with every seated colour's winnings. Applies TRE-1
-    (cards under surviving attack cards), TRE-2 (sandwiches, broken only by another
-    player's card between), TRE-3 (start player first, then clockwise), TRE-4, INT-1
-    (the rule set's reading; the other reading's result is attached when it differs) and
-    INT-2 (positions without a treasure card do not break a sandwich).
+    Returns a :class:`TreasureResult` with every seated colour's winnings
+    (:func:`winnings_masks` under the rule set's INT-1 reading; the other reading's
+    result is attached when it differs).
     """
     order = seating.order()
     won = winnings_masks(board, order, rules.collection)
@@ -176,112 +242,75 @@ def collect_treasure(board: Board, seating: Seating, rules: RuleSet = RuleSet())
     return TreasureResult(rules.collection, winnings, order, board, seating)
 
 
-def resolve_round(board: Board, seating: Seating, rules: RuleSet = RuleSet()):
+def resolve_round(board: Board, seating: Seating, rules: RuleSet = RuleSet()
+                  ) -> tuple[BattleResult, TreasureResult]:
     """Battle Time then Treasure Time on a revealed board, sharing their bit masks.
 
     Returns ``(BattleResult, TreasureResult)``, the same as :func:`resolve_battle`
     followed by :func:`collect_treasure` on its board, without building the board in
     between.
     """
-    from .battle import resolve_battle
-
     battle = resolve_battle(board, seating, rules)
     order = seating.order()
-    won = winnings_masks(board, order, rules.collection, (battle._treasure, battle.surviving_masks()))
+    won = winnings_masks(board, order, rules.collection,
+                         (battle.treasure_mask, battle.surviving_masks()))
     g = board.geometry
     winnings = {c: g.to_positions(won.get(c, 0)) for c in seating.players}
-    return battle, TreasureResult(rules.collection, winnings, order, _Lazy(battle), seating)
+    return battle, TreasureResult(rules.collection, winnings, order, battle, seating)
 
 
-class _Lazy:
-    """Stands for the board after Battle Time until the explanation needs it."""
-
-    __slots__ = ("battle",)
-
-    def __init__(self, battle) -> None:
-        self.battle = battle
-
-
-def _consecutive_pairs(own: list[Position], board: Board) -> list[tuple[Position, Position]]:
-    """Pairs of own cards sharing a line with no own card strictly between them."""
-    own_set = set(own)
-    pairs = []
-    for a, b in combinations(sorted(own), 2):
-        between = board.between(a, b)
-        if between is None:
-            continue
-        if any(p in own_set for p in between):
-            continue  # covered by the shorter pairs it splits into
-        pairs.append((a, b))
-    return pairs
+@implements("TRE-4")
+def after_treasure_time(board: Board, won: int) -> Board:
+    """The board after Treasure Time: the won treasure cards (``won``, a mask) are gone
+    and every attack card left goes to its owner's discard (TRE-4)."""
+    rows = []
+    bit = 1
+    for row in board.rows:
+        kept = []
+        for sq in row:
+            if won & bit:
+                kept.append(_EMPTY)
+            elif sq.occupant is not None:
+                kept.append(square_of(sq.treasure))  # type: ignore[arg-type]
+            else:
+                kept.append(sq)
+            bit <<= 1
+        rows.append(tuple(kept))
+    return Board(tuple(rows))
 
 
-def _lattice_len(a: Position, b: Position) -> int:
-    return max(abs(b.row - a.row), abs(b.col - a.col)) - 1
-
-
-def _collect(board: Board, seating: Seating, reading: Collection) -> tuple[
-        dict[Colour, tuple[Position, ...]], dict[Colour, tuple[Position, ...]],
-        list[Sandwich], Board]:
-    order = seating.order()
-    after_battle = board
-    current = board
-    taken_by: dict[Position, Colour] = {}
-    winnings: dict[Colour, tuple[Position, ...]] = {}
-    under: dict[Colour, tuple[Position, ...]] = {}
-    sandwiches: list[Sandwich] = []
-    # Under the simultaneous reading every sandwich is judged on the board after Battle Time.
-    for colour in order:
-        look = current if reading is Collection.SEQUENTIAL else after_battle
-        own = sorted(p for p, c in look.cards().items() if c.colour == colour)
-        mine = [p for p in own if p not in taken_by]
-        for p in mine:
-            taken_by[p] = colour
-        won: set[Position] = set(mine)
-        under[colour] = tuple(mine)
-        for a, b in _consecutive_pairs(own, look):
-            between = look.between(a, b) or []
-            blockers = tuple(p for p in between
-                             if (c := look.at(p).card) is not None and c.colour != colour)
-            unblocked = tuple(p for p in between
-                              if (c := after_battle.at(p).card) is not None
-                              and c.colour != colour and look.at(p).card is None)
-            gap = (len(between) < _lattice_len(a, b)
-                   or any(after_battle.at(p).treasure is None for p in between))
-            if blockers:
-                sandwiches.append(Sandwich(colour, (a, b), tuple(between), (), blockers))
-                continue
-            # TRE-3 settles cards that several sandwiches claim; a card an earlier player won
-            # under their own attack card (TRE-1, gone by now under INT-1) was never contested.
-            lost = {p: taken_by[p] for p in between if p in taken_by and taken_by[p] != colour
-                    and after_battle.at(p).card is None}
-            got = tuple(p for p in between if look.at(p).treasure is not None
-                        and look.at(p).card is None and (p not in taken_by or taken_by[p] == colour))
-            for p in got:
-                taken_by[p] = colour
-            won.update(got)
-            sandwiches.append(Sandwich(colour, (a, b), tuple(between), got, (), lost, gap, unblocked))
-        winnings[colour] = tuple(sorted(won))
-        if reading is Collection.SEQUENTIAL:
-            current = current.without(winnings[colour], treasure=True)
-            current = current.without(p for p, c in current.cards().items() if c.colour == colour)
-    # TRE-4: every attack card still on the board goes to its owner's discard.
-    final = after_battle.without((p for ps in winnings.values() for p in ps), treasure=True)
-    final = final.without(final.cards())
-    return winnings, under, sandwiches, final
+_EMPTY = Square()
 
 
 def _explain(board: Board, seating: Seating, reading: Collection,
-             winnings_fast: dict[Colour, tuple[Position, ...]]) -> dict:
-    """The step-by-step account behind the winnings (built on demand)."""
-    winnings, under, sandwiches, final = _collect(board, seating, reading)
-    assert {c: winnings[c] for c in seating.players} == winnings_fast, "treasure paths disagree"
+             winnings: dict[Colour, tuple[Position, ...]]) -> dict:
+    """The step-by-step account behind the winnings: the same collection with a trace."""
+    g = board.geometry
+    order = seating.order()
+    masks = board_masks(board)
+    treasure = masks[0]
+    trace = TreasureTrace()
+    won = winnings_masks(board, order, reading, masks, trace)
     other = (Collection.SIMULTANEOUS if reading is Collection.SEQUENTIAL
              else Collection.SEQUENTIAL)
-    other_winnings = _collect(board, seating, other)[0]
+    other_won = winnings_masks(board, order, other, masks)
+    positions = g.to_positions
+    other_winnings = {c: positions(other_won.get(c, 0)) for c in seating.players}
     differs = other_winnings != winnings
+
+    sandwiches: list[Sandwich] = []
+    for look in trace.pairs:
+        ends = (g.positions[look.a], g.positions[look.b])
+        lost_to = {}
+        for i in g.bits(look.lost):
+            lost_to[g.positions[i]] = next(c for c in order if won.get(c, 0) >> i & 1)
+        gap = (look.a, look.b) in g.lattice_gap or bool(look.between & ~treasure)
+        sandwiches.append(Sandwich(look.colour, ends, positions(look.between), positions(look.won),
+                                   positions(look.blockers), lost_to, gap and not look.blockers,
+                                   positions(look.unblocked)))
+    under = {c: positions(trace.under.get(c, 0)) for c in order}
+
     events: list[Event] = []
-    order = seating.order()
     for colour in order:
         for p in under[colour]:
             card = board.at(p).card
@@ -319,5 +348,9 @@ def _explain(board: Board, seating: Seating, reading: Collection,
     if left:
         events.append(Event("treasure.discard", "TRE-4", {
             "cards": [[list(p), c.token] for p, c in left]}))
-    return {"under": under, "sandwiches": tuple(sandwiches), "board": final,
-            "events": tuple(events), "other_reading": other_winnings if differs else None}
+    won_all = 0
+    for m in won.values():
+        won_all |= m
+    return {"under": under, "sandwiches": tuple(sandwiches),
+            "board": after_treasure_time(board, won_all), "events": tuple(events),
+            "other_reading": other_winnings if differs else None}

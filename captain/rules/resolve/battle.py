@@ -14,12 +14,12 @@
 from __future__ import annotations
 
 import enum
-import operator
 from dataclasses import dataclass
 
-from .events import Event
-from .model import AttackCard, AttackKind, Board, Colour, Position
-from .situation import RuleSet, Seating, SpeedOrder
+from ..clauses import implements
+from ..events import Event
+from ..model import AttackCard, AttackKind, Board, Colour, Position
+from ..situation import RuleSet, Seating, SpeedOrder
 
 
 class Outcome(enum.Enum):
@@ -78,26 +78,35 @@ class BattleResult:
 
     def __init__(self, before: Board, order: list[tuple],
                  trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet,
-                 own: dict[Colour, int] | None = None) -> None:
+                 own: dict[Colour, int], treasure: int) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "before", before)
-        setattr_(self, "_keyed", order)  # (…, position, card, …) rows in resolution order
+        setattr_(self, "_keyed", order)  # (sort key, card, bit index, value) in resolution order
         setattr_(self, "_trace", trace)  # (outcome, removed mask, immune mask, removed-by, tie)
         setattr_(self, "_alive", alive)
         setattr_(self, "_rules", rules)
-        setattr_(self, "_own", own or {})
+        setattr_(self, "_own", own)
         setattr_(self, "_cache", {})
-        setattr_(self, "_treasure", -1)  # treasure mask of the board, set by resolve_battle
+        setattr_(self, "_treasure", treasure)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BattleResult is immutable")
+
+    def __repr__(self) -> str:
+        return f"<BattleResult: {len(self._keyed)} cards, {self._alive.bit_count()} survive>"
+
+    @property
+    def treasure_mask(self) -> int:
+        """Mask (board geometry bits) of the positions holding a treasure card."""
+        return self._treasure
 
     @property
     def _order(self) -> list[tuple[Position, AttackCard]]:
         """``(position, card)`` in resolution order."""
         found = self._cache.get("order")
         if found is None:
-            found = self._cache["order"] = [(k[2], k[3]) for k in self._keyed]
+            positions = self.before.geometry.positions
+            found = self._cache["order"] = [(positions[k[2]], k[1]) for k in self._keyed]
         return found  # type: ignore[return-value]
 
     @property
@@ -207,26 +216,24 @@ _ACTS, _NO_EFFECT, _SKIPPED = 0, 1, 2
 
 def resolution_order(board: Board, seating: Seating, rules: RuleSet = RuleSet()
                      ) -> list[tuple[Position, AttackCard]]:
-    """Cards in the order they take their turns (BAT-1, BAT-2, VAR-1).
-
-    Sorted by speed rank, then seat from the start player clockwise, then position.
-    """
-    rank = {c: i for i, c in enumerate(seating.order())}
-    speed = rules.speed_rank
-    return sorted(board.cards().items(), key=lambda pc: (speed(pc[1].kind), rank[pc[1].colour], pc[0]))
+    """Cards in the order they take their turns (BAT-1, BAT-2, VAR-1): the order
+    :func:`resolve_battle` uses — by speed rank, then seat from the start player
+    clockwise, then position."""
+    return list(resolve_battle(board, seating, rules)._order)
 
 
+@implements("BAT-1", "BAT-2", "BAT-3", "BAT-4")
 def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> BattleResult:
     """Resolve Battle Time on ``board`` (attack cards revealed; no dice).
 
     Returns a :class:`BattleResult`. Applies BAT-1 (speed order; VAR-1 when the rule
     set reverses it), BAT-2 (ties: start player, then clockwise), BAT-3 (a removed card
-    does not act), BAT-4 (ranges; own cards and [0] are never removed) and BAT-5.
+    does not act) and BAT-4 (an acting card removes the other players' cards in its range,
+    :func:`~captain.rules.geometry.attack_reach`; own cards and [0] are never removed).
     """
     g = board.geometry
     seat = seating.ranks
     speed = rules.speed_ranks
-    positions = g.positions
     keyed = []
     own: dict[Colour, int] = dict.fromkeys(seat, 0)
     alive = hostage = treasure = 0
@@ -240,20 +247,21 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
             if card is not None and card.__class__ is AttackCard:
                 value = _VALUE[card.kind]
                 colour = card.colour
-                keyed.append((speed[value], seat[colour], positions[at], card, at, value))
+                # one int orders the turns: speed rank, then seat, then board order (BAT-1, BAT-2)
+                keyed.append((speed[value] << 16 | seat[colour] << 8 | at, card, at, value))
                 alive |= bit
                 own[colour] |= bit
                 if value == 0:
                     hostage |= bit
             at += 1
             bit <<= 1
-    keyed.sort(key=_sort_key)
+    keyed.sort()  # the keys are distinct: only the int is ever compared
     reach = g.reach
     removed_by: dict[int, int] = {}
     trace: list[tuple[int, int, int, int, bool]] = []
     append = trace.append
     last_speed, first_colour, tie_seen = -1, None, False
-    for i, (_s, _r, _p, card, at, value) in enumerate(keyed):
+    for i, (_key, card, at, value) in enumerate(keyed):
         colour = card.colour
         if value != last_speed:
             last_speed, first_colour, tie_seen = value, colour, False
@@ -277,12 +285,8 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 removed_by[low] = i
                 t ^= low
         append((_ACTS, targets, hit & hostage, -1, tie))
-    result = BattleResult(board, keyed, trace, alive, rules, own)
-    object.__setattr__(result, "_treasure", treasure)
-    return result
+    return BattleResult(board, keyed, trace, alive, rules, own, treasure)
 
 
 _VALUE = {kind: int(kind) for kind in AttackKind}
 
-
-_sort_key = operator.itemgetter(0, 1, 2)  # speed rank, seat, position

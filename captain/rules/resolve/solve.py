@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from .battle import BattleResult
 from .bell import BellStatus, bell_status
-from .events import Event
-from .model import Colour, Position, Treasure
+from ..events import Event
+from ..model import Colour, Position, Treasure
 from .round_end import RoundEnd, end_round
-from .situation import Situation
+from ..situation import Situation
 from .treasure import TreasureResult, resolve_round
 
 

@@ -4,24 +4,22 @@
 [--policy random|greedy]`` plays whole games and prints: rounds per game, cards per
 player, how often the start player wins a speed tie, and the score spread.
 
-``python -m captain.rules bench`` prints timings measured in one run (see :func:`bench`).
+The benchmark is :mod:`captain.rules.sim.bench`.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
-import os
 import statistics
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .battle import Outcome
-from .game import GameState
-from .model import AttackCard, AttackKind, Board, Colour, Position, Square, Treasure
+from ..resolve.battle import Outcome
+from ..game import GameState
+from ..model import Colour
 from .players import POLICIES, play_game
-from .situation import Mode, RuleSet, Seating
+from ..situation import Mode, RuleSet
 
 
 @dataclass
@@ -152,94 +150,8 @@ def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seco
     ])
 
 
-def full_battle_board(seed: int = 1) -> tuple[Board, Seating]:
-    """A full 4×4 board with 16 attack cards of four colours (4 each), for the benchmark."""
-    import random
-
-    rng = random.Random(seed)
-    kinds = [AttackKind.BOARDING_MELEE, AttackKind.BROADSIDE, AttackKind.CANNON,
-             AttackKind.KRAKENS_WRATH, AttackKind.HOSTAGE_GAMBIT, AttackKind.SCOUT_SHIP]
-    cards = [AttackCard(c, k) for c in Colour for k in rng.sample(kinds, 4)]
-    rng.shuffle(cards)
-    faces = [Treasure(a, b) for a in range(1, 7) for b in range(a, 7)]
-    squares = {Position(r, c): Square(faces[r * 4 + c], cards[r * 4 + c])
-               for r in range(4) for c in range(4)}
-    return Board.from_squares(squares, (4, 4)), Seating(tuple(Colour), Colour.RED)
-
-
-def _time(fn, min_seconds: float = 0.5) -> float:
-    """Best per-call seconds over batches that run at least ``min_seconds`` in all."""
-    n, best, total = 1, float("inf"), 0.0
-    while total < min_seconds:
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        dt = time.perf_counter() - t
-        best = min(best, dt / n)
-        total += dt
-        n *= 2
-    return best
-
-
-def bench(games_seconds: float = 3.0) -> str:
-    """Measure, in one run: Battle + Treasure Time on a full board (64 different full
-    boards in turn, so no per-board memo helps), python-chess's
-    ``list(chess.Board().legal_moves)`` as a yardstick, their ratio, and complete random
-    4-player games per second: in one process, and (with more than one core) in one
-    process per core at the same time, each playing for ``games_seconds``. Returns the
-    report, one figure a line."""
-    from .treasure import resolve_round
-
-    boards = [full_battle_board(seed) for seed in range(64)]
-    rules = RuleSet()
-    state = {"i": 0}
-
-    def resolve() -> None:
-        # a different board each call, so no per-board memo can help
-        board, seating = boards[state["i"] & 63]
-        state["i"] += 1
-        resolve_round(board, seating, rules)
-
-    ours = _time(resolve)
-    lines = [f"battle + treasure, full 4x4 board, 16 attack cards: {ours * 1e6:.1f} µs"]
-    try:
-        import chess
-    except ImportError:
-        lines.append("python-chess is not installed (pip install chess): no yardstick")
-    else:
-        chess_time = _time(lambda: list(chess.Board().legal_moves))
-        lines.append(f"python-chess list(Board().legal_moves): {chess_time * 1e6:.1f} µs")
-        lines.append(f"ratio (ours / chess): {ours / chess_time:.2f} (target <= 1.0)")
-    games, seconds = _random_games(0, games_seconds)
-    rate = games / seconds
-    lines.append(f"random 4-player games: {rate:.0f} games/s, one process "
-                 f"({games} games; target >= 500)")
-    cores = os.cpu_count() or 1
-    if cores > 1:
-        with _pool(cores) as pool:
-            results = list(pool.map(_random_games, [i * 1_000_000 for i in range(cores)],
-                                    [games_seconds] * cores))
-        # each process times its own games, so starting the processes is not counted;
-        # they play at the same time, so their rates add up
-        rate = sum(g / s for g, s in results)
-        lines.append(f"random 4-player games on {cores} cores: {rate:.0f} games/s")
-    return "\n".join(lines)
-
-
 def _pool(processes: int) -> concurrent.futures.ProcessPoolExecutor:
     """Worker processes started fresh ("spawn"): forking a process that runs threads
     (a test runner, a web server) can deadlock the child."""
     return concurrent.futures.ProcessPoolExecutor(
         processes, mp_context=multiprocessing.get_context("spawn"))
-
-
-def _random_games(first_seed: int, seconds: float) -> tuple[int, float]:
-    """Play random 4-player games for ``seconds``; returns (games, seconds taken)."""
-    colours = tuple(Colour)
-    policies = {c: POLICIES["random"] for c in colours}
-    t = time.perf_counter()
-    games = 0
-    while time.perf_counter() - t < seconds:
-        play_game(colours, policies, seed=first_seed + games)
-        games += 1
-    return games, time.perf_counter() - t

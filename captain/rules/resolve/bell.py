@@ -1,0 +1,229 @@
+"""May the bell end Dice Time now? (DICE-4, DICE-5, STRAT-3, VAR-3, VAR-4, INT-3)
+
+:func:`may_ring` is the one implementation of the bell condition. Given a
+:class:`BellTrace` it also records what decided it (the qualifying or closest line, the
+cards that count, how many more are needed); :func:`bell_status` turns that record into
+the explanation.
+
+>>> from captain.rules.model import Board, Colour
+>>> from captain.rules.situation import Seating
+>>> seats = Seating((Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE), Colour.RED)
+>>> b = Board.parse(["11 12:R 13 14", "15 16 22:B 23", "24 25 26 33:R", "34 35 36 44"])
+>>> may_ring(b, seats)
+True
+>>> status = bell_status(b, seats)
+>>> status.may_ring, status.clause, status.line
+(True, 'DICE-4', (Position(row=0, col=1), Position(row=1, col=2), Position(row=2, col=3)))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..caches import BELL_LINES
+from ..clauses import implements
+from ..events import Event
+from ..geometry import geometry
+from ..model import Board, Position
+from ..situation import BellRule, Mode, RuleSet, Seating
+
+
+@dataclass(frozen=True)
+class BellStatus:
+    """The answer to "may the bell ring now?".
+
+    Attributes:
+        may_ring: True when the condition in force holds.
+        clause: the clause deciding (DICE-4, DICE-5, STRAT-3, VAR-3 or VAR-4).
+        line: the qualifying line's positions (or the closest line when not yet), if
+            the condition is about lines; ``None`` otherwise.
+        held: positions holding dice that count towards the condition.
+        needed: how many more cards must hold dice (0 when ``may_ring``).
+        event: the explanation.
+    """
+
+    may_ring: bool
+    clause: str
+    line: tuple[Position, ...] | None
+    held: tuple[Position, ...]
+    needed: int
+    event: Event
+
+
+class BellTrace:
+    """What :func:`may_ring` found, recorded only when a trace is passed to it.
+
+    Attributes:
+        clause: the clause that decided.
+        line: bit mask of the qualifying line, or of the closest line when the bell may not
+            ring yet (``None`` when the condition is not about lines, or no line exists).
+        held: bit mask of the dice-holding cards that count.
+        needed: how many more cards must hold dice (0 when the bell may ring).
+        colour: VAR-3 only: the player who placed all dice, or who is closest to it.
+    """
+
+    __slots__ = ("clause", "line", "held", "needed", "colour")
+
+    def __init__(self) -> None:
+        self.clause = ""
+        self.line: int | None = None
+        self.held = 0
+        self.needed = 3
+        self.colour = None
+
+
+def bell_lines(board: Board) -> list[tuple[Position, ...]]:
+    """Lines that count for the bell (INT-3): rows, columns and diagonals holding at
+    least 3 treasure cards; positions without a treasure card are left out."""
+    g = board.geometry
+    return [g.to_positions(mask) for mask in _line_masks(g.row_lengths, board.occupancy().treasure)]
+
+
+def _line_masks(row_lengths: tuple[int, ...], treasure: int) -> tuple[int, ...]:
+    key = (row_lengths, treasure)
+    found = BELL_LINES.table.get(key)
+    return found if found is not None else BELL_LINES.fill(key)
+
+
+@BELL_LINES.computes
+@implements("INT-3")
+def _bell_line_masks(key: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
+    """INT-3: the lines for DICE-4 and STRAT-3 are the rows, columns and diagonals of
+    the shape that hold at least 3 treasure cards, counting only positions with a
+    treasure card. ``key`` is ``(row lengths, treasure mask)``."""
+    row_lengths, treasure = key
+    g = geometry(row_lengths)
+    found = []
+    for line in g.lines:
+        mask = g.mask(line) & treasure
+        if mask.bit_count() >= 3:
+            found.append(mask)
+    return tuple(found)
+
+
+@implements("DICE-4", "DICE-5", "STRAT-3", "VAR-3", "VAR-4")
+def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
+             trace: BellTrace | None = None) -> bool:
+    """True when the bell condition in force holds on ``board``.
+
+    * Strategy mode, STRAT-3: every card of one bell line (INT-3) holds dice.
+    * VAR-3: some seated player has dice on three cards (all six dice placed).
+    * 2 players, DICE-5, or the first edition, VAR-4: three cards anywhere hold dice.
+    * Otherwise DICE-4: three cards of one bell line (INT-3) hold dice.
+
+    With a ``trace``, also records what decided (see :class:`BellTrace`); without one it
+    stops at the first qualifying line.
+    """
+    treasure, dice, _cards, dice_of = board.occupancy()
+    if rules.mode is Mode.STRATEGY:
+        return _line_condition(board.geometry.row_lengths, treasure, dice, True, "STRAT-3", trace)
+    if rules.bell is BellRule.ALL_DICE:
+        best = None
+        for colour in seating.order():
+            count = dice_of.get(colour, 0).bit_count()
+            if count >= 3:
+                if trace is not None:
+                    _record(trace, "VAR-3", None, dice_of[colour], 0, colour)
+                return True
+            if best is None or count > dice_of.get(best, 0).bit_count():
+                best = colour
+        if trace is not None:
+            held = dice_of.get(best, 0)
+            _record(trace, "VAR-3", None, held, 3 - held.bit_count(), best)
+        return False
+    if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:
+        needed = max(0, 3 - dice.bit_count())
+        if trace is not None:
+            _record(trace, "DICE-5" if len(seating.players) == 2 else "VAR-4", None, dice, needed)
+        return needed == 0
+    if trace is None and dice.bit_count() < 3:
+        return False  # no line can hold three yet
+    return _line_condition(board.geometry.row_lengths, treasure, dice, False, "DICE-4", trace)
+
+
+def _line_condition(row_lengths: tuple[int, ...], treasure: int, dice: int, full: bool,
+                    clause: str, trace: BellTrace | None) -> bool:
+    """A bell line with 3 dice-holding cards (``full``: all of its cards) — and, for the
+    trace, the closest line otherwise (the first one of least need)."""
+    best_need, best_line = 4 << 20, None
+    for line in _line_masks(row_lengths, treasure):
+        held = line & dice
+        need = (line.bit_count() if full else 3) - held.bit_count()
+        if need <= 0:
+            if trace is not None:
+                _record(trace, clause, line, held, 0)
+            return True
+        if trace is not None and need < best_need:
+            best_need, best_line = need, line
+    if trace is not None:
+        if best_line is None:
+            _record(trace, clause, None, 0, 3)
+        else:
+            _record(trace, clause, best_line, best_line & dice, best_need)
+    return False
+
+
+def _record(trace: BellTrace, clause: str, line: int | None, held: int, needed: int,
+            colour=None) -> None:
+    trace.clause, trace.line, trace.held, trace.needed, trace.colour = (
+        clause, line, held, needed, colour)
+
+
+def bell_status(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> BellStatus:
+    """Decide whether the end-of-Dice-Time bell may ring on ``board``, with the
+    explanation: :func:`may_ring` with a trace, put into words as an :class:`Event`.
+
+    Memoised per board (boards never change) and per seating and rule set.
+    """
+    key = ("bell_status", seating, rules)
+    cached = board.cache.get(key)
+    if cached is None:
+        cached = board.cache[key] = _status(board, seating, rules)
+    return cached  # type: ignore[return-value]
+
+
+def _status(board: Board, seating: Seating, rules: RuleSet) -> BellStatus:
+    trace = BellTrace()
+    ok = may_ring(board, seating, rules, trace)
+    g = board.geometry
+    held = g.to_positions(trace.held)
+    line = g.to_positions(trace.line) if trace.line is not None else None
+    clause = trace.clause
+    if clause == "VAR-3":
+        colour = trace.colour.value if trace.colour is not None else None
+        if ok:
+            event = Event("bell.all_dice", "VAR-3", {"colour": colour, "held": [list(p) for p in held]})
+        else:
+            event = Event("bell.not_yet", "VAR-3", {"colour": colour, "held": [list(p) for p in held],
+                                                    "needed": trace.needed})
+    elif clause in ("DICE-5", "VAR-4"):
+        event = Event("bell.count" if ok else "bell.not_yet", clause,
+                      {"held": [list(p) for p in held], "needed": trace.needed})
+    elif ok:
+        assert line is not None
+        event = Event("bell.line", clause, {"line": [list(p) for p in line],
+                                            "held": [list(p) for p in held]},
+                      interpretation="INT-3" if _relies_on_int3(board, line) else None)
+    elif line is None:
+        event = Event("bell.not_yet", clause, {"line": None, "held": [], "needed": 3},
+                      interpretation="INT-3")
+    else:
+        event = Event("bell.not_yet", clause, {"line": [list(p) for p in line],
+                                               "held": [list(p) for p in held],
+                                               "needed": trace.needed})
+    return BellStatus(ok, clause, line, held, trace.needed, event)
+
+
+def _relies_on_int3(board: Board, line: tuple[Position, ...]) -> bool:
+    """True when the qualifying line counts only because of INT-3: a diagonal shorter
+    than the grid, or a line crossing places without a treasure card."""
+    a, b = line[0], line[-1]
+    if a.row != b.row and a.col != b.col and len(line) < min(board.shape):
+        return True
+    steps = max(abs(b.row - a.row), abs(b.col - a.col))
+    sr, sc = (b.row - a.row) // steps, (b.col - a.col) // steps
+    for i in range(steps + 1):
+        square = board.get(Position(a.row + sr * i, a.col + sc * i))
+        if square is None or square.treasure is None:
+            return True
+    return False

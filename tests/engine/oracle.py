@@ -1,0 +1,138 @@
+"""A slow, plain reference for the rules, written from RULES.md without the engine's
+bit masks, memo tables or shared helpers (imported as ``oracle``; tests/ has no packages).
+
+Only the values (board, seating, rule set) come from the engine; every rule is written
+again here as directly as the text states it, so that the property tests compare two
+independent readings.
+"""
+
+from __future__ import annotations
+
+from captain.rules import AttackCard, Board, BellRule, Collection, Colour, Dice, Mode, RuleSet, Seating, SpeedOrder
+
+Cell = tuple[int, int]
+
+
+def _cells(board: Board) -> set[Cell]:
+    return {(r, c) for r, row in enumerate(board.rows) for c in range(len(row))}
+
+
+def _line_through(board: Board, cell: Cell, dr: int, dc: int) -> list[Cell]:
+    """The whole lattice line through ``cell`` in direction (dr, dc), inside the bounding
+    rectangle, keeping only cells that exist, in walking order."""
+    n_rows = len(board.rows)
+    n_cols = max(len(r) for r in board.rows)
+    r, c = cell
+    while 0 <= r - dr < n_rows and 0 <= c - dc < n_cols:
+        r, c = r - dr, c - dc
+    out = []
+    cells = _cells(board)
+    while 0 <= r < n_rows and 0 <= c < n_cols:
+        if (r, c) in cells:
+            out.append((r, c))
+        r, c = r + dr, c + dc
+    return out
+
+
+def reach(board: Board, cell: Cell, value: int) -> set[Cell]:
+    """BAT-4 ranges, BAT-5: positions of the grid."""
+    cells = _cells(board)
+    r, c = cell
+    if value == 1:
+        found = {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} & cells
+    elif value == 2:
+        found = {x for x in cells if x[0] == r}
+    elif value == 3:
+        found = {x for x in cells if x[1] == c}
+    elif value == 4:
+        found = {x for x in cells if abs(x[0] - r) == abs(x[1] - c)}
+    else:
+        found = set()
+    return found - {cell}
+
+
+def battle(board: Board, seating: Seating, rules: RuleSet
+           ) -> tuple[list[tuple[Cell, list[Cell]]], dict[Cell, AttackCard]]:
+    """BAT-1..4 and VAR-1: ``(removals as (acting cell, removed cells)), survivors``."""
+    cards = {(r, c): sq.card for r, row in enumerate(board.rows) for c, sq in enumerate(row)
+             if sq.card is not None}
+    speeds = [0, 5, 4, 3, 2, 1] if rules.speed_order is SpeedOrder.REVERSED else [0, 1, 2, 3, 4, 5]
+    seats = list(seating.players)
+    start = seats.index(seating.start_player)
+    clockwise = seats[start:] + seats[:start]
+    alive = dict(cards)
+    removals = []
+    for speed in speeds:
+        for colour in clockwise:
+            for cell in sorted(cards):
+                card = cards[cell]
+                if card.colour != colour or int(card.kind) != speed:
+                    continue
+                if cell not in alive:
+                    continue  # BAT-3
+                hit = sorted(x for x in reach(board, cell, speed)
+                             if x in alive and alive[x].colour != colour and int(alive[x].kind) != 0)
+                for x in hit:
+                    del alive[x]
+                if hit:
+                    removals.append((cell, hit))
+    return removals, alive
+
+
+def treasure(board_after_battle: Board, seating: Seating, reading: Collection
+             ) -> dict[Colour, set[Cell]]:
+    """TRE-1..3 with INT-1 (both readings) and INT-2."""
+    seats = list(seating.players)
+    start = seats.index(seating.start_player)
+    clockwise = seats[start:] + seats[:start]
+    has_treasure = {(r, c) for r, row in enumerate(board_after_battle.rows)
+                    for c, sq in enumerate(row) if sq.treasure is not None}
+    cards = {(r, c): sq.card.colour for r, row in enumerate(board_after_battle.rows)
+             for c, sq in enumerate(row) if sq.card is not None}
+    on_board = dict(cards)
+    taken: dict[Cell, Colour] = {}
+    won: dict[Colour, set[Cell]] = {c: set() for c in seats}
+    for colour in clockwise:
+        look = on_board if reading is Collection.SEQUENTIAL else cards
+        mine = sorted(x for x, c in look.items() if c == colour)
+        for x in mine:
+            won[colour].add(x)
+            taken[x] = colour
+        for i, a in enumerate(mine):
+            for b in mine[i + 1:]:
+                dr, dc = b[0] - a[0], b[1] - a[1]
+                if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+                    continue
+                steps = max(abs(dr), abs(dc))
+                sr, sc = dr // steps, dc // steps
+                between = [(a[0] + sr * k, a[1] + sc * k) for k in range(1, steps)]
+                if any(x in look for x in between):  # own card (shorter pair) or a blocker
+                    continue
+                for x in between:
+                    if x in has_treasure and x not in taken:
+                        taken[x] = colour
+                        won[colour].add(x)
+        if reading is Collection.SEQUENTIAL:
+            on_board = {x: c for x, c in on_board.items() if c != colour}
+    return won
+
+
+def bell(board: Board, seating: Seating, rules: RuleSet) -> bool:
+    """DICE-4, DICE-5, STRAT-3, VAR-3, VAR-4 with INT-3."""
+    dice = {(r, c): sq.occupant.colour for r, row in enumerate(board.rows)
+            for c, sq in enumerate(row) if isinstance(sq.occupant, Dice)}
+    has_treasure = {(r, c) for r, row in enumerate(board.rows) for c, sq in enumerate(row)
+                    if sq.treasure is not None}
+    lines = set()
+    for cell in _cells(board):
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            line = tuple(x for x in _line_through(board, cell, dr, dc) if x in has_treasure)
+            if len(line) >= 3:
+                lines.add(line)
+    if rules.mode is Mode.STRATEGY:
+        return any(all(x in dice for x in line) for line in lines)
+    if rules.bell is BellRule.ALL_DICE:
+        return any(sum(1 for c in dice.values() if c == colour) >= 3 for colour in seating.players)
+    if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:
+        return len(dice) >= 3
+    return any(sum(1 for x in line if x in dice) >= 3 for line in lines)
