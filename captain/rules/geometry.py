@@ -42,6 +42,8 @@ class Geometry:
             two positions of one line; pairs on no common line are absent.
         lattice_gap: pairs ``(i, j)`` whose line crosses a place that is not on the grid
             (a short row): a gap in the sense of INT-2.
+        between_rows: the same as ``between`` as a matrix, ``between_rows[i][j]``, with
+            ``-1`` for pairs on no common line (for the inner loop of Treasure Time).
     """
 
     row_lengths: tuple[int, ...]
@@ -51,6 +53,7 @@ class Geometry:
     reach: tuple[tuple[int, ...], ...]
     between: Mapping[tuple[int, int], int]
     lattice_gap: frozenset[tuple[int, int]]
+    between_rows: tuple[tuple[int, ...], ...]
 
     @staticmethod
     def bits(mask: int) -> tuple[int, ...]:
@@ -155,8 +158,12 @@ def _build(row_lengths: tuple[int, ...]) -> Geometry:
                 mask |= 1 << b
     reach = tuple(tuple(attack_reach(value, p, through[i], index) for i, p in enumerate(positions))
                   for value in range(6))
+    n = len(positions)
+    matrix = [[-1] * n for _ in range(n)]
+    for (a, b), mask in between.items():
+        matrix[a][b] = matrix[b][a] = mask
     return Geometry(row_lengths, positions, index, tuple(lines), reach, between,
-                    frozenset(lattice_gap))
+                    frozenset(lattice_gap), tuple(tuple(row) for row in matrix))
 
 
 @BITS.computes

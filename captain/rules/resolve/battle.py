@@ -77,12 +77,12 @@ class BattleResult:
     __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own", "_treasure")
 
     def __init__(self, before: Board, order: list[tuple],
-                 trace: list[tuple[int, int, int, int, bool]], alive: int, rules: RuleSet,
+                 trace: list[tuple[int, int, int, int]], alive: int, rules: RuleSet,
                  own: dict[Colour, int], treasure: int) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "before", before)
         setattr_(self, "_keyed", order)  # (sort key, card, bit index, value) in resolution order
-        setattr_(self, "_trace", trace)  # (outcome, removed mask, immune mask, removed-by, tie)
+        setattr_(self, "_trace", trace)  # (outcome, removed mask, immune mask, removed-by)
         setattr_(self, "_alive", alive)
         setattr_(self, "_rules", rules)
         setattr_(self, "_own", own)
@@ -175,9 +175,12 @@ class BattleResult:
         })]
         steps: list[BattleStep] = []
         seen_speed: dict[int, list[Colour]] = {}
-        for index, ((pos, card), (outcome, removed_m, immune_m, by, tie_break)) in enumerate(
+        for index, ((pos, card), (outcome, removed_m, immune_m, by)) in enumerate(
                 zip(self._order, self._trace)):
             earlier = seen_speed.setdefault(card.speed, [])
+            # BAT-2 decided this card's place: a card of another colour and the same speed
+            # went before it (cards of one speed are in seat order)
+            tie_break = any(c is not card.colour for c in earlier)
             earlier.append(card.colour)
             base = {"index": index, "position": list(pos), "card": card.token,
                     "colour": card.colour.value, "value": card.speed}
@@ -212,6 +215,7 @@ class BattleResult:
 
 
 _ACTS, _NO_EFFECT, _SKIPPED = 0, 1, 2
+_NO_EFFECT_ROW = (_NO_EFFECT, 0, 0, -1)
 
 
 def resolution_order(board: Board, seating: Seating, rules: RuleSet = RuleSet()
@@ -258,24 +262,17 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     keyed.sort()  # the keys are distinct: only the int is ever compared
     reach = g.reach
     removed_by: dict[int, int] = {}
-    trace: list[tuple[int, int, int, int, bool]] = []
+    trace: list[tuple[int, int, int, int]] = []
     append = trace.append
-    last_speed, first_colour, tie_seen = -1, None, False
     for i, (_key, card, at, value) in enumerate(keyed):
-        colour = card.colour
-        if value != last_speed:
-            last_speed, first_colour, tie_seen = value, colour, False
-        elif colour is not first_colour:
-            tie_seen = True  # cards are in seat order, so colour changes only once per seat
-        tie = tie_seen
         bit = 1 << at
         if not alive & bit:
-            append((_SKIPPED, 0, 0, removed_by[bit], tie))
+            append((_SKIPPED, 0, 0, removed_by[bit]))
             continue
         if value == 0 or value == 5:
-            append((_NO_EFFECT, 0, 0, -1, tie))
+            append(_NO_EFFECT_ROW)
             continue
-        hit = reach[value][at] & ~own[colour]
+        hit = reach[value][at] & ~own[card.colour]
         targets = hit & alive & ~hostage
         if targets:
             alive &= ~targets
@@ -284,7 +281,7 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 low = t & -t
                 removed_by[low] = i
                 t ^= low
-        append((_ACTS, targets, hit & hostage, -1, tie))
+        append((_ACTS, targets, hit & hostage, -1))
     return BattleResult(board, keyed, trace, alive, rules, own, treasure)
 
 

@@ -188,7 +188,7 @@ def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
     With a ``trace``, also records every pair of cards looked at (:class:`TreasureTrace`).
     """
     g = board.geometry
-    between = g.between
+    between_rows = g.between_rows
     bits_of = g.bits
     treasure, cards = masks if masks is not None else board_masks(board)
     all_cards = alive = 0
@@ -206,9 +206,10 @@ def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
             trace.under[colour] = win
         bits = bits_of(own)
         for x, a in enumerate(bits):
+            row = between_rows[a]
             for b in bits[x + 1:]:
-                btw = between.get((a, b))
-                if btw is None or btw & own:
+                btw = row[b]
+                if btw < 0 or btw & own:
                     continue  # no common line, or split into shorter pairs by an own card
                 blockers = btw & others
                 if trace is None:
