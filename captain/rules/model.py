@@ -10,8 +10,8 @@ Django.
 AttackCard.parse('r5')
 >>> b.at(Position(1, 2)).treasure is None
 True
->>> sorted(b.attack_range(Position(1, 1)))
-[Position(row=0, col=0), Position(row=0, col=1), Position(row=0, col=2), Position(row=1, col=0), Position(row=1, col=2)]
+>>> [str(p) for p in sorted(b.attack_range(Position(1, 1)))]   # a [1] at B2
+['[0, 0]', '[0, 1]', '[0, 2]', '[1, 0]', '[1, 2]']
 """
 
 from __future__ import annotations

@@ -259,7 +259,7 @@ class Seating:
 
     def rank(self, colour: Colour) -> int:
         """0 for the start player, 1 for the next clockwise, …"""
-        return self.order().index(colour)
+        return self.ranks[colour]
 
 
 def full_treasure_count(player_count: int) -> int:

@@ -8,7 +8,8 @@ independent readings.
 
 from __future__ import annotations
 
-from captain.rules import AttackCard, Board, BellRule, Collection, Colour, Dice, Mode, RuleSet, Seating, SpeedOrder
+from captain.rules import (AttackCard, Board, BellRule, Collection, Colour, Dice, Mode, RuleSet, Seating,
+                           SpeedOrder)
 
 Cell = tuple[int, int]
 

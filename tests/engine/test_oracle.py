@@ -57,7 +57,8 @@ def test_engine_agrees_with_the_reference_on_full_boards():
         squares = {}
         for r in range(4):
             for c in range(4):
-                squares[Position(r, c)] = Square(rng.choice(faces), supply.pop() if rng.random() < 0.8 else None)
+                card = supply.pop() if rng.random() < 0.8 else None
+                squares[Position(r, c)] = Square(rng.choice(faces), card)
         board = Board.from_squares(squares, (4, 4))
         battle = resolve_battle(board, seating)
         want_removals, want_survivors = oracle.battle(board, seating, RuleSet())

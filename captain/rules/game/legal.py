@@ -17,7 +17,8 @@ from ..clauses import implements
 from ..errors import IllegalAction, InvalidInput
 from ..model import Colour
 from ..situation import Mode
-from .actions import Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll, placements, shared
+from .actions import (Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
+                      placements, shared)
 from .state import GameState, Phase, PlayerState
 
 

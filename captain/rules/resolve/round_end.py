@@ -6,8 +6,8 @@ many cards the deck holds) and for whole games (which lay the real cards out as
 
 >>> from captain.rules.model import Colour
 >>> from captain.rules.situation import Seating
->>> end = end_round(cards_left=11, deck=3, seating=Seating((Colour.RED, Colour.BLUE, Colour.GREEN), Colour.RED),
-...                 won_before={}, won_now={})
+>>> seats = Seating((Colour.RED, Colour.BLUE, Colour.GREEN), Colour.RED)
+>>> end = end_round(cards_left=11, deck=3, seating=seats, won_before={}, won_now={})
 >>> end.board_after, end.deck_after, end.shape, end.rearranged, end.game_over
 (14, 0, (4, 4), True, False)
 >>> [e.code for e in end.events]
