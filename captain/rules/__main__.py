@@ -9,6 +9,10 @@
     Plays whole games with computer players and prints statistics (``--jobs 0``: one
     process per core; the figures do not depend on ``--jobs``).
 
+``python -m captain.rules winrate --strength strong --against greedy --games 1000 [--mode strategy] [--jobs 0]``
+    Plays one computer captain against others, seats rotated, and prints its win share
+    with a 95% confidence interval and its decision times.
+
 ``python -m captain.rules bench``
     Prints benchmark figures, each interleaved with a yardstick (:mod:`captain.rules.sim.bench`).
 
@@ -50,6 +54,15 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--policy", choices=("random", "greedy"), default="random")
     p_sim.add_argument("--jobs", type=int, default=1,
                        help="processes to play in (0: one per core); same figures either way")
+    p_win = sub.add_parser("winrate", help="one captain against others: win share and decision times")
+    p_win.add_argument("--strength", choices=("random", "greedy", "strong"), default="strong")
+    p_win.add_argument("--against", choices=("random", "greedy", "strong"), default="greedy")
+    p_win.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    p_win.add_argument("--games", type=int, default=1000)
+    p_win.add_argument("--seed", type=int, default=0)
+    p_win.add_argument("--mode", choices=("action", "strategy"), default="action")
+    p_win.add_argument("--jobs", type=int, default=1,
+                       help="processes to play in (0: one per core); same figures either way")
     p_bench = sub.add_parser("bench", help="print benchmark figures")
     p_bench.add_argument("--seconds", type=float, default=3.0,
                          help="how long to play random games for the games/s figure")
@@ -71,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "simulate":
         return _simulate(args)
+    if args.command == "winrate":
+        return _winrate(args)
     if args.command == "bench":
         from .sim.bench import bench
 
@@ -119,6 +134,26 @@ def _simulate(args: argparse.Namespace) -> int:
     tally = simulate(args.players, args.games, args.seed, mode, args.policy, jobs)
     print(report(tally, args.players, args.games, mode, args.policy, time.perf_counter() - t,
                  jobs))
+    return 0
+
+
+def _winrate(args: argparse.Namespace) -> int:
+    import time
+
+    from .sim.winrate import report, winrate
+
+    if args.games < 2:
+        print("error: --games must be 2 or more", file=sys.stderr)
+        return 2
+    if args.jobs < 0:
+        print("error: --jobs must be 0 (one per core) or more", file=sys.stderr)
+        return 2
+    jobs = min(args.jobs or os.cpu_count() or 1, args.games)
+    mode = Mode(args.mode)
+    t = time.perf_counter()
+    tally = winrate(args.strength, args.against, players=args.players, games=args.games,
+                    seed=args.seed, mode=mode, jobs=jobs)
+    print(report(tally, args.strength, args.against, args.players, mode, time.perf_counter() - t))
     return 0
 
 

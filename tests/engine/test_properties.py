@@ -19,7 +19,8 @@ from captain.rules.resolve.bell import bell_status, may_ring
 from captain.rules.game import (GameState, Phase, apply, attack_cards_of, check,
                                 legal_actions, new_game, starting_hand)
 from captain.rules.notation import parse, parse_unchecked
-from captain.rules.sim.players import greedy_policy, play_game, random_policy
+from captain.rules.captains.policies import greedy_policy, random_policy
+from captain.rules.sim.players import play_game
 from captain.rules.sim.transcript import transcript
 
 from engine_strategies import rule_sets, seatings, situations
