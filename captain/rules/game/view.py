@@ -3,10 +3,11 @@
 At the table a player sees the board, the dice everyone rolled, the cards revealed in
 Battle Time so far, who won what, their own hand and their own face-down cards. Hidden
 from them: the order and content of the treasure deck and of the box (two players), the
-face-down cards the others placed this Setting Time, and every future roll. Every card
-in an opponent's discard pile was revealed in Battle Time, so what an opponent holds in
-hand *plus* face down on the board is known as a whole — only which of those cards lie
-face down is not.
+face-down cards the others placed this Setting Time, and every future roll. Discard
+piles lie face down (the rules call them private), but every card in them was revealed
+in Battle Time first, so a player who remembers knows them; what an opponent holds in
+hand *plus* face down on the board is therefore known as a whole — only which of those
+cards lie face down is not.
 
 :func:`determinize` gives a :class:`~captain.rules.game.state.GameState` that agrees with
 the real one on everything ``colour`` sees and draws everything else at random,
