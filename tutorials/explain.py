@@ -82,10 +82,16 @@ def _battle_reveal(p) -> str:
 
 
 def _tie(p) -> str:
-    if p.get("before"):
-        names = pgettext("list separator", ", ").join(colour_name(c) for c in p["before"])
-        return " " + _("Same speed as %(colours)s, who sits earlier from the start player, "
-                       "so it goes after them.") % {"colours": names}
+    """BAT-2, only where the order of equal-speed cards decided something."""
+    ahead = p.get("went_before")
+    if ahead:
+        args = {"cards": list_join(card_at(o["card"], o["position"]) for o in ahead),
+                "colour": colour_name(p["colour"])}
+        if ahead[0]["reason"] == "start-player":
+            return " " + _("It acts before %(cards)s, which has the same speed, because "
+                           "%(colour)s is the start player.") % args
+        return " " + _("It acts before %(cards)s, which has the same speed, because "
+                       "%(colour)s sits earlier clockwise from the start player.") % args
     return ""
 
 
@@ -172,6 +178,12 @@ def _treasure_reading(p) -> str:
              "%(other)s.") % {"other": _winnings_phrase(p["other_winnings"])}
 
 
+def _treasure_gap(p) -> str:
+    return _("This answer relies on this site's reading that an empty position does not break "
+             "a sandwich. If it did, the cards won would be: %(other)s.") % {
+        "other": _winnings_phrase(p["other_winnings"])}
+
+
 def _treasure_discard(p) -> str:
     return _("All attack cards left on the board go face down to their owners' discard piles.")
 
@@ -253,6 +265,7 @@ _WORDERS = {
     "treasure.blocked": _treasure_blocked,
     "treasure.priority": _treasure_priority,
     "treasure.reading_matters": _treasure_reading,
+    "treasure.gap_matters": _treasure_gap,
     "treasure.discard": _treasure_discard,
     "bell.line": _bell_line,
     "bell.count": _bell_count,

@@ -34,6 +34,7 @@ the codes the engine can emit:
 ``treasure.priority``           a card claimed by several sandwiches goes to ``winner`` (TRE-3)
 ``treasure.discard``            the attack cards left go to their owners' discard (TRE-4)
 ``treasure.reading_matters``    the other INT-1 reading would give other winnings (INT-1)
+``treasure.gap_matters``        if a gap broke a sandwich, the winnings would differ (INT-2)
 ``bell.line``                   a line qualifies; ``line`` and ``held`` positions (DICE-4/STRAT-3)
 ``bell.count``                  enough cards hold dice anywhere (DICE-5, VAR-4)
 ``bell.all_dice``               a player has placed all six dice (VAR-3)

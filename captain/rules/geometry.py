@@ -36,6 +36,8 @@ class Geometry:
         index: ``(row, col)`` → bit index (a read-only mapping).
         lines: every maximal row, column and diagonal, as the positions that exist on it,
             in :data:`~captain.rules.coords.DIRECTIONS` order (rows, columns, ↘, ↙).
+        full_lines: for each of ``lines``, True when it spans the whole grid: a row as wide
+            as the grid, a column as tall, a diagonal as long as the grid's shorter side.
         reach: ``reach[value][i]`` = mask of the positions a card of that value at bit
             ``i`` reaches when it acts (0 for [0] and [5]) (BAT-4, BAT-5).
         between: ``between[(i, j)]`` (``i < j``) = mask of the positions strictly between
@@ -50,6 +52,7 @@ class Geometry:
     positions: tuple[Position, ...]
     index: Mapping[tuple[int, int], int]
     lines: tuple[tuple[Position, ...], ...]
+    full_lines: tuple[bool, ...]
     reach: tuple[tuple[int, ...], ...]
     between: Mapping[tuple[int, int], int]
     lattice_gap: frozenset[tuple[int, int]]
@@ -138,6 +141,9 @@ def _build(row_lengths: tuple[int, ...]) -> Geometry:
     positions = tuple(Position(r, c) for r, n in enumerate(row_lengths) for c in range(n))
     index = {p: i for i, p in enumerate(positions)}
     lines: list[tuple[Position, ...]] = []
+    full: list[bool] = []
+    n_rows, n_cols = len(row_lengths), max(row_lengths, default=0)
+    spans = (n_cols, n_rows, min(n_rows, n_cols), min(n_rows, n_cols))
     through: list[dict[int, tuple[int, ...]]] = [{} for _ in positions]
     between: dict[tuple[int, int], int] = {}
     lattice_gap: set[tuple[int, int]] = set()
@@ -146,6 +152,7 @@ def _build(row_lengths: tuple[int, ...]) -> Geometry:
         if not on_grid:
             continue
         lines.append(tuple(positions[i] for _k, i in on_grid))
+        full.append(len(cells) == spans[direction])
         bits = tuple(i for _k, i in on_grid)
         for _k, i in on_grid:
             through[i][direction] = bits
@@ -162,7 +169,7 @@ def _build(row_lengths: tuple[int, ...]) -> Geometry:
     matrix = [[-1] * n for _ in range(n)]
     for (a, b), mask in between.items():
         matrix[a][b] = matrix[b][a] = mask
-    return Geometry(row_lengths, positions, index, tuple(lines), reach, between,
+    return Geometry(row_lengths, positions, index, tuple(lines), tuple(full), reach, between,
                     frozenset(lattice_gap), tuple(tuple(row) for row in matrix))
 
 

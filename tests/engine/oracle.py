@@ -52,37 +52,72 @@ def reach(board: Board, cell: Cell, value: int) -> set[Cell]:
     return found - {cell}
 
 
-def battle(board: Board, seating: Seating, rules: RuleSet
-           ) -> tuple[list[tuple[Cell, list[Cell]]], dict[Cell, AttackCard]]:
-    """BAT-1..4 and VAR-1: ``(removals as (acting cell, removed cells)), survivors``."""
+def turn_order(board: Board, seating: Seating, rules: RuleSet) -> list[Cell]:
+    """BAT-1, BAT-2, VAR-1: the cells of the cards in the order they take their turns."""
     cards = {(r, c): sq.card for r, row in enumerate(board.rows) for c, sq in enumerate(row)
              if sq.card is not None}
     speeds = [0, 5, 4, 3, 2, 1] if rules.speed_order is SpeedOrder.REVERSED else [0, 1, 2, 3, 4, 5]
     seats = list(seating.players)
     start = seats.index(seating.start_player)
     clockwise = seats[start:] + seats[:start]
+    return [cell for speed in speeds for colour in clockwise for cell in sorted(cards)
+            if cards[cell].colour == colour and int(cards[cell].kind) == speed]
+
+
+def battle_in_order(board: Board, order: list[Cell]
+                    ) -> tuple[list[tuple[Cell, list[Cell]]], dict[Cell, AttackCard]]:
+    """BAT-3, BAT-4 for the cards in ``order``: ``(removals, survivors)``."""
+    cards = {cell: board.rows[cell[0]][cell[1]].card for cell in order}
     alive = dict(cards)
     removals = []
-    for speed in speeds:
-        for colour in clockwise:
-            for cell in sorted(cards):
-                card = cards[cell]
-                if card.colour != colour or int(card.kind) != speed:
-                    continue
-                if cell not in alive:
-                    continue  # BAT-3
-                hit = sorted(x for x in reach(board, cell, speed)
-                             if x in alive and alive[x].colour != colour and int(alive[x].kind) != 0)
-                for x in hit:
-                    del alive[x]
-                if hit:
-                    removals.append((cell, hit))
+    for cell in order:
+        card = cards[cell]
+        if cell not in alive:
+            continue  # BAT-3
+        hit = sorted(x for x in reach(board, cell, int(card.kind))
+                     if x in alive and alive[x].colour != card.colour and int(alive[x].kind) != 0)
+        for x in hit:
+            del alive[x]
+        if hit:
+            removals.append((cell, hit))
     return removals, alive
 
 
-def treasure(board_after_battle: Board, seating: Seating, reading: Collection
-             ) -> dict[Colour, set[Cell]]:
-    """TRE-1..3 with INT-1 (both readings) and INT-2."""
+def battle(board: Board, seating: Seating, rules: RuleSet
+           ) -> tuple[list[tuple[Cell, list[Cell]]], dict[Cell, AttackCard]]:
+    """BAT-1..4 and VAR-1: ``(removals as (acting cell, removed cells)), survivors``."""
+    return battle_in_order(board, turn_order(board, seating, rules))
+
+
+def ties_that_matter(board: Board, seating: Seating, rules: RuleSet) -> set[tuple[Cell, Cell]]:
+    """(earlier, later) cells of tied cards (same speed 1-4, different colours) for which
+    exchanging their turns changes what one does to the other."""
+    order = turn_order(board, seating, rules)
+    cards = {cell: board.rows[cell[0]][cell[1]].card for cell in order}
+
+    def hits(order_, a, b) -> tuple[bool, bool]:
+        removals, _ = battle_in_order(board, order_)
+        done = {by: set(gone) for by, gone in removals}
+        return (b in done.get(a, ()), a in done.get(b, ()))
+
+    found = set()
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            ca, cb = cards[a], cards[b]
+            if ca.kind != cb.kind or ca.colour == cb.colour or int(ca.kind) in (0, 5):
+                continue
+            swapped = list(order)
+            ia, ib = swapped.index(a), swapped.index(b)
+            swapped[ia], swapped[ib] = b, a
+            if hits(order, a, b) != hits(swapped, b, a)[::-1]:
+                found.add((a, b))
+    return found
+
+
+def treasure(board_after_battle: Board, seating: Seating, reading: Collection,
+             gaps_break: bool = False) -> dict[Colour, set[Cell]]:
+    """TRE-1..3 with INT-1 (both readings) and INT-2 (or, ``gaps_break``, its other
+    reading: a position without a treasure card, or off the grid, breaks a sandwich)."""
     seats = list(seating.players)
     start = seats.index(seating.start_player)
     clockwise = seats[start:] + seats[:start]
@@ -109,6 +144,8 @@ def treasure(board_after_battle: Board, seating: Seating, reading: Collection
                 between = [(a[0] + sr * k, a[1] + sc * k) for k in range(1, steps)]
                 if any(x in look for x in between):  # own card (shorter pair) or a blocker
                     continue
+                if gaps_break and any(x not in has_treasure for x in between):
+                    continue
                 for x in between:
                     if x in has_treasure and x not in taken:
                         taken[x] = colour
@@ -118,15 +155,22 @@ def treasure(board_after_battle: Board, seating: Seating, reading: Collection
     return won
 
 
-def bell(board: Board, seating: Seating, rules: RuleSet) -> bool:
-    """DICE-4, DICE-5, STRAT-3, VAR-3, VAR-4 with INT-3."""
+def bell(board: Board, seating: Seating, rules: RuleSet, full_only: bool = False) -> bool:
+    """DICE-4, DICE-5, STRAT-3, VAR-3, VAR-4 with INT-3 (or, ``full_only``, its other
+    reading: only rows, columns and diagonals spanning the whole grid count)."""
     dice = {(r, c): sq.occupant.colour for r, row in enumerate(board.rows)
             for c, sq in enumerate(row) if isinstance(sq.occupant, Dice)}
     has_treasure = {(r, c) for r, row in enumerate(board.rows) for c, sq in enumerate(row)
                     if sq.treasure is not None}
+    n_rows = len(board.rows)
+    n_cols = max(len(r) for r in board.rows)
     lines = set()
     for cell in _cells(board):
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            if full_only and _lattice_length(n_rows, n_cols, cell, dr, dc) != (
+                    n_cols if (dr, dc) == (0, 1) else n_rows if (dr, dc) == (1, 0)
+                    else min(n_rows, n_cols)):
+                continue
             line = tuple(x for x in _line_through(board, cell, dr, dc) if x in has_treasure)
             if len(line) >= 3:
                 lines.add(line)
@@ -137,3 +181,15 @@ def bell(board: Board, seating: Seating, rules: RuleSet) -> bool:
     if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:
         return len(dice) >= 3
     return any(sum(1 for x in line if x in dice) >= 3 for line in lines)
+
+
+def _lattice_length(n_rows: int, n_cols: int, cell: Cell, dr: int, dc: int) -> int:
+    """How many places of the bounding rectangle the line through ``cell`` crosses."""
+    r, c = cell
+    while 0 <= r - dr < n_rows and 0 <= c - dc < n_cols:
+        r, c = r - dr, c - dc
+    n = 0
+    while 0 <= r < n_rows and 0 <= c < n_cols:
+        n += 1
+        r, c = r + dr, c + dc
+    return n

@@ -24,7 +24,7 @@ def same(a, b) -> bool:
     if isinstance(a, Geometry):
         return (isinstance(b, Geometry) and a.row_lengths == b.row_lengths
                 and a.positions == b.positions and dict(a.index) == dict(b.index)
-                and a.lines == b.lines and a.reach == b.reach
+                and a.lines == b.lines and a.full_lines == b.full_lines and a.reach == b.reach
                 and dict(a.between) == dict(b.between) and a.lattice_gap == b.lattice_gap
                 and a.between_rows == b.between_rows)
     return a == b

@@ -62,7 +62,8 @@ def without_values(hand: Sequence[int], values: Iterable[int]) -> tuple[int, ...
 def can_place_in_principle(state: GameState, ps: PlayerState) -> bool:
     """True when ``ps`` may still act in this Dice Time: no false-bell penalty, two dice
     in hand and a card without dice on the board. Whether the dice match a card does not
-    matter: a player who cannot claim any card simply re-rolls (INT-8)."""
+    matter: a player who cannot claim any card simply re-rolls (INT-8; such a roll's
+    ``dice.roll`` event carries INT-8)."""
     return not ps.false_bell and len(ps.dice) >= 2 and bool(state.board.free_faces())
 
 

@@ -20,7 +20,7 @@ from ..resolve.round_end import end_round, lay_out, refill_plan
 from ..situation import Mode, Seating, table_setup
 from ..resolve.treasure import after_treasure_time, resolve_round
 from .actions import Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll
-from .legal import can_place_in_principle, check, listing, pair_left, without_values
+from .legal import can_place_in_principle, check, listing, pair_left, pairs_shown, without_values
 from .setup import _roll
 from .state import GameState, Phase, PlayerState, RoundRecord
 
@@ -163,10 +163,14 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
         dice = tuple(sorted(keep + fresh))
     else:
         dice, draws = _roll(state.seed, state.draws, len(ps.dice))
+    shown = pairs_shown(ps.dice)
+    could_claim = any(faces in shown for faces in state.board.free_faces().values())
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
                   log=(Event.of("dice.roll", "STRAT-2" if strategy else "DICE-3", {
                       "colour": ps.colour.value, "dice": dice,
-                      "rerolled": tuple(action.dice or ()) if strategy else None}),))
+                      "rerolled": tuple(action.dice or ()) if strategy else None},
+                      # INT-8: no card could be claimed, and nothing forces a pass: re-roll
+                      interpretation=None if could_claim else "INT-8"),))
     if strategy:
         if state.rules.place_after_reroll:
             return _evolve(new, rerolled=True)

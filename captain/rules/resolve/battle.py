@@ -43,8 +43,8 @@ class BattleStep:
         removed: positions of other players' cards it removed, sorted.
         immune: positions of other players' [0] cards in range (never removed).
         removed_by: for ``REMOVED_BEFORE``, the position of the card that removed it.
-        tie_break: True when a card of the same speed went before it because of seating
-            order (BAT-2).
+        tie_break: True when this card's place among cards of its speed decided something
+            (see :meth:`BattleResult.ties_that_matter`; BAT-2).
         event: the explanation of this step.
     """
 
@@ -74,11 +74,12 @@ class BattleResult:
         events: ``battle.reveal``, one event per step, ``battle.done``.
     """
 
-    __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own", "_treasure")
+    __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own", "_treasure",
+                 "_hostage")
 
     def __init__(self, before: Board, order: list[tuple],
                  trace: list[tuple[int, int, int, int]], alive: int, rules: RuleSet,
-                 own: dict[Colour, int], treasure: int) -> None:
+                 own: dict[Colour, int], treasure: int, hostage: int) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "before", before)
         setattr_(self, "_keyed", order)  # (sort key, card, bit index, value) in resolution order
@@ -88,6 +89,7 @@ class BattleResult:
         setattr_(self, "_own", own)
         setattr_(self, "_cache", {})
         setattr_(self, "_treasure", treasure)
+        setattr_(self, "_hostage", hostage)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BattleResult is immutable")
@@ -164,28 +166,64 @@ class BattleResult:
                 out.setdefault(card.colour, []).append(card)
         return out
 
+    def ties_that_matter(self) -> tuple[tuple[int, int], ...]:
+        """Pairs ``(i, j)`` of turn numbers, ``i < j``: cards of equal speed and different
+        colours whose order decided something between them. With their two turns
+        exchanged, what one does to the other changes: the earlier removes the later in
+        one order and not in the other, or the later would remove the earlier. The
+        earlier card went first because of BAT-2 (the start player first, then clockwise).
+        Ties where neither card can touch the other change nothing and are not listed."""
+        found = self._cache.get("ties")
+        if found is None:
+            found = self._cache["ties"] = tuple(self._ties())
+        return found  # type: ignore[return-value]
+
+    def _ties(self):
+        keyed = self._keyed
+        reach = self.before.geometry.reach
+        everyone = 0
+        for mask in self._own.values():
+            everyone |= mask
+        for i, (_k, card_i, _a, value) in enumerate(keyed):
+            if value in (0, 5):
+                continue  # no effect either way
+            for j in range(i + 1, len(keyed)):
+                _k2, card_j, _b, value_j = keyed[j]
+                if value_j != value:
+                    break  # one speed's cards are next to each other
+                if card_j.colour is card_i.colour:
+                    continue
+                swapped = list(keyed)
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                trace, _alive = fight(swapped, reach, self._own, self._hostage, everyone)
+                if (_between(keyed, self._trace, i, j)
+                        != _between(swapped, trace, j, i)):
+                    yield (i, j)
+
     def _build(self) -> None:
         rules = self._rules
         g = self.before.geometry
-        speed_clause = "VAR-1" if rules.speed_order is SpeedOrder.REVERSED else "BAT-1"
-        events: list[Event] = [Event("battle.reveal", "BAT-1", {
+        reversed_order = rules.speed_order is SpeedOrder.REVERSED
+        speed_clause = "VAR-1" if reversed_order else "BAT-1"
+        events: list[Event] = [Event("battle.reveal", speed_clause, {
             "cards": [[list(p), c.token] for p, c in self._order],
             "order": [int(k) for k in sorted(AttackKind, key=rules.speed_rank)],
             "order_clause": speed_clause,
         })]
+        ties = self.ties_that_matter()
         steps: list[BattleStep] = []
-        seen_speed: dict[int, list[Colour]] = {}
         for index, ((pos, card), (outcome, removed_m, immune_m, by)) in enumerate(
                 zip(self._order, self._trace)):
-            earlier = seen_speed.setdefault(card.speed, [])
-            # BAT-2 decided this card's place: a card of another colour and the same speed
-            # went before it (cards of one speed are in seat order)
-            tie_break = any(c is not card.colour for c in earlier)
-            earlier.append(card.colour)
+            went_before = [self._tie_entry(index, j) for i, j in ties if i == index]
+            went_after = [self._tie_entry(index, i) for i, j in ties if j == index]
+            tie_break = bool(went_before or went_after)
             base = {"index": index, "position": list(pos), "card": card.token,
-                    "colour": card.colour.value, "value": card.speed}
-            if tie_break:
-                base["before"] = sorted({c.value for c in earlier if c != card.colour})
+                    "colour": card.colour.value, "value": card.speed,
+                    "order_clause": "BAT-2" if tie_break else speed_clause}
+            if went_before:
+                base["went_before"] = went_before
+            if went_after:
+                base["went_after"] = went_after
             if outcome == _SKIPPED:
                 by_pos = self._order[by][0]
                 event = Event("battle.skipped", "BAT-3", {**base, "removed_by": list(by_pos)})
@@ -203,8 +241,7 @@ class BattleResult:
                     **base, "range": sorted(list(p) for p in reach),
                     "removed": [list(p) for p in removed],
                     "removed_cards": [self.before.at(p).card.token for p in removed],  # type: ignore[union-attr]
-                    "immune": [list(p) for p in immune],
-                    "order_clause": "BAT-2" if tie_break else speed_clause})
+                    "immune": [list(p) for p in immune]})
                 steps.append(BattleStep(index, pos, card, Outcome.ACTS, reach, removed, immune,
                                         None, tie_break, event))
             events.append(event)
@@ -212,6 +249,23 @@ class BattleResult:
             "survivors": [[list(p), c.token] for p, c in sorted(self.survivors.items())]}))
         self._cache["steps"] = tuple(steps)
         self._cache["events"] = tuple(events)
+
+    def _tie_entry(self, index: int, other: int) -> dict:
+        """The other card of a tie that mattered, and why the earlier of the two went
+        first: its owner is the start player, or sits earlier clockwise (BAT-2)."""
+        first = min(index, other)
+        seat_of_first = (self._keyed[first][0] >> 8) & 0xFF
+        pos, card = self._order[other]
+        return {"position": list(pos), "card": card.token, "colour": card.colour.value,
+                "reason": "start-player" if seat_of_first == 0 else "seat-order"}
+
+
+def _between(order: list[tuple], trace: list[tuple[int, int, int, int]], first: int,
+             second: int) -> tuple[bool, bool]:
+    """(the card at turn ``first`` removed the one at turn ``second``, and the other way
+    round), for two cards given by their turn numbers in ``order``."""
+    a, b = order[first][2], order[second][2]
+    return (bool(trace[first][1] >> b & 1), bool(trace[second][1] >> a & 1))
 
 
 _ACTS, _NO_EFFECT, _SKIPPED = 0, 1, 2
@@ -226,14 +280,14 @@ def resolution_order(board: Board, seating: Seating, rules: RuleSet = RuleSet()
     return list(resolve_battle(board, seating, rules)._order)
 
 
-@implements("BAT-1", "BAT-2", "BAT-3", "BAT-4")
+@implements("BAT-1", "BAT-2")
 def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> BattleResult:
     """Resolve Battle Time on ``board`` (attack cards revealed; no dice).
 
-    Returns a :class:`BattleResult`. Applies BAT-1 (speed order; VAR-1 when the rule
-    set reverses it), BAT-2 (ties: start player, then clockwise), BAT-3 (a removed card
-    does not act) and BAT-4 (an acting card removes the other players' cards in its range,
-    :func:`~captain.rules.geometry.attack_reach`; own cards and [0] are never removed).
+    Returns a :class:`BattleResult`. Cards take their turns by speed, 0 to 5 (BAT-1;
+    VAR-1 when the rule set reverses it, :func:`~captain.rules.situation.speed_ranks`);
+    cards of equal speed in seat order from the start player clockwise (BAT-2). Each turn
+    is :func:`fight`'s (BAT-3, BAT-4).
     """
     g = board.geometry
     seat = seating.ranks
@@ -260,11 +314,25 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
             at += 1
             bit <<= 1
     keyed.sort()  # the keys are distinct: only the int is ever compared
-    reach = g.reach
+    trace, survivors = fight(keyed, g.reach, own, hostage, alive)
+    return BattleResult(board, keyed, trace, survivors, rules, own, treasure, hostage)
+
+
+@implements("BAT-3", "BAT-4")
+def fight(order: list[tuple], reach: tuple[tuple[int, ...], ...], own: dict[Colour, int],
+          hostage: int, alive: int) -> tuple[list[tuple[int, int, int, int]], int]:
+    """The cards' turns in ``order`` (rows ``(key, card, bit index, value)``): a card
+    removed before its turn does nothing (BAT-3); an acting card removes every other
+    player's card in its range (``reach``, BAT-4/BAT-5) except [0] cards (``hostage``
+    mask), never its owner's (``own`` masks). [0] and [5] have no effect.
+
+    Returns ``(trace, survivors)``: per card ``(outcome, removed mask, immune mask,
+    index of the card that removed it or -1)``, and the mask of cards left.
+    """
     removed_by: dict[int, int] = {}
     trace: list[tuple[int, int, int, int]] = []
     append = trace.append
-    for i, (_key, card, at, value) in enumerate(keyed):
+    for i, (_key, card, at, value) in enumerate(order):
         bit = 1 << at
         if not alive & bit:
             append((_SKIPPED, 0, 0, removed_by[bit]))
@@ -282,7 +350,7 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
                 removed_by[low] = i
                 t ^= low
         append((_ACTS, targets, hit & hostage, -1))
-    return BattleResult(board, keyed, trace, alive, rules, own, treasure)
+    return trace, alive
 
 
 _VALUE = {kind: int(kind) for kind in AttackKind}

@@ -79,22 +79,27 @@ def bell_lines(board: Board) -> list[tuple[Position, ...]]:
     return [g.to_positions(mask) for mask in _line_masks(g.row_lengths, board.occupancy().treasure)]
 
 
-def _line_masks(row_lengths: tuple[int, ...], treasure: int) -> tuple[int, ...]:
-    key = (row_lengths, treasure)
+def _line_masks(row_lengths: tuple[int, ...], treasure: int, full_only: bool = False
+                ) -> tuple[int, ...]:
+    key = (row_lengths, treasure, full_only)
     found = BELL_LINES.table.get(key)
     return found if found is not None else BELL_LINES.fill(key)
 
 
 @BELL_LINES.computes
 @implements("INT-3")
-def _bell_line_masks(key: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
+def _bell_line_masks(key: tuple[tuple[int, ...], int, bool]) -> tuple[int, ...]:
     """INT-3: the lines for DICE-4 and STRAT-3 are the rows, columns and diagonals of
     the shape that hold at least 3 treasure cards, counting only positions with a
-    treasure card. ``key`` is ``(row lengths, treasure mask)``."""
-    row_lengths, treasure = key
+    treasure card — on 4×4 the 3-card diagonals too. ``key`` is ``(row lengths,
+    treasure mask, full_only)``; ``full_only`` keeps only the lines that span the whole
+    grid, the other reading, for explanations."""
+    row_lengths, treasure, full_only = key
     g = geometry(row_lengths)
     found = []
-    for line in g.lines:
+    for line, full in zip(g.lines, g.full_lines):
+        if full_only and not full:
+            continue
         mask = g.mask(line) & treasure
         if mask.bit_count() >= 3:
             found.append(mask)
@@ -103,7 +108,7 @@ def _bell_line_masks(key: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
 
 @implements("DICE-4", "DICE-5", "STRAT-3", "VAR-3", "VAR-4")
 def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
-             trace: BellTrace | None = None) -> bool:
+             trace: BellTrace | None = None, *, full_lines_only: bool = False) -> bool:
     """True when the bell condition in force holds on ``board``.
 
     * Strategy mode, STRAT-3: every card of one bell line (INT-3) holds dice.
@@ -112,11 +117,13 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
     * Otherwise DICE-4: three cards of one bell line (INT-3) hold dice.
 
     With a ``trace``, also records what decided (see :class:`BellTrace`); without one it
-    stops at the first qualifying line.
+    stops at the first qualifying line. ``full_lines_only`` is the other reading of
+    INT-3 (only lines spanning the whole grid count), for explanations.
     """
     treasure, dice, _cards, dice_of = board.occupancy()
     if rules.mode is Mode.STRATEGY:
-        return _line_condition(board.geometry.row_lengths, treasure, dice, True, "STRAT-3", trace)
+        return _line_condition(board.geometry.row_lengths, treasure, dice, True, "STRAT-3", trace,
+                               full_lines_only)
     if rules.bell is BellRule.ALL_DICE:
         best = None
         for colour in seating.order():
@@ -138,15 +145,16 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
         return needed == 0
     if trace is None and dice.bit_count() < 3:
         return False  # no line can hold three yet
-    return _line_condition(board.geometry.row_lengths, treasure, dice, False, "DICE-4", trace)
+    return _line_condition(board.geometry.row_lengths, treasure, dice, False, "DICE-4", trace,
+                           full_lines_only)
 
 
 def _line_condition(row_lengths: tuple[int, ...], treasure: int, dice: int, full: bool,
-                    clause: str, trace: BellTrace | None) -> bool:
+                    clause: str, trace: BellTrace | None, full_lines_only: bool) -> bool:
     """A bell line with 3 dice-holding cards (``full``: all of its cards) — and, for the
     trace, the closest line otherwise (the first one of least need)."""
     best_need, best_line = 4 << 20, None
-    for line in _line_masks(row_lengths, treasure):
+    for line in _line_masks(row_lengths, treasure, full_lines_only):
         held = line & dice
         need = (line.bit_count() if full else 3) - held.bit_count()
         if need <= 0:
@@ -199,31 +207,19 @@ def _status(board: Board, seating: Seating, rules: RuleSet) -> BellStatus:
     elif clause in ("DICE-5", "VAR-4"):
         event = Event("bell.count" if ok else "bell.not_yet", clause,
                       {"held": [list(p) for p in held], "needed": trace.needed})
-    elif ok:
-        assert line is not None
-        event = Event("bell.line", clause, {"line": [list(p) for p in line],
-                                            "held": [list(p) for p in held]},
-                      interpretation="INT-3" if _relies_on_int3(board, line) else None)
-    elif line is None:
-        event = Event("bell.not_yet", clause, {"line": None, "held": [], "needed": 3},
-                      interpretation="INT-3")
     else:
-        event = Event("bell.not_yet", clause, {"line": [list(p) for p in line],
-                                               "held": [list(p) for p in held],
-                                               "needed": trace.needed})
+        # INT-3 decided the answer when reading only full-length lines would change it
+        int3 = "INT-3" if may_ring(board, seating, rules, full_lines_only=True) != ok else None
+        if ok:
+            assert line is not None
+            event = Event("bell.line", clause, {"line": [list(p) for p in line],
+                                                "held": [list(p) for p in held]},
+                          interpretation=int3)
+        elif line is None:
+            event = Event("bell.not_yet", clause, {"line": None, "held": [], "needed": 3},
+                          interpretation=int3)
+        else:
+            event = Event("bell.not_yet", clause, {"line": [list(p) for p in line],
+                                                   "held": [list(p) for p in held],
+                                                   "needed": trace.needed}, interpretation=int3)
     return BellStatus(ok, clause, line, held, trace.needed, event)
-
-
-def _relies_on_int3(board: Board, line: tuple[Position, ...]) -> bool:
-    """True when the qualifying line counts only because of INT-3: a diagonal shorter
-    than the grid, or a line crossing places without a treasure card."""
-    a, b = line[0], line[-1]
-    if a.row != b.row and a.col != b.col and len(line) < min(board.shape):
-        return True
-    steps = max(abs(b.row - a.row), abs(b.col - a.col))
-    sr, sc = (b.row - a.row) // steps, (b.col - a.col) // steps
-    for i in range(steps + 1):
-        square = board.get(Position(a.row + sr * i, a.col + sc * i))
-        if square is None or square.treasure is None:
-            return True
-    return False

@@ -105,6 +105,8 @@ class TreasureResult:
         board: the board after Treasure Time: won treasure and all attack cards gone.
         events: the explanation, in order.
         other_reading: winnings under the other INT-1 reading when they differ, else None.
+        gap_reading: winnings if a gap broke a sandwich (the other reading of INT-2)
+            when they differ, else None.
     """
 
     __slots__ = ("reading", "winnings", "order", "_after_battle", "_seating", "_cache")
@@ -154,6 +156,10 @@ class TreasureResult:
     def other_reading(self) -> dict[Colour, tuple[Position, ...]] | None:
         return self._detail()["other_reading"]
 
+    @property
+    def gap_reading(self) -> dict[Colour, tuple[Position, ...]] | None:
+        return self._detail()["gap_reading"]
+
 
 def board_masks(board: Board) -> tuple[int, dict[Colour, int]]:
     """``(treasure mask, colour → attack card mask)`` of ``board``."""
@@ -173,7 +179,8 @@ def board_masks(board: Board) -> tuple[int, dict[Colour, int]]:
 @implements("TRE-1", "TRE-2", "TRE-3", "INT-1", "INT-2")
 def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
                    masks: tuple[int, dict[Colour, int]] | None = None,
-                   trace: TreasureTrace | None = None) -> dict[Colour, int]:
+                   trace: TreasureTrace | None = None, *, gaps_break: bool = False
+                   ) -> dict[Colour, int]:
     """Each colour's winnings as a geometry bit mask.
 
     ``board`` is the board after Battle Time (``masks`` may give its :func:`board_masks`
@@ -186,6 +193,8 @@ def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
     looks; simultaneous: sandwiches are judged on the board as it is.
 
     With a ``trace``, also records every pair of cards looked at (:class:`TreasureTrace`).
+    ``gaps_break=True`` is the other reading of INT-2, for explanations only: a position
+    without a treasure card (or off the grid) between two cards breaks the sandwich.
     """
     g = board.geometry
     between_rows = g.between_rows
@@ -212,6 +221,8 @@ def winnings_masks(board: Board, order: tuple[Colour, ...], reading: Collection,
                 if btw < 0 or btw & own:
                     continue  # no common line, or split into shorter pairs by an own card
                 blockers = btw & others
+                if gaps_break and ((a, b) in g.lattice_gap or btw & ~treasure):
+                    continue  # the other reading of INT-2: a gap breaks the sandwich
                 if trace is None:
                     if not blockers:
                         win |= btw & treasure & ~taken
@@ -298,6 +309,9 @@ def _explain(board: Board, seating: Seating, reading: Collection,
     positions = g.to_positions
     other_winnings = {c: positions(other_won.get(c, 0)) for c in seating.players}
     differs = other_winnings != winnings
+    gap_won = winnings_masks(board, order, reading, masks, gaps_break=True)
+    gap_winnings = {c: positions(gap_won.get(c, 0)) for c in seating.players}
+    gaps_matter = gap_winnings != winnings
 
     sandwiches: list[Sandwich] = []
     for look in trace.pairs:
@@ -329,7 +343,7 @@ def _explain(board: Board, seating: Seating, reading: Collection,
                 interpretation = None
                 if s.int1_unblocked and differs:
                     interpretation = "INT-1"
-                elif s.gap:
+                elif s.gap and gaps_matter:
                     interpretation = "INT-2"
                 events.append(Event("treasure.sandwich", "TRE-2", {
                     **params, "won": [list(p) for p in s.won], "gap": s.gap,
@@ -345,6 +359,11 @@ def _explain(board: Board, seating: Seating, reading: Collection,
             "winnings": {c.value: [list(p) for p in winnings[c]] for c in order},
             "other_winnings": {c.value: [list(p) for p in other_winnings[c]] for c in order},
         }, interpretation="INT-1"))
+    if gaps_matter:
+        events.append(Event("treasure.gap_matters", "TRE-2", {
+            "winnings": {c.value: [list(p) for p in winnings[c]] for c in order},
+            "other_winnings": {c.value: [list(p) for p in gap_winnings[c]] for c in order},
+        }, interpretation="INT-2"))
     left = sorted(board.cards().items())
     if left:
         events.append(Event("treasure.discard", "TRE-4", {
@@ -354,4 +373,5 @@ def _explain(board: Board, seating: Seating, reading: Collection,
         won_all |= m
     return {"under": under, "sandwiches": tuple(sandwiches),
             "board": after_treasure_time(board, won_all), "events": tuple(events),
-            "other_reading": other_winnings if differs else None}
+            "other_reading": other_winnings if differs else None,
+            "gap_reading": gap_winnings if gaps_matter else None}

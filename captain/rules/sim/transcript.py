@@ -49,7 +49,10 @@ def transcript(players: int, seed: int, mode: Mode = Mode.ACTION, policy: str = 
             out.append(f"Round {before.round}: start player {before.start_player.value}; "
                        f"deck {len(before.deck)}")
             out.extend(draw(before.board))
-            out.append(f"  {action.player.value} rings the start bell; everyone rolls.")
+            if before.rules.mode is Mode.STRATEGY:  # no bell in strategy mode (STRAT-1)
+                out.append(f"  {action.player.value} begins Dice Time; everyone rolls.")
+            else:
+                out.append(f"  {action.player.value} rings the start bell; everyone rolls.")
             out.append("    rolled: " + ", ".join(
                 f"{p.colour.value} {_faces(p.dice)}" for p in after.players))
             rolls.clear()
