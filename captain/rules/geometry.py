@@ -32,6 +32,7 @@ class Geometry:
 
     Attributes:
         row_lengths: the shape.
+        key: the shape as text (``"4,4,4,4"``): a memo key whose hash Python keeps.
         positions: bit index → position, row by row.
         index: ``(row, col)`` → bit index (a read-only mapping).
         lines: every maximal row, column and diagonal, as the positions that exist on it,
@@ -49,6 +50,7 @@ class Geometry:
     """
 
     row_lengths: tuple[int, ...]
+    key: str
     positions: tuple[Position, ...]
     index: Mapping[tuple[int, int], int]
     lines: tuple[tuple[Position, ...], ...]
@@ -74,7 +76,7 @@ class Geometry:
 
     def to_positions(self, mask: int) -> tuple[Position, ...]:
         """Positions of ``mask``, in board order."""
-        key = (self.row_lengths, mask)
+        key = (self.key, mask)
         found = POSITIONS.table.get(key)
         return found if found is not None else POSITIONS.fill(key)
 
@@ -169,7 +171,7 @@ def _build(row_lengths: tuple[int, ...]) -> Geometry:
     matrix = [[-1] * n for _ in range(n)]
     for (a, b), mask in between.items():
         matrix[a][b] = matrix[b][a] = mask
-    return Geometry(row_lengths, positions, index, tuple(lines), tuple(full), reach, between,
+    return Geometry(row_lengths, shape_key(row_lengths), positions, index, tuple(lines), tuple(full), reach, between,
                     frozenset(lattice_gap), tuple(tuple(row) for row in matrix))
 
 
@@ -183,8 +185,18 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def shape_key(row_lengths: tuple[int, ...]) -> str:
+    """``"4,4,4,4"`` for ``(4, 4, 4, 4)``; :func:`shape_of` reads it back."""
+    return ",".join(map(str, row_lengths))
+
+
+def shape_of(key: str) -> tuple[int, ...]:
+    """The row lengths of a :func:`shape_key`."""
+    return tuple(int(n) for n in key.split(",")) if key else ()
+
+
 @POSITIONS.computes
-def _positions(key: tuple[tuple[int, ...], int]) -> tuple[Position, ...]:
-    row_lengths, mask = key
-    positions = geometry(row_lengths).positions
+def _positions(key: tuple[str, int]) -> tuple[Position, ...]:
+    shape, mask = key
+    positions = geometry(shape_of(shape)).positions
     return tuple([positions[i] for i in _bits(mask)])

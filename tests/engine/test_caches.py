@@ -22,7 +22,7 @@ R, B, G, W = Colour
 def same(a, b) -> bool:
     """Equality of memoised answers; geometries compare by what they hold."""
     if isinstance(a, Geometry):
-        return (isinstance(b, Geometry) and a.row_lengths == b.row_lengths
+        return (isinstance(b, Geometry) and a.row_lengths == b.row_lengths and a.key == b.key
                 and a.positions == b.positions and dict(a.index) == dict(b.index)
                 and a.lines == b.lines and a.full_lines == b.full_lines and a.reach == b.reach
                 and dict(a.between) == dict(b.between) and a.lattice_gap == b.lattice_gap

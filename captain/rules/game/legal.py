@@ -125,6 +125,7 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
     free = state.board.free_faces()
     condition = None
     actions = ACTIONS.table
+    pairs_table = PAIRS.table
     for ps in players:
         if ps.false_bell:
             continue
@@ -132,7 +133,9 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
         dice = ps.dice
         if dice:
             out.append(shared(Roll, colour))
-            pairs = pairs_shown(dice)
+            pairs = pairs_table.get(dice)
+            if pairs is None:
+                pairs = PAIRS.fill(dice)
             for pos, faces in free.items():  # DICE-2: exactly the card's two faces
                 if faces in pairs:
                     claim = actions.get((Claim, colour, pos))

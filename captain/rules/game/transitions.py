@@ -9,7 +9,7 @@ also resolves Battle Time, Treasure Time, the refill and the end check.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from ..resolve.bell import bell_status, may_ring
@@ -25,43 +25,39 @@ from .setup import _roll
 from .state import GameState, Phase, PlayerState, RoundRecord
 
 
-class LegalActions(Sequence):
+class LegalActions(tuple):
     """The actions legal in one state, as :func:`legal_actions` listed them.
 
-    A read-only sequence of actions that compares equal to a list or tuple of the same
-    actions. :meth:`apply` carries out one of them without checking it again — the only
-    way to skip the check, and it holds only for actions taken from this listing.
+    A tuple of actions (it also compares equal to a list of the same actions) that
+    remembers its ``state``. :meth:`apply` carries out one of them without checking it
+    again — the only way to skip the check, and it holds only for actions taken from
+    this very listing.
     """
 
-    __slots__ = ("state", "_actions")
+    state: GameState
 
-    def __init__(self, state: GameState, actions: Sequence[Action]) -> None:
-        self.state = state
-        self._actions = tuple(actions)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        return self._actions[index]
-
-    def __len__(self) -> int:
-        return len(self._actions)
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self._actions)
+    def __new__(cls, state: GameState, actions: Sequence[Action]) -> LegalActions:
+        listed = tuple.__new__(cls, actions)
+        listed.state = state
+        return listed
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, (LegalActions, list, tuple)):
-            return self._actions == tuple(other)
-        return NotImplemented
+        if isinstance(other, list):
+            other = tuple(other)
+        return tuple.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
 
     def __repr__(self) -> str:
-        return f"LegalActions({list(self._actions)!r})"
+        return f"LegalActions({list(self)!r})"
 
     def apply(self, action: Action) -> GameState:
         """The state after ``action``, which must be one of these very objects; anything
         else is checked as :func:`apply` would (raising :class:`IllegalAction`)."""
-        for listed in self._actions:
+        for listed in self:
             if listed is action:
                 return transition(self.state, action)
         return apply(self.state, action)
@@ -163,8 +159,7 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
         dice = tuple(sorted(keep + fresh))
     else:
         dice, draws = _roll(state.seed, state.draws, len(ps.dice))
-    shown = pairs_shown(ps.dice)
-    could_claim = any(faces in shown for faces in state.board.free_faces().values())
+    could_claim = not pairs_shown(ps.dice).isdisjoint(state.board.free_faces().values())
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
                   log=(Event.of("dice.roll", "STRAT-2" if strategy else "DICE-3", {
                       "colour": ps.colour.value, "dice": dice,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..caches import BELL_LINES
 from ..clauses import implements
 from ..events import Event
-from ..geometry import geometry
+from ..geometry import geometry, shape_of
 from ..model import Board, Position
 from ..situation import BellRule, Mode, RuleSet, Seating
 
@@ -76,26 +76,25 @@ def bell_lines(board: Board) -> list[tuple[Position, ...]]:
     """Lines that count for the bell (INT-3): rows, columns and diagonals holding at
     least 3 treasure cards; positions without a treasure card are left out."""
     g = board.geometry
-    return [g.to_positions(mask) for mask in _line_masks(g.row_lengths, board.occupancy().treasure)]
+    return [g.to_positions(mask) for mask in _line_masks(g.key, board.occupancy().treasure)]
 
 
-def _line_masks(row_lengths: tuple[int, ...], treasure: int, full_only: bool = False
-                ) -> tuple[int, ...]:
-    key = (row_lengths, treasure, full_only)
+def _line_masks(shape: str, treasure: int, full_only: bool = False) -> tuple[int, ...]:
+    key = (shape, treasure, full_only)
     found = BELL_LINES.table.get(key)
     return found if found is not None else BELL_LINES.fill(key)
 
 
 @BELL_LINES.computes
 @implements("INT-3")
-def _bell_line_masks(key: tuple[tuple[int, ...], int, bool]) -> tuple[int, ...]:
+def _bell_line_masks(key: tuple[str, int, bool]) -> tuple[int, ...]:
     """INT-3: the lines for DICE-4 and STRAT-3 are the rows, columns and diagonals of
     the shape that hold at least 3 treasure cards, counting only positions with a
-    treasure card — on 4×4 the 3-card diagonals too. ``key`` is ``(row lengths,
-    treasure mask, full_only)``; ``full_only`` keeps only the lines that span the whole
-    grid, the other reading, for explanations."""
-    row_lengths, treasure, full_only = key
-    g = geometry(row_lengths)
+    treasure card — on 4×4 the 3-card diagonals too. ``key`` is ``(shape key, treasure
+    mask, full_only)``; ``full_only`` keeps only the lines that span the whole grid, the
+    other reading, for explanations."""
+    shape, treasure, full_only = key
+    g = geometry(shape_of(shape))
     found = []
     for line, full in zip(g.lines, g.full_lines):
         if full_only and not full:
@@ -122,7 +121,7 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
     """
     treasure, dice, _cards, dice_of = board.occupancy()
     if rules.mode is Mode.STRATEGY:
-        return _line_condition(board.geometry.row_lengths, treasure, dice, True, "STRAT-3", trace,
+        return _line_condition(board.geometry.key, treasure, dice, True, "STRAT-3", trace,
                                full_lines_only)
     if rules.bell is BellRule.ALL_DICE:
         best = None
@@ -145,16 +144,16 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
         return needed == 0
     if trace is None and dice.bit_count() < 3:
         return False  # no line can hold three yet
-    return _line_condition(board.geometry.row_lengths, treasure, dice, False, "DICE-4", trace,
+    return _line_condition(board.geometry.key, treasure, dice, False, "DICE-4", trace,
                            full_lines_only)
 
 
-def _line_condition(row_lengths: tuple[int, ...], treasure: int, dice: int, full: bool,
+def _line_condition(shape: str, treasure: int, dice: int, full: bool,
                     clause: str, trace: BellTrace | None, full_lines_only: bool) -> bool:
     """A bell line with 3 dice-holding cards (``full``: all of its cards) — and, for the
     trace, the closest line otherwise (the first one of least need)."""
     best_need, best_line = 4 << 20, None
-    for line in _line_masks(row_lengths, treasure, full_lines_only):
+    for line in _line_masks(shape, treasure, full_lines_only):
         held = line & dice
         need = (line.bit_count() if full else 3) - held.bit_count()
         if need <= 0:
