@@ -42,6 +42,7 @@ from captain.rules.errors import InvalidInput
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import format as format_notation
 from captain.rules.notation import parse as parse_notation
+from tutorials.limits import RateLimited, check_misses, hit, miss
 from tutorials.models import CODE_ALPHABET, SavedPosition
 from tutorials.problems import describe
 
@@ -212,6 +213,15 @@ def _respond(request: HttpRequest, status: int, problems: list[dict[str, Any]]) 
 @api.exception_handler(Problems)
 def _on_problems(request: HttpRequest, exc: Problems) -> HttpResponse:
     return _respond(request, exc.status, exc.problems)
+
+
+@api.exception_handler(RateLimited)
+def _on_rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    """429 ``rate-limited`` with ``Retry-After`` (seconds), like the site's wait page."""
+    with translation.override(language(request)):
+        response = _respond(request, 429, [make_problem("rate-limited", exc.message)])
+    response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @api.exception_handler(RulesError)
@@ -391,8 +401,12 @@ def read_position(request: HttpRequest, code: str):
     a notation gives 422 with code `bad-notation` and the character `offset`, or the
     rule the position breaks.
     """
+    short = bool(SHORT_CODE.match(code))
+    if short:
+        check_misses(request, "code-miss")
     saved = SavedPosition.objects.filter(code=code).first()
-    if saved is None and SHORT_CODE.match(code):
+    if saved is None and short:
+        miss(request, "code-miss")
         with translation.override(language(request)):
             raise Problems(404, [make_problem(
                 "not-found", _("No position is saved under this code."), field="code")])
@@ -419,7 +433,11 @@ def save_position(request: HttpRequest, payload: PositionIn):
     character `offset`, or the rule the position breaks) and saved in its canonical
     form. `title` is optional, at most 120 characters. Saved positions are never
     changed or deleted through the API.
+
+    Saves are rate-limited per client (form and API together, see the README): over
+    the limit the answer is 429 with code `rate-limited` and `Retry-After`.
     """
+    hit(request, "save")
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in payload.title):
         with translation.override(language(request)):
             raise Problems(422, [rules_problem(InvalidInput("control characters in the title",

@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 503 for a render refused by the render limit, 429 over a rate limit (pages)
+    "tutorials.middleware.WaitPagesMiddleware",
     "tutorials.middleware.VaryOnHtmxMiddleware",
 ]
 

@@ -20,3 +20,39 @@ class VaryOnHtmxMiddleware:
         response = self.get_response(request)
         patch_vary_headers(response, ("HX-Request",))
         return response
+
+
+class WaitPagesMiddleware:
+    """Answer a refused render (503) or a rate limit (429) with a page in the request's
+    language and ``Retry-After``.
+
+    Views and services raise :class:`~tutorials.render_limit.RenderBusy` and
+    :class:`~tutorials.limits.RateLimited`; the JSON API answers the latter itself, in
+    its problem shape (:mod:`captain.api`).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.shortcuts import render
+        from django.utils.translation import gettext as _
+
+        from .limits import RateLimited
+        from .render_limit import RenderBusy
+
+        if isinstance(exception, RateLimited):
+            status, message = 429, exception.message
+        elif isinstance(exception, RenderBusy):
+            status = 503
+            message = _("The server is busy making other PDFs right now. Please try again in "
+                        "%(seconds)s seconds.") % {"seconds": exception.retry_after}
+        else:
+            return None
+        response = render(request, "wait.html", {"message": message}, status=status)
+        response["Retry-After"] = str(exception.retry_after)
+        response["Cache-Control"] = "no-store"
+        return response

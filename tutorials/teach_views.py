@@ -1,7 +1,9 @@
 """Presenter and guest views of a teaching session. Thin: parse, update, render.
 
 Everything that changes a table is a POST with Django's CSRF check (forms without
-JavaScript, htmx with the token header).
+JavaScript, htmx with the token header). Table codes are looked up through
+:func:`_session`, which counts failed lookups per client (rate limit ``table-miss``) but
+never limits the presenter or a guest who has already opened that table.
 """
 
 from __future__ import annotations
@@ -18,15 +20,21 @@ from django_htmx.http import push_url
 
 from .boards import NOTES
 from .clauses import clause_summary
+from .limits import check_misses, hit, miss
 from .models import StaleTable, TeachSession
 from .teach import (SAY_LATER, VARIANT_CLAUSES, VARIANTS, act_on_board, current_section, load_board, move,
                     parse_options, sections, target_minutes)
 
 COOKIE_SALT = "teach-presenter"
+GUEST_SALT = "teach-guest"
 
 
 def _cookie_name(code: str) -> str:
     return f"teach_{code}"
+
+
+def _guest_cookie_name(code: str) -> str:
+    return f"follow_{code}"
 
 
 def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
@@ -34,11 +42,25 @@ def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
     return key is not None and key == session.presenter_key
 
 
+def _knows_table(request: HttpRequest, code: str) -> bool:
+    """Whether this browser has opened table ``code`` before (presenter or guest cookie)."""
+    return any(request.get_signed_cookie(name, default=None, salt=salt) is not None
+               for name, salt in ((_cookie_name(code), COOKIE_SALT),
+                                  (_guest_cookie_name(code), GUEST_SALT)))
+
+
 def _find(request: HttpRequest, code: str) -> TeachSession | None:
-    """The live session under ``code``, or ``None``."""
+    """The live session under ``code``, or ``None`` (a failed lookup, counted).
+
+    Raises :class:`~tutorials.limits.RateLimited` when the client has used up its failed
+    lookups, unless it holds a cookie of this very table.
+    """
     code = code.lower()
+    if not _knows_table(request, code):
+        check_misses(request, "table-miss")
     session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
     if session is None or session.expired:
+        miss(request, "table-miss")
         return None
     return session
 
@@ -95,6 +117,7 @@ def _stale_message() -> str:
 def teach_start(request: HttpRequest) -> HttpResponse:
     """GET: the choices before starting. POST: create the session and open the presenter."""
     if request.method == "POST":
+        hit(request, "table")
         options = parse_options({"players": request.POST.get("players", "4"),
                                  "mode": request.POST.get("mode", "action"),
                                  "variants": request.POST.getlist("variants")})
@@ -218,9 +241,17 @@ def teach_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
-    """The guest's view: the presenter's current section and boards, in the guest's language."""
+    """The guest's view: the presenter's current section and boards, in the guest's language.
+
+    Sets a cookie for this table, so that the guest's polls are never counted or limited
+    as failed lookups of other people on the same network.
+    """
     session = _session(request, code)
-    return render(request, "teach/guest.html", _context(request, session, presenter=False))
+    response = render(request, "teach/guest.html", _context(request, session, presenter=False))
+    response.set_signed_cookie(_guest_cookie_name(session.code), "1", salt=GUEST_SALT,
+                               max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
+                               samesite="Lax", secure=request.is_secure())
+    return response
 
 
 @require_safe

@@ -154,6 +154,10 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
         return HttpResponseNotAllowed(["POST"])
     from captain.rules import InvalidInput
 
+    from .limits import hit
+
+    hit(request, "save")
+
     raw = request.POST.get("pos", "")
     title = request.POST.get("title", "").strip()
     try:
@@ -200,7 +204,8 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
     """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper."""
     from django.utils.translation import get_language
 
-    from .sheets import SHEETS
+    from .limits import hit
+    from .sheets import SHEETS, is_cached
 
     if name not in SHEETS:
         raise Http404("no such sheet")
@@ -209,6 +214,8 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
     except _BadPaper:
         return _bad_paper()
     lang = get_language()
+    if not is_cached(name, lang, paper):
+        hit(request, "pdf")  # only a render counts
     response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
     if filename:
         response["Content-Disposition"] = f'inline; filename="{filename.format(name=name, lang=lang, paper=paper)}"'
@@ -239,6 +246,7 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
 
     from captain.rules import RulesError, notation
 
+    from .limits import hit
     from .problems import describe
     from .sheets import position_pdf
 
@@ -253,6 +261,7 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         paper = _paper(request)
     except _BadPaper:
         return _bad_paper()
+    hit(request, "pdf")
     data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
