@@ -13,6 +13,8 @@ import random
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_from_request
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -142,9 +144,12 @@ def teach_find(request: HttpRequest) -> HttpResponse:
     session = _find(request, code) if code else None
     if session is not None:
         return redirect("tutorials:teach-guest", code=session.code)
-    message = (_("No table uses the code “%(code)s”. Check the code on the presenter's screen; "
-                 "codes end after four hours.") % {"code": code[:16]}) if code else \
-        _("Type the table code shown on the presenter's screen.")
+    if code:  # what the visitor typed, isolated in <bdi> and escaped
+        message = mark_safe(conditional_escape(_(
+            "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
+            "codes end after four hours.")) % {"code": format_html("<bdi>{}</bdi>", code[:16])})
+    else:
+        message = _("Type the table code shown on the presenter's screen.")
     return render(request, "teach/start.html", _start_context(join_error=message, join_code=code[:16]),
                   status=404 if code else 200)
 
