@@ -77,15 +77,20 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The header middlewares sit outside everything that can answer early (static files,
+    # the API's 413/404/405 problems), so every response carries them.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Vary: Accept-Language, Cookie wherever the request (not the URL) chose the language
+    "tutorials.middleware.LanguageVaryMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "captain.middleware.APIBodySizeLimitMiddleware",
     "captain.middleware.APIJsonErrorsMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # 503 for a render refused by the render limit, 429 over a rate limit (pages)
     "tutorials.middleware.WaitPagesMiddleware",
@@ -234,6 +239,12 @@ for _item in _env_list("DJANGO_RATE_LIMITS", []):
 # keep it above gunicorn's --timeout (default 30 s), which ends a render that hangs.
 RENDER_LIMIT = _env_int("DJANGO_RENDER_LIMIT", os.cpu_count() or 1, minimum=1)
 RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
+
+# The site uses none of these browser features; nor may anything it embeds.
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "geolocation",
+    "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get",
+    "screen-wake-lock", "serial", "usb", "xr-spatial-tracking")}
 
 LOGGING = {
     "version": 1,

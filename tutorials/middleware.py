@@ -22,6 +22,26 @@ class VaryOnHtmxMiddleware:
         return response
 
 
+class LanguageVaryMiddleware:
+    """Add ``Vary: Accept-Language, Cookie`` where the language came from the request.
+
+    Pages under ``/ja/``, ``/en/``, ``/de/`` take their language from the address. Every
+    other response (the API, ``/p/…`` and ``/t/…`` redirects) is worded in the language of
+    the language cookie or ``Accept-Language``, so a cache must keep one copy per value.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.utils.translation import get_language_from_path
+
+        response = self.get_response(request)
+        if get_language_from_path(request.path_info) is None:
+            patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        return response
+
+
 class WaitPagesMiddleware:
     """Answer a refused render (503) or a rate limit (429) with a page in the request's
     language and ``Retry-After``.
