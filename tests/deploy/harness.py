@@ -14,6 +14,9 @@ import contextlib
 import http.client
 import itertools
 import os
+import re
+import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -73,6 +76,24 @@ def finish(process: subprocess.Popen, what: str, timeout: float = 600) -> str:
 
 
 # --- Redis ---------------------------------------------------------------------------------
+@contextlib.contextmanager
+def start_redis(folder: Path) -> Iterator[str]:
+    """A redis-server on a free loopback port, no persistence; yields its base URL."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.fail("redis-server is not installed: run bin/setup (Debian package redis-server)")
+    port = free_port()
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no", "--dir", str(folder)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 _redis_databases = itertools.count(1)  # 0 belongs to the test process itself
 
 
@@ -94,6 +115,31 @@ class Release:
     sheet_dir: Path          # the production sheet cache, this code version's folder
     output: str              # what prerender_sheets printed
     redis_base: str
+
+
+def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: bool = True) -> Release:
+    """The README's release steps with the production environment, writing below ``tmp``:
+    ``migrate``, ``collectstatic`` (hashed names checked) and ``prerender_sheets``."""
+    env = {**base_env(),
+           "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+           "DJANGO_CSRF_TRUSTED_ORIGINS": "https://127.0.0.1",
+           "DATABASE_URL": database_url,
+           "DJANGO_STATIC_ROOT": str(tmp / "static"),
+           "DJANGO_SHEET_CACHE_DIR": str(tmp / "sheets"),
+           # the README's HTTPS proxy in front: one hop appending to X-Forwarded-For
+           "DJANGO_TRUSTED_PROXY_HOPS": "1"}
+    # (translations are compiled by bin/setup already)
+    finish(manage("migrate", "--noinput", env=env), "migrate")
+    finish(manage("collectstatic", "--noinput", env=env), "collectstatic")
+    assert any(re.fullmatch(r"sheet\.[0-9a-f]{12}\.css", p.name) for p in (tmp / "static" / "css").iterdir()), \
+        "collectstatic did not write hashed names: is the manifest storage on?"
+    output = ""
+    sheet_dir = tmp / "sheets"
+    if prerender:
+        output = finish(manage("prerender_sheets", env=env), "prerender_sheets (production)")
+        [sheet_dir] = [p for p in (tmp / "sheets").iterdir() if p.is_dir()]
+    return Release(env, tmp, sheet_dir, output, redis_base)
 
 
 # --- gunicorn ------------------------------------------------------------------------------
