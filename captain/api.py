@@ -19,7 +19,10 @@ valid position is: request bodies for ``solve`` are decoded as JSON but checked 
 schema first, so its own errors (with board positions and rule clauses) reach the client.
 
 The API is public and unauthenticated: no session auth, so ninja does not check CSRF
-and non-browser clients can POST freely.
+and non-browser clients can POST freely. What a browser form on another site could send
+is refused: bodies must be declared ``application/json`` (415 otherwise), which a form
+cannot declare without a CORS preflight. Saves and failed short-code lookups are
+rate-limited per client (429, :mod:`tutorials.limits`).
 """
 
 from __future__ import annotations
@@ -200,7 +203,8 @@ def decode_json(request: HttpRequest) -> object:
 
     Raises :class:`InvalidInput` when it is empty (``empty-body``), :class:`Problems`
     (415) unless it is declared ``application/json`` (UTF-8, the default), and
-    :class:`InvalidInput` when it is not UTF-8 (``not-utf8``), not JSON (``bad-json`` with line and column) or holds
+    :class:`InvalidInput` when it is not UTF-8 (``not-utf8``), not JSON (``bad-json``
+    with line and column) or holds
     text that is not Unicode (``bad-text``: a lone surrogate such as ``"\\ud800"``, with
     the JSON path where, e.g. ``players[1]``).
     """
@@ -263,7 +267,9 @@ api = NinjaAPI(
     version="1",
     description=(
         "Ask the Captain Dice rules engine what happens in a position, read position "
-        "notation and save short links. Errors are HTTP 422 (413 for bodies over 64 KiB) "
+        "notation and save short links. Request bodies are JSON (`Content-Type: "
+        "application/json`, else 415), at most 64 KiB (else 413). Errors are HTTP 422 "
+        "(429 over a rate limit, with `Retry-After`) "
         "with `{\"detail\": [problem, ...], \"message\": ...}`; each problem has `field`, "
         "`position`, `offset`, `code`, `clause` and `message` (in the `Accept-Language` "
         "language: ja, de or en)."

@@ -1,4 +1,5 @@
-"""Keep htmx partials out of the browser's page cache."""
+"""Response middlewares of the site: ``Vary`` headers (htmx partials, the request's
+language) and the 503/429 wait pages."""
 
 from __future__ import annotations
 

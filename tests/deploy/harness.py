@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import redis
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -98,7 +99,8 @@ _redis_databases = itertools.count(1)  # 0 belongs to the test process itself
 
 
 def redis_database(redis_base: str) -> str:
-    """A Redis URL with a database number no other server of this run has used."""
+    """A Redis URL with a database number no other server of this test process has used
+    (:func:`serve` empties it first: another process may have used it before)."""
     number = next(_redis_databases)
     assert number < 16, "redis-server has 16 databases; this run started more servers"
     return f"{redis_base}/{number}"
@@ -198,7 +200,9 @@ def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = No
     on top; stopped (and its workers with it) when the block ends."""
     port = free_port()
     log = release.tmp / f"{name}-{port}.log"
-    server_env = {**release.env, "REDIS_URL": redis_database(release.redis_base),
+    database = redis_database(release.redis_base)
+    redis.Redis.from_url(database).flushdb()  # nothing left from an earlier run (bin/test runs twice)
+    server_env = {**release.env, "REDIS_URL": database,
                   "WEB_CONCURRENCY": str(workers), **(env or {})}
     with log.open("wb") as log_file:
         process = subprocess.Popen(
