@@ -4,6 +4,8 @@ Runs the README's release steps and gunicorn with three workers, Redis and the d
 limits (render limit: one per CPU; rate limits from settings.RATE_LIMITS; one trusted
 proxy hop, so each simulated client has its own address), then prints:
 
+``bin/bench-load N`` measures with a render limit of N instead.
+
 * the tutorial page's median and p95 latency idle, while 30 clients ask for cold position
   PDFs as fast as they can for 30 s, and idle again (the idle runs are the yardstick,
   before and after), and the ratio of the loaded p95 to the idle one (goal: at most 3);
@@ -98,13 +100,16 @@ def schemathesis_requests() -> str:
 
 
 def main() -> None:
+    # optional: bin/bench-load N measures with a render limit of N instead of one per CPU
+    render_limit = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "redis").mkdir()
         with start_redis(folder / "redis") as redis_base:
             release = release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
                                     prerender=False)
-            with serve(release, workers=3, name="bench") as server:
+            with serve(release, workers=3, name="bench",
+                       env={"DJANGO_RENDER_LIMIT": str(render_limit)}) as server:
                 page_latencies(server, count=30)  # warm every worker up
                 idle = page_latencies(server, count=300)
                 done = threading.Event()
@@ -118,7 +123,8 @@ def main() -> None:
                 saves, retry_after = save_limit(server)
     idle_p95 = statistics.quantiles(idle + idle_after, n=20)[18]
     loaded_p95 = statistics.quantiles(loaded, n=20)[18]
-    print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, render limit: {os.cpu_count()} (one per CPU)")
+    print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, render limit: {render_limit}"
+          + (" (the default: one per CPU)" if render_limit == os.cpu_count() else ""))
     print(f"tutorial page, idle (before):         {figures(idle)}")
     print(f"tutorial page, {CLIENTS} clients x PDFs, {LOAD_SECONDS} s: {figures(loaded)}")
     print(f"tutorial page, idle (after):          {figures(idle_after)}")
