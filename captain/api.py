@@ -19,36 +19,54 @@ valid position is: request bodies for ``solve`` are decoded as JSON but checked 
 schema first, so its own errors (with board positions and rule clauses) reach the client.
 
 The API is public and unauthenticated: no session auth, so ninja does not check CSRF
-and non-browser clients can POST freely.
+and non-browser clients can POST freely. What a browser form on another site could send
+is refused: bodies must be declared ``application/json`` (415 otherwise), which a form
+cannot declare without a CORS preflight. Saves and failed short-code lookups are
+rate-limited per client (429, :mod:`tutorials.limits`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from ninja import Field, NinjaAPI, Schema, Status
+from ninja import Field, NinjaAPI, Path, Schema, Status
 from ninja.errors import HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
-from pydantic import ConfigDict
+from pydantic import ConfigDict, WithJsonSchema
 
 from captain.rules import RulesError, situation_from_json, situation_to_json, solve
+from captain.rules.cases import META_KEYS
 from captain.rules.errors import InvalidInput
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
+from tutorials.limits import RateLimited, check_misses, hit, miss
 from tutorials.models import CODE_ALPHABET, SavedPosition
 from tutorials.problems import describe
+from tutorials.titles import TITLE_MAX_LENGTH, TITLE_PATTERN, clean_title
 
-TITLE_MAX_LENGTH = 120
 
 #: A path segment that can only be a saved short code: code letters, no ``_`` (every
 #: notation has one between the seats and the board).
 SHORT_CODE = re.compile(rf"^[{CODE_ALPHABET}]{{1,16}}$")
+
+# The notation grammar (captain.rules.notation) as a regular expression, for the OpenAPI
+# schema: every notation the engine reads matches it, so input that does not match is
+# refused (422) whatever a client generated. A match may still be refused by the rules
+# (a colour seated twice, too many cards, …). The engine stays the judge, with its
+# character offsets and clauses; the schema only tells clients the shape.
+_FACES = "(?:1[1-6]|2[2-6]|3[3-6]|4[4-6]|5[56]|66)"
+_SQUARE = f"(?:{_FACES}(?:[rbgw][0-5]|[RBGW])?|x)"
+_ROW = rf"{_SQUARE}(?:\.{_SQUARE})*"
+_NOTATION = (rf"[rbgwRBGW]{{2,4}}_{_ROW}(?:-{_ROW})*(?:_r(?:v[1-4]|[spi])+)?(?:_d[0-9]{{1,3}})?"
+             rf"(?:_w[rbgw]{_FACES}*(?:\.[rbgw]{_FACES}*)*)?")
+NOTATION_PATTERN = f"^{_NOTATION}$"
+CODE_OR_NOTATION_PATTERN = f"^(?:[{CODE_ALPHABET}]{{1,16}}|{_NOTATION})$"
 
 
 # --- problems ---------------------------------------------------------------------
@@ -94,6 +112,12 @@ def _api_message(error: RulesError) -> str | None:
         return _empty_body_message()
     if error.code == "not-utf8":
         return _("The request body must be JSON text in UTF-8.")
+    if error.code == "bad-text":
+        if p.get("field"):
+            return _("Text in %(field)s holds a lone surrogate (like \\ud800), which is not a "
+                     "character: send valid Unicode.") % {"field": p["field"]}
+        return _("A key of the request body holds a lone surrogate (like \\ud800), which is not a "
+                 "character: send valid Unicode.")
     if error.code == "unknown-key":
         return _("Unknown key: %(keys)s.") % {"keys": ", ".join(p.get("keys", ()))}
     if error.code == "missing-key":
@@ -143,22 +167,71 @@ class Problems(Exception):
         self.problems = problems
 
 
+def _unsupported_media_type(request: HttpRequest) -> Problems:
+    with translation.override(language(request)):
+        message = _("Send the request body as JSON, with the header Content-Type: application/json.")
+    return Problems(415, [make_problem("unsupported-media-type", message)])
+
+
+def _surrogate_path(value: object, path: str = "") -> str | None:
+    """JSON path of the first text (value or key) holding a lone UTF-16 surrogate, or None.
+
+    ``json.loads`` accepts ``"\\ud800"``, but such text cannot be encoded as UTF-8: it
+    would break every answer that repeats it (an error message naming an unknown key).
+    """
+    if isinstance(value, str):
+        return path if any("\ud800" <= ch <= "\udfff" for ch in value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if _surrogate_path(key) is not None:
+                return path
+            found = _surrogate_path(item, where)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _surrogate_path(item, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
 def decode_json(request: HttpRequest) -> object:
-    """The request body decoded as JSON; :class:`InvalidInput` (``bad-json``) if it is not."""
+    """The request body decoded as JSON.
+
+    Raises :class:`InvalidInput` when it is empty (``empty-body``), :class:`Problems`
+    (415) unless it is declared ``application/json`` (UTF-8, the default), and
+    :class:`InvalidInput` when it is not UTF-8 (``not-utf8``), not JSON (``bad-json``
+    with line and column) or holds
+    text that is not Unicode (``bad-text``: a lone surrogate such as ``"\\ud800"``, with
+    the JSON path where, e.g. ``players[1]``).
+    """
     if not request.body:
         raise InvalidInput("empty body", where="body", code="empty-body")
+    if request.content_type != "application/json" or \
+            request.content_params.get("charset", "utf-8").lower() not in ("utf-8", "utf8"):
+        raise _unsupported_media_type(request)
     try:
         text = request.body.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidInput("body is not UTF-8", where="body", code="not-utf8") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"not valid JSON: {exc.msg}",
                            where=f"line {exc.lineno} column {exc.colno}", code="bad-json",
                            line=exc.lineno, column=exc.colno) from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer of 5000 digits, deep nesting
         raise InvalidInput(f"not valid JSON: {exc}", where="body", code="bad-json") from None
+    try:
+        where = _surrogate_path(data)
+    except RecursionError:  # nesting json.loads took but we cannot walk: refuse it too
+        raise InvalidInput("nested too deeply", where="body", code="bad-json") from None
+    if where is not None:
+        raise InvalidInput("lone UTF-16 surrogate in a text", where=where or "body", code="bad-text",
+                           field=where)
+    return data
 
 
 class EngineJSONParser(Parser):
@@ -173,9 +246,17 @@ class EngineJSONParser(Parser):
 
 
 class UnicodeJSONRenderer(JSONRenderer):
-    """JSON with Japanese and German text as is (UTF-8), not as ``\\uXXXX`` escapes."""
+    """JSON with Japanese and German text as is (UTF-8), not as ``\\uXXXX`` escapes.
+
+    Returns UTF-8 bytes. Text that cannot be UTF-8 (a lone surrogate that slipped through)
+    is written as its JSON escape ``\\udXXX`` instead of failing the whole answer.
+    """
 
     json_dumps_params = {"ensure_ascii": False}
+
+    def render(self, request: HttpRequest, data: Any, *, response_status: int) -> bytes:
+        return super().render(request, data, response_status=response_status).encode(
+            "utf-8", "backslashreplace")
 
 
 # --- the API ----------------------------------------------------------------------
@@ -185,7 +266,9 @@ api = NinjaAPI(
     version="1",
     description=(
         "Ask the Captain Dice rules engine what happens in a position, read position "
-        "notation and save short links. Errors are HTTP 422 (413 for bodies over 64 KiB) "
+        "notation and save short links. Request bodies are JSON (`Content-Type: "
+        "application/json`, else 415), at most 64 KiB (else 413). Errors are HTTP 422 "
+        "(429 over a rate limit, with `Retry-After`) "
         "with `{\"detail\": [problem, ...], \"message\": ...}`; each problem has `field`, "
         "`position`, `offset`, `code`, `clause` and `message` (in the `Accept-Language` "
         "language: ja, de or en)."
@@ -211,6 +294,15 @@ def _respond(request: HttpRequest, status: int, problems: list[dict[str, Any]]) 
 @api.exception_handler(Problems)
 def _on_problems(request: HttpRequest, exc: Problems) -> HttpResponse:
     return _respond(request, exc.status, exc.problems)
+
+
+@api.exception_handler(RateLimited)
+def _on_rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    """429 ``rate-limited`` with ``Retry-After`` (seconds), like the site's wait page."""
+    with translation.override(language(request)):
+        response = _respond(request, 429, [make_problem("rate-limited", exc.message)])
+    response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @api.exception_handler(RulesError)
@@ -262,6 +354,8 @@ def _on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     with translation.override(language(request)):
         if isinstance(exc.__cause__, RulesError):  # from EngineJSONParser
             return _respond(request, 422, [rules_problem(exc.__cause__)])
+        if isinstance(exc.__cause__, Problems):  # from EngineJSONParser (415)
+            return _respond(request, exc.__cause__.status, exc.__cause__.problems)
         return _respond(request, exc.status_code,
                         [make_problem(f"http-{exc.status_code}", str(exc))])
 
@@ -308,9 +402,16 @@ class PositionOut(Schema):
 class PositionIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    notation: str = Field(max_length=NOTATION_MAX_LENGTH,
-                          description="position notation, e.g. 'Rb_11r1.12-13b2.14'")
-    title: str = Field("", max_length=TITLE_MAX_LENGTH)
+    # The schema gives the grammar only; the length limit (at most 2000 characters,
+    # "too-long") is checked all the same. Length bounds beside a pattern made
+    # schema-driven generators search for strings of impossible lengths.
+    notation: Annotated[str, WithJsonSchema({
+        "type": "string", "pattern": NOTATION_PATTERN,
+        "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters)"}),
+    ] = Field(max_length=NOTATION_MAX_LENGTH)
+    title: str = Field("", max_length=TITLE_MAX_LENGTH, json_schema_extra={"pattern": TITLE_PATTERN},
+                       description="trimmed at both ends; no control characters or direction "
+                                   "overrides (U+202A-U+202E, U+2066-U+2069)")
 
 
 class SavedPositionOut(Schema):
@@ -321,24 +422,36 @@ class SavedPositionOut(Schema):
 
 
 _COLOURS = ["red", "blue", "green", "white"]
+_NULLABLE_OBJECT = ["object", "null"]  # the engine reads null as "not given"
 CASE_SCHEMA = {
     "type": "object",
     "required": ["players", "start_player", "board"],
+    # unknown keys are refused (422); these descriptive ones are accepted and ignored
+    "additionalProperties": False,
     "properties": {
-        "players": {"type": "array", "minItems": 2, "maxItems": 4,
+        "players": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True,
                     "items": {"type": "string", "enum": _COLOURS},
                     "description": "seated colours in clockwise order"},
         "start_player": {"type": "string", "enum": _COLOURS},
-        "board": {"type": "array", "items": {"type": "string"},
-                  "description": "rows top to bottom, tokens separated by spaces: '35', "
-                                 "'--', '35:b1' (attack card), '35:B' (dice)"},
-        "rules": {"type": "object", "properties": {
+        "board": {"type": "array", "minItems": 1, "maxItems": 12, "items": {"type": "string"},
+                  "description": "rows top to bottom, at most 12 tokens each, separated by "
+                                 "spaces: '35', '--', '35:b1' (attack card), '35:B' (dice)"},
+        "rules": {"type": _NULLABLE_OBJECT, "additionalProperties": False, "properties": {
             "speed_order": {"type": "string", "enum": ["ascending", "reversed"]},
             "collection": {"type": "string", "enum": ["sequential", "simultaneous"]},
-            "mode": {"type": "string", "enum": ["action", "strategy"]}}},
-        "deck": {"type": "integer", "minimum": 0},
-        "won": {"type": "object", "additionalProperties": {
-            "type": "array", "items": {"type": "string"}}},
+            "mode": {"type": "string", "enum": ["action", "strategy"]},
+            "bell": {"type": "string", "enum": ["line", "all-dice", "first-edition"]},
+            "no_scouts": {"type": "boolean"},
+            "place_after_reroll": {"type": "boolean",
+                                   "description": "strategy mode only (STRAT-4)"}}},
+        "deck": {"type": ["integer", "null"], "minimum": 0, "maximum": 999,
+                 "description": "cards left in the deck"},
+        "won": {"type": _NULLABLE_OBJECT,
+                "description": "treasure cards won earlier, per seated colour",
+                "propertyNames": {"enum": _COLOURS},
+                "additionalProperties": {"type": "array", "items": {
+                    "type": "string", "pattern": f"^{_FACES}$"}}},
+        **{key: {"description": "ignored (descriptive)"} for key in META_KEYS},
     },
     "example": {"players": ["red", "blue", "green", "white"], "start_player": "red",
                 "board": ["12:b4 25 36 44:b5", "11 13 14 15", "16 22 23 24",
@@ -348,7 +461,8 @@ CASE_SCHEMA = {
 
 # --- endpoints --------------------------------------------------------------------
 
-ERRORS = {413: ProblemsOut, 422: ProblemsOut}
+#: Every error an endpoint with a body can answer, in the problem shape.
+ERRORS = {413: ProblemsOut, 415: ProblemsOut, 422: ProblemsOut}
 
 
 @api.post("/v1/solve", response={200: SolveOut, **ERRORS}, operation_id="solve",
@@ -375,9 +489,14 @@ def solve_case(request: HttpRequest):
             "notation": situation.to_notation()}
 
 
-@api.get("/v1/positions/{code}", response={200: PositionOut, 404: ProblemsOut, 422: ProblemsOut},
+@api.get("/v1/positions/{code}", response={200: PositionOut, 404: ProblemsOut, 422: ProblemsOut,
+                                           429: ProblemsOut},
          operation_id="read_position", summary="Read a notation or a saved short code")
-def read_position(request: HttpRequest, code: str):
+def read_position(request: HttpRequest,
+                  code: Annotated[str, WithJsonSchema({
+                      "type": "string", "pattern": CODE_OR_NOTATION_PATTERN,
+                      "description": "a short code, or a notation of at most 2000 characters"})
+                  ] = Path(..., max_length=NOTATION_MAX_LENGTH)):
     """Decode a position notation, or the position saved under a short code.
 
     `code` is either a notation (always contains `_`, e.g. `Rb_11r1.12-13b2.14`) or a
@@ -390,8 +509,12 @@ def read_position(request: HttpRequest, code: str):
     a notation gives 422 with code `bad-notation` and the character `offset`, or the
     rule the position breaks.
     """
+    short = bool(SHORT_CODE.match(code))
+    if short:
+        check_misses(request, "code-miss")
     saved = SavedPosition.objects.filter(code=code).first()
-    if saved is None and SHORT_CODE.match(code):
+    if saved is None and short:
+        miss(request, "code-miss")
         with translation.override(language(request)):
             raise Problems(404, [make_problem(
                 "not-found", _("No position is saved under this code."), field="code")])
@@ -409,7 +532,7 @@ def read_position(request: HttpRequest, code: str):
     return out
 
 
-@api.post("/v1/positions", response={201: SavedPositionOut, **ERRORS},
+@api.post("/v1/positions", response={201: SavedPositionOut, **ERRORS, 429: ProblemsOut},
           operation_id="save_position", summary="Save a position as a short link")
 def save_position(request: HttpRequest, payload: PositionIn):
     """Save a position and get a short code and link (`/p/<code>/`) that never change.
@@ -418,17 +541,22 @@ def save_position(request: HttpRequest, payload: PositionIn):
     character `offset`, or the rule the position breaks) and saved in its canonical
     form. `title` is optional, at most 120 characters. Saved positions are never
     changed or deleted through the API.
+
+    Saves are rate-limited per client (form and API together, see the README): over
+    the limit the answer is 429 with code `rate-limited` and `Retry-After`.
     """
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in payload.title):
+    hit(request, "save")
+    try:
+        title = clean_title(payload.title)
+    except RulesError as exc:
         with translation.override(language(request)):
-            raise Problems(422, [rules_problem(InvalidInput("control characters in the title",
-                                                            code="bad-title"), field="title")])
+            raise Problems(422, [rules_problem(exc, field="title")]) from None
     try:
         situation = parse_notation(payload.notation)
     except RulesError as exc:
         with translation.override(language(request)):
             raise Problems(422, [rules_problem(exc, field="notation")]) from None
-    saved = SavedPosition(notation=situation.to_notation(), title=payload.title)
+    saved = SavedPosition(notation=situation.to_notation(), title=title)
     saved.save()
     return Status(201, {"code": saved.code, "url": f"/p/{saved.code}/",
                         "notation": saved.notation, "title": saved.title})

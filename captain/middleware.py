@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -13,12 +15,14 @@ API_MAX_BODY = 64 * 1024
 
 
 class APIBodySizeLimitMiddleware:
-    """Refuse ``/api/`` requests whose ``Content-Length`` exceeds :data:`API_MAX_BODY`.
+    """Refuse ``/api/`` requests whose body exceeds :data:`API_MAX_BODY` bytes.
 
-    Answers 413 in the API's problem shape (code ``too-large``) from the header alone,
-    before the body is read, parsed or handed to the engine. Bodies without a length
-    are not read by Django beyond ``Content-Length`` (0), and
-    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` caps everything else on the site.
+    Answers 413 in the API's problem shape (code ``too-large``) from ``Content-Length``
+    alone, before the body is read, parsed or handed to the engine. A chunked body
+    (``Transfer-Encoding: chunked``, no length) is read here, at most one byte past the
+    limit, when the server marks the input as terminated (gunicorn does); Django alone
+    would read such a body as empty. ``DATA_UPLOAD_MAX_MEMORY_SIZE`` caps everything
+    else on the site.
     """
 
     def __init__(self, get_response):
@@ -32,7 +36,18 @@ class APIBodySizeLimitMiddleware:
                 length = 0  # Django reads no body for an unreadable length either
             if length > API_MAX_BODY:
                 return self._too_large(request)
+            if not length and self._chunked(request):
+                data = request.META["wsgi.input"].read(API_MAX_BODY + 1)
+                if len(data) > API_MAX_BODY:
+                    return self._too_large(request)
+                request._stream = io.BytesIO(data)  # what request.body reads
+                request.META["CONTENT_LENGTH"] = str(len(data))
         return self.get_response(request)
+
+    @staticmethod
+    def _chunked(request: HttpRequest) -> bool:
+        return ("chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+                and bool(request.META.get("wsgi.input_terminated")))
 
     def _too_large(self, request: HttpRequest) -> HttpResponse:
         lang = translation.get_language_from_request(request)

@@ -11,12 +11,24 @@ Production reads everything from the environment:
 ``DATABASE_URL``            e.g. postgres://user:pass@host/db (default: SQLite)
 ``DJANGO_STATIC_ROOT``      where ``collectstatic`` puts files (default: ``staticfiles/``)
 ``DJANGO_SHEET_CACHE_DIR``  where rendered PDF sheets are kept (default: ``var/sheets/``)
+``REDIS_URL``               the shared cache (rate limits, render leases), e.g.
+                            redis://127.0.0.1:6379/0; without it each process keeps its own
+                            local-memory cache (fine for the one-process development server)
+``WEB_CONCURRENCY``         gunicorn's number of workers (gunicorn reads it too); ``check
+                            --deploy`` refuses several workers without ``REDIS_URL``
+``DJANGO_TRUSTED_PROXY_HOPS`` proxies in front of the server that append to
+                            ``X-Forwarded-For`` (default 0: the client is ``REMOTE_ADDR``)
+``DJANGO_RENDER_LIMIT``     concurrent PDF renders per host (default: one per CPU)
+``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
+``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
@@ -28,6 +40,19 @@ def _env_bool(name: str, default: bool) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_int(name: str, default: int | None, minimum: int = 0) -> int | None:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if number is None or number < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number >= {minimum}, not {value!r}")
+    return number
 
 
 def _env_list(name: str, default: list[str]) -> list[str]:
@@ -52,16 +77,23 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The header middlewares sit outside everything that can answer early (static files,
+    # the API's 413/404/405 problems), so every response carries them.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Vary: Accept-Language, Cookie wherever the request (not the URL) chose the language
+    "tutorials.middleware.LanguageVaryMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "captain.middleware.APIBodySizeLimitMiddleware",
     "captain.middleware.APIJsonErrorsMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 503 for a render refused by the render limit, 429 over a rate limit (pages)
+    "tutorials.middleware.WaitPagesMiddleware",
     "tutorials.middleware.VaryOnHtmxMiddleware",
 ]
 
@@ -163,6 +195,56 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+
+# --- Shared cache, client identity, rate and render limits --------------------------
+# Rate-limit counters and render leases must be shared by every worker: Redis in
+# production (Django's built-in backend). Without REDIS_URL each process has its own
+# local-memory cache, which only the single-process development server may use;
+# ``check --deploy`` fails when WEB_CONCURRENCY says several workers share none
+# (captain.checks).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "captain"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
+
+# How many proxies in front of gunicorn append the address they saw to X-Forwarded-For
+# (the README's HTTPS proxy: 1). The client is the address that many entries from the
+# right; anything further left was written by the client and is not trusted.
+TRUSTED_PROXY_HOPS = _env_int("DJANGO_TRUSTED_PROXY_HOPS", 0)
+RATELIMIT_IP_META_KEY = "captain.clients.client_ip"
+RATELIMIT_USE_CACHE = "default"
+
+#: Requests per client (IP address; IPv6 by /64) and period, per group; see the README.
+#: Only failed lookups count towards ``table-miss`` and ``code-miss``.
+RATE_LIMITS = {
+    "pdf": "20/m",         # position PDFs, and sheets not in the sheet cache (renders)
+    "save": "30/m",        # saved positions, through the form or the API
+    "table": "10/m",       # teaching tables started
+    "table-miss": "30/10m",  # table codes looked up that do not exist
+    "code-miss": "60/10m",   # saved short codes looked up that do not exist
+}
+for _item in _env_list("DJANGO_RATE_LIMITS", []):
+    _group, _sep, _rate = _item.partition("=")
+    if _group.strip() not in RATE_LIMITS or not re.fullmatch(r"[1-9][0-9]*/[0-9]*[smhd]", _rate.strip()):
+        raise ImproperlyConfigured(
+            f"DJANGO_RATE_LIMITS: {_item!r} is not <group>=<count>/<period> with a group of "
+            f"{', '.join(RATE_LIMITS)} and a period like 30s, m, 10m, h or d")
+    RATE_LIMITS[_group.strip()] = _rate.strip()
+
+# At most this many PDF renders at once per host, across all workers (leases in the
+# shared cache). A lease whose worker died frees itself after RENDER_LEASE_SECONDS:
+# keep it above gunicorn's --timeout (default 30 s), which ends a render that hangs.
+RENDER_LIMIT = _env_int("DJANGO_RENDER_LIMIT", os.cpu_count() or 1, minimum=1)
+RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
+
+# The site uses none of these browser features; nor may anything it embeds.
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "geolocation",
+    "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get",
+    "screen-wake-lock", "serial", "usb", "xr-spatial-tracking")}
 
 LOGGING = {
     "version": 1,

@@ -18,3 +18,12 @@ def browser_type_launch_args(browser_type_launch_args):
         "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     }
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Every test starts with an empty cache: no rate-limit counts or render leases left by
+    another test (the cache is Redis under bin/test, local memory otherwise)."""
+    from django.core.cache import cache
+
+    cache.clear()

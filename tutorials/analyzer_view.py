@@ -133,6 +133,14 @@ class AnalyzerPage:
                 page.saved_title = record.title
         return page
 
+    @property
+    def saved_title_bdi(self) -> str:
+        """The saved title, escaped, in ``<bdi>``: its own text direction cannot spill over
+        into the sentence around it."""
+        from django.utils.html import format_html
+
+        return format_html("<bdi>{}</bdi>", self.saved_title)
+
     # --- urls -----------------------------------------------------------------------------
     @property
     def code(self) -> str:

@@ -129,6 +129,22 @@ def _grid(board: Board) -> list[list[CellView]]:
              for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
 
 
+class ActionLink(str):
+    """An action's URL (a ``str``) that also knows its action and argument.
+
+    Tutorial pages use it as a link (GET with the state in the query); the presenter's
+    boards, which change a stored table, post ``do`` and ``at`` in a form instead.
+    """
+
+    do: str
+    at: str
+
+    def __new__(cls, url: str, do: str, at: str = "") -> ActionLink:
+        link = super().__new__(cls, url)
+        link.do, link.at = do, at
+        return link
+
+
 class ExampleBoard:
     """Base of the tutorial boards: state string, actions, URLs, cells."""
 
@@ -172,14 +188,28 @@ class ExampleBoard:
             query[f"{self.board_id}-note"] = self.note
         return f"{url}?{urlencode(query)}#{self.anchor}"
 
-    def action_url(self, action: str, arg: str = "") -> str:
+    @property
+    def posts(self) -> bool:
+        """Whether actions are POSTed forms (presenter mode) rather than links."""
+        return self.action_base is not None
+
+    @property
+    def post_url(self) -> str:
+        """Where presenter mode posts this board's actions (``do``, ``at``)."""
+        return f"{self.action_base}{self.board_id}/"
+
+    def action_url(self, action: str, arg: str = "") -> ActionLink:
+        """The link that applies ``action`` (with ``arg``) to this state.
+
+        In presenter mode it is :attr:`post_url` and the action travels in the form.
+        """
+        if self.posts:
+            return ActionLink(self.post_url, action, arg)
         query = {"state": self.state(), "do": action}
         if arg:
             query["at"] = arg
-        if self.action_base is not None:
-            return f"{self.action_base}{self.board_id}/?{urlencode(query)}"
         url = reverse("tutorials:board", args=[self.step, self.board_id])
-        return f"{url}?{urlencode(query)}"
+        return ActionLink(f"{url}?{urlencode(query)}", action, arg)
 
     #: (name, action, argument) of the links every state offers; see :attr:`links`.
     LINKS: tuple[tuple[str, str, str], ...] = ()
@@ -222,6 +252,8 @@ NOTES = {
     "ended": gettext_lazy("Dice Time is over. Start again to practise more."),
     "reset": gettext_lazy("The example position could not be read, so the board starts afresh."),
     "removed": gettext_lazy("Practice dice taken back."),
+    "stale": gettext_lazy("The table changed at the same moment (another window?), so that was "
+                          "not done. This is the table as it is now."),
 }
 
 

@@ -1,4 +1,5 @@
-"""Keep htmx partials out of the browser's page cache."""
+"""Response middlewares of the site: ``Vary`` headers (htmx partials, the request's
+language) and the 503/429 wait pages."""
 
 from __future__ import annotations
 
@@ -19,4 +20,60 @@ class VaryOnHtmxMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+class LanguageVaryMiddleware:
+    """Add ``Vary: Accept-Language, Cookie`` where the language came from the request.
+
+    Pages under ``/ja/``, ``/en/``, ``/de/`` take their language from the address. Every
+    other response (the API, ``/p/…`` and ``/t/…`` redirects) is worded in the language of
+    the language cookie or ``Accept-Language``, so a cache must keep one copy per value.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.utils.translation import get_language_from_path
+
+        response = self.get_response(request)
+        if get_language_from_path(request.path_info) is None:
+            patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        return response
+
+
+class WaitPagesMiddleware:
+    """Answer a refused render (503) or a rate limit (429) with a page in the request's
+    language and ``Retry-After``.
+
+    Views and services raise :class:`~tutorials.render_limit.RenderBusy` and
+    :class:`~tutorials.limits.RateLimited`; the JSON API answers the latter itself, in
+    its problem shape (:mod:`captain.api`).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.shortcuts import render
+        from django.utils.translation import gettext as _
+
+        from .limits import RateLimited
+        from .render_limit import RenderBusy
+
+        if isinstance(exception, RateLimited):
+            status, message = 429, exception.message
+        elif isinstance(exception, RenderBusy):
+            status = 503
+            message = _("The server is busy making other PDFs right now. Please try again in "
+                        "%(seconds)s seconds.") % {"seconds": exception.retry_after}
+        else:
+            return None
+        response = render(request, "wait.html", {"message": message}, status=status)
+        response["Retry-After"] = str(exception.retry_after)
+        response["Cache-Control"] = "no-store"
         return response

@@ -17,6 +17,28 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def insert_with_free_code(row: models.Model, make_code, what: str) -> None:
+    """Insert ``row`` under a code from ``make_code()``, trying another one when taken.
+
+    Insert first and let the unique constraint judge: a check that the code is free
+    followed by an insert would race with another worker inserting the same code in
+    between. Any other integrity error is raised as it is; ``RuntimeError`` after ten
+    taken codes in a row (``what`` names the kind of code in its message).
+    """
+    for _attempt in range(10):
+        row.code = make_code()
+        try:
+            with transaction.atomic():
+                models.Model.save(row, force_insert=True)
+            return
+        except IntegrityError:
+            if type(row).objects.filter(code=row.code).exists():
+                row.pk = None
+                continue
+            raise
+    raise RuntimeError(f"could not find a free {what}")
+
+
 class SavedPosition(models.Model):
     """A position saved from the analyzer, reachable at ``/p/<code>/``.
 
@@ -43,18 +65,7 @@ class SavedPosition(models.Model):
         """Insert only. Raises ``ValueError`` when asked to change a saved row."""
         if self.pk is not None:
             raise ValueError("saved positions are never changed")
-        for _attempt in range(10):
-            self.code = new_code()
-            try:
-                with transaction.atomic():
-                    super().save(*args, **kwargs)
-                return
-            except IntegrityError:
-                if SavedPosition.objects.filter(code=self.code).exists():
-                    self.pk = None
-                    continue
-                raise
-        raise RuntimeError("could not find a free short code")
+        insert_with_free_code(self, new_code, "short code")
 
 
 def default_expiry():
@@ -102,15 +113,42 @@ class TeachSession(models.Model):
     def start(cls, options: dict) -> TeachSession:
         """Create a session with a fresh short code and presenter key.
 
+        The code is inserted first and replaced when taken (:func:`insert_with_free_code`).
         Sessions that have expired are deleted on the way (they are refused anyway), so
         the table never grows without bound and old codes become free again.
         """
         from django.utils import timezone
 
         cls.objects.filter(expires_at__lt=timezone.now()).delete()
-        for _attempt in range(10):
-            code = new_code()[:5]
-            if not cls.objects.filter(code=code).exists():
-                return cls.objects.create(code=code, presenter_key=secrets.token_urlsafe(32),
-                                          options=options)
-        raise RuntimeError("could not find a free table code")
+        session = cls(presenter_key=secrets.token_urlsafe(32), options=options)
+        insert_with_free_code(session, lambda: new_code()[:5], "table code")
+        return session
+
+    def change(self, seen: int, **fields) -> None:
+        """Write ``fields`` (model field name -> new value) if the row is still at version
+        ``seen``, and move the version on by one.
+
+        One ``UPDATE … WHERE version = seen``: of two changes made from the same version,
+        only the first is written, so neither is lost unnoticed. Raises
+        :class:`StaleTable` (and changes nothing, in the row or in this object) when the
+        row has moved on from ``seen`` or no longer exists.
+        """
+        from django.utils import timezone
+
+        now = timezone.now()
+        updated = type(self).objects.filter(pk=self.pk, version=seen).update(
+            version=seen + 1, updated_at=now, **fields)
+        if not updated:
+            raise StaleTable(self.code, seen)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.version, self.updated_at = seen + 1, now
+
+
+class StaleTable(Exception):
+    """A change was made from a version of the table that is no longer current."""
+
+    def __init__(self, code: str, seen: int) -> None:
+        super().__init__(f"table {code} is no longer at version {seen}")
+        self.code = code
+        self.seen = seen

@@ -111,8 +111,6 @@ _FIXED = {
     "bad-won": gettext_lazy("Cards won earlier must be given per colour, like r1166.b22."),
     "bad-occupant": gettext_lazy(
         "Unknown card or dice on a position: use an attack card like b1 or dice like B."),
-    "bad-title": gettext_lazy(
-        "The title may have at most 120 characters and no control characters."),
     "bad-json": gettext_lazy("The input is not valid JSON."),
 }
 
@@ -121,6 +119,12 @@ def describe(error: RulesError) -> str:
     """One translated sentence saying what is wrong (and where, when known)."""
     p = error.params
     code = error.code
+    if code == "bad-title" and p.get("char"):
+        return _("The title may have at most 120 characters and no control characters or "
+                 "direction overrides, but character %(position)s is %(char)s.") % {
+            "position": p.get("offset", 0) + 1, "char": p["char"]}
+    if code == "bad-title":
+        return _("The title may have at most 120 characters and no control characters.")
     if code in _FIXED:
         return capfirst(str(_FIXED[code]))
     if code == "too-many-cards":

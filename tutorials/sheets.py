@@ -30,6 +30,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from .render_limit import render_slot
+
 logger = logging.getLogger(__name__)
 
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -227,12 +229,15 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
 
     A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
     is served but never cached, and the warnings are logged as an error.
-    Raises :class:`SheetError` for an unknown sheet or paper.
+    Raises :class:`SheetError` for an unknown sheet or paper, and
+    :class:`~tutorials.render_limit.RenderBusy` when it would have to render while every
+    render slot of this host is taken.
     """
     path = cache_path(name, lang, paper)
     if path.exists():
         return path.read_bytes()
-    rendered = render_sheet(name, lang, paper)
+    with render_slot():
+        rendered = render_sheet(name, lang, paper)
     if rendered.warnings:
         logger.error("sheet %s-%s-%s rendered with warnings, not cached: %s",
                      name, lang, paper, "; ".join(rendered.warnings))
@@ -259,8 +264,18 @@ def preview_png(name: str, lang: str, paper: str = "a4") -> bytes:
     return data
 
 
+def is_cached(name: str, lang: str, paper: str) -> bool:
+    """Whether :func:`sheet_pdf` would answer from the cache, without rendering."""
+    return cache_path(name, lang, paper).exists()
+
+
 def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
-    """The analyzer's position with its whole step-by-step answer and a QR code."""
+    """The analyzer's position with its whole step-by-step answer and a QR code.
+
+    Raises :class:`SheetError` for an unknown paper and
+    :class:`~tutorials.render_limit.RenderBusy` when every render slot of this host is
+    taken (the render is refused, not queued).
+    """
     import segno
 
     from .sheet_content import position_context
@@ -273,7 +288,8 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
-        rendered = _render(html)
+        with render_slot():
+            rendered = _render(html)
     if rendered.warnings:
         logger.error("position PDF rendered with warnings: %s", "; ".join(rendered.warnings))
     return rendered.pdf

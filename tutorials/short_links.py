@@ -7,19 +7,26 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponseRedirect
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
+from django.views.decorators.http import require_safe
 
+from .limits import check_misses, miss
 from .models import SavedPosition
 
 
+@require_safe
 def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     """Redirect to the analyzer in the viewer's language, holding the saved notation.
 
     ``/p/k3m9xqa/`` → ``/<lang>/analyze/?pos=<notation>``; ``<lang>`` comes from the
     language cookie or ``Accept-Language``. Unknown codes are 404. The redirect is
-    temporary (302) because it depends on the viewer.
+    temporary (302) because it depends on the viewer. Unknown codes count towards the
+    client's failed lookups (rate limit ``code-miss``); past that limit
+    :class:`~tutorials.limits.RateLimited` is raised for any code.
     """
+    check_misses(request, "code-miss")
     saved = SavedPosition.objects.filter(code=code).first()
     if saved is None:
+        miss(request, "code-miss")
         raise Http404("no position is saved under this code")
     lang = get_language_from_request(request)
     query = urlencode({"pos": saved.notation, "saved": saved.code})

@@ -79,3 +79,50 @@ def sections(options: Mapping[str, object]) -> list[Section]:
 def target_minutes(options: Mapping[str, object]) -> float:
     """Rough teaching time for these choices."""
     return round(sum(s.minutes for s in sections(options)), 1)
+
+
+# --- changing a table (services of the presenter's views) ----------------------------------
+def current_section(session) -> Section:
+    """The section the table is at (the last one if the script got shorter)."""
+    script = sections(session.options)
+    return script[min(session.section, len(script) - 1)]
+
+
+def load_board(session, section: Section, board_id: str):
+    """The example board ``board_id`` of ``section`` in the table's current state.
+
+    Two-player tables start their Dice Time boards on the 3 × 3 grid.
+    """
+    from . import boards
+
+    state = session.board_states.get(board_id, "")
+    if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:
+        state = boards.DiceBoard(section.slug, board_id, players=2).state()
+    return boards.load(board_id, state, step=section.slug)
+
+
+def move(session, to: int) -> None:
+    """Move the table to section ``to`` (clamped to the script) from its current version.
+
+    Raises :class:`~tutorials.models.StaleTable` when the table changed since ``session``
+    was read (nothing is written then); moving to the current section changes nothing.
+    """
+    count = len(sections(session.options))
+    to = max(0, min(to, count - 1))
+    if to != session.section:
+        session.change(session.version, section=to)
+
+
+def act_on_board(session, board_id: str, action: str, arg: str, rng):
+    """Apply one action to a board of the current section; returns the new board.
+
+    Raises ``LookupError`` when the section has no board ``board_id``, and
+    :class:`~tutorials.models.StaleTable` when the table changed since ``session`` was
+    read: the action is then not applied, so a concurrent change is never overwritten.
+    """
+    section = current_section(session)
+    if board_id not in section.boards:
+        raise LookupError(f"no board {board_id!r} in section {section.slug!r}")
+    board = load_board(session, section, board_id).apply(action, arg, rng=rng)
+    session.change(session.version, board_states={**session.board_states, board_id: board.state()})
+    return board

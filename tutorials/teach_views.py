@@ -1,33 +1,42 @@
-"""Presenter and guest views of a teaching session. Thin: parse, update, render."""
+"""Presenter and guest views of a teaching session. Thin: parse, update, render.
+
+Everything that changes a table is a POST with Django's CSRF check (forms without
+JavaScript, htmx with the token header). Table codes are looked up through
+:func:`_session`, which counts failed lookups per client (rate limit ``table-miss``) but
+never limits the presenter or a guest who has already opened that table.
+"""
 
 from __future__ import annotations
 
 import random
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_from_request
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 
-from . import boards as board_module
+from .boards import NOTES
 from .clauses import clause_summary
-from .models import TeachSession
-from .teach import SAY_LATER, VARIANT_CLAUSES, VARIANTS, parse_options, sections, target_minutes
+from .limits import check_misses, hit, miss
+from .models import StaleTable, TeachSession
+from .teach import (SAY_LATER, VARIANT_CLAUSES, VARIANTS, act_on_board, current_section, load_board, move,
+                    parse_options, sections, target_minutes)
 
 COOKIE_SALT = "teach-presenter"
+GUEST_SALT = "teach-guest"
 
 
 def _cookie_name(code: str) -> str:
     return f"teach_{code}"
 
 
-def _session(code: str) -> TeachSession:
-    session = get_object_or_404(TeachSession, code=code.lower())
-    if session.expired:
-        raise Http404("this table code has expired")
-    return session
+def _guest_cookie_name(code: str) -> str:
+    return f"follow_{code}"
 
 
 def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
@@ -35,16 +44,43 @@ def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
     return key is not None and key == session.presenter_key
 
 
+def _knows_table(request: HttpRequest, code: str) -> bool:
+    """Whether this browser has opened table ``code`` before (presenter or guest cookie)."""
+    return any(request.get_signed_cookie(name, default=None, salt=salt) is not None
+               for name, salt in ((_cookie_name(code), COOKIE_SALT),
+                                  (_guest_cookie_name(code), GUEST_SALT)))
+
+
+def _find(request: HttpRequest, code: str) -> TeachSession | None:
+    """The live session under ``code``, or ``None`` (a failed lookup, counted).
+
+    Raises :class:`~tutorials.limits.RateLimited` when the client has used up its failed
+    lookups, unless it holds a cookie of this very table.
+    """
+    code = code.lower()
+    if not _knows_table(request, code):
+        check_misses(request, "table-miss")
+    session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
+    if session is None or session.expired:
+        miss(request, "table-miss")
+        return None
+    return session
+
+
+def _session(request: HttpRequest, code: str) -> TeachSession:
+    """:func:`_find`, with 404 for an unknown or expired code."""
+    session = _find(request, code)
+    if session is None:
+        raise Http404("no table uses this code, or it has expired")
+    return session
+
+
 def _boards(session: TeachSession, section, *, presenter: bool) -> list:
     out = []
     base = reverse("tutorials:teach-board", args=[session.code, "x"]).rsplit("x/", 1)[0]
     page = reverse("tutorials:teach-present", args=[session.code])
     for board_id in section.boards:
-        step = section.slug
-        state = session.board_states.get(board_id, "")
-        if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:
-            state = board_module.DiceBoard(step, board_id, players=2).state()
-        board = board_module.load(board_id, state, step=step)
+        board = load_board(session, section, board_id)
         board.note = ""
         if presenter:
             board.action_base, board.page_base = base, page
@@ -74,10 +110,16 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
     }
 
 
+def _stale_message() -> str:
+    return str(NOTES["stale"])
+
+
 # --- presenter ------------------------------------------------------------------------------
+@require_http_methods(["GET", "HEAD", "POST"])
 def teach_start(request: HttpRequest) -> HttpResponse:
     """GET: the choices before starting. POST: create the session and open the presenter."""
     if request.method == "POST":
+        hit(request, "table")
         options = parse_options({"players": request.POST.get("players", "4"),
                                  "mode": request.POST.get("mode", "action"),
                                  "variants": request.POST.getlist("variants")})
@@ -95,84 +137,101 @@ def _start_context(**extra) -> dict:
                                 for v in VARIANTS], **extra}
 
 
-@require_GET
+@require_safe
 def teach_find(request: HttpRequest) -> HttpResponse:
     """``?code=…``: follow the table with that code, or say it is unknown or expired."""
-    from django.utils.translation import gettext as _
-
     code = request.GET.get("code", "").strip().lower()
-    session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
-    if session is not None and not session.expired:
+    session = _find(request, code) if code else None
+    if session is not None:
         return redirect("tutorials:teach-guest", code=session.code)
-    message = (_("No table uses the code “%(code)s”. Check the code on the presenter's screen; "
-                 "codes end after four hours.") % {"code": code[:16]}) if code else \
-        _("Type the table code shown on the presenter's screen.")
+    if code:  # what the visitor typed, isolated in <bdi> and escaped
+        message = mark_safe(conditional_escape(_(
+            "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
+            "codes end after four hours.")) % {"code": format_html("<bdi>{}</bdi>", code[:16])})
+    else:
+        message = _("Type the table code shown on the presenter's screen.")
     return render(request, "teach/start.html", _start_context(join_error=message, join_code=code[:16]),
                   status=404 if code else 200)
 
 
-@require_GET
+@require_safe
 def teach_present(request: HttpRequest, code: str) -> HttpResponse:
     """The presenter's screen: the current section in large type, controls, QR code."""
-    session = _session(code)
+    session = _session(request, code)
     if not _is_presenter(request, session):
         return redirect("tutorials:teach-guest", code=session.code)
+    return _present_page(request, session)
+
+
+def _present_page(request: HttpRequest, session: TeachSession, *, note: str = "",
+                  status: int = 200) -> HttpResponse:
     import segno
 
     ctx = _context(request, session, presenter=True)
     ctx["qr_svg"] = segno.make(ctx["guest_url"], error="m").svg_inline(scale=4, dark="#11394a")
-    return render(request, "teach/present.html", ctx)
+    ctx["note"] = note
+    return render(request, "teach/present.html", ctx, status=status)
 
 
 @require_POST
 def teach_go(request: HttpRequest, code: str) -> HttpResponse:
-    """Move the presenter to section ``to`` (POST; presenter only)."""
-    session = _session(code)
+    """Move the presenter to section ``to`` (POST; presenter only).
+
+    A move that raced with another change of the table is refused with 409 and the
+    table as it is now.
+    """
+    session = _session(request, code)
     if not _is_presenter(request, session):
         return HttpResponseForbidden("only the presenter can move the teach along")
-    script = sections(session.options)
     try:
         to = int(request.POST.get("to", ""))
     except ValueError:
         to = session.section
-    to = max(0, min(to, len(script) - 1))
-    if to != session.section:
-        session.section = to
-        session.version += 1
-        session.save(update_fields=["section", "version", "updated_at"])
+    note, status = "", 200
+    try:
+        move(session, to)
+    except StaleTable:
+        session = _session(request, code)
+        note, status = _stale_message(), 409
     if request.htmx:
-        ctx = _context(request, session, presenter=True)
-        return render(request, "teach/_present_section.html", ctx)
+        ctx = {**_context(request, session, presenter=True), "note": note}
+        return render(request, "teach/_present_section.html", ctx, status=status)
+    if status != 200:
+        return _present_page(request, session, note=note, status=status)
     return redirect("tutorials:teach-present", code=session.code)
 
 
-@require_GET
+@require_POST
 def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
-    """A board action on the presenter's screen; guests see the new state on their next poll."""
-    session = _session(code)
+    """A board action (POST ``do``, ``at``) on the presenter's screen; guests see the new
+    state on their next poll. A change that raced with another is refused with 409."""
+    session = _session(request, code)
     if not _is_presenter(request, session):
         return HttpResponseForbidden("only the presenter can change the boards")
-    script = sections(session.options)
-    section = script[min(session.section, len(script) - 1)]
-    if board_id not in section.boards:
-        raise Http404("no such board in this section")
-    state = session.board_states.get(board_id, "")
-    if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:
-        state = board_module.DiceBoard(section.slug, board_id, players=2).state()
-    board = board_module.load(board_id, state, step=section.slug)
-    board = board.apply(request.GET.get("do", ""), request.GET.get("at", ""), rng=random.SystemRandom())
-    session.board_states = {**session.board_states, board_id: board.state()}
-    session.version += 1
-    session.save(update_fields=["board_states", "version", "updated_at"])
-    if not request.htmx:
-        return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
+    try:
+        board = act_on_board(session, board_id, request.POST.get("do", ""), request.POST.get("at", ""),
+                             rng=random.SystemRandom())
+    except LookupError:
+        raise Http404("no such board in this section") from None
+    except StaleTable:
+        session = _session(request, code)
+        if not request.htmx:
+            return _present_page(request, session, note=_stale_message(), status=409)
+        board = load_board(session, current_section(session), board_id)
+        board.note = "stale"
+        status = 409
+    else:
+        status = 200
+        if not request.htmx:
+            return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
     board.action_base = reverse("tutorials:teach-board", args=[session.code, "x"]).rsplit("x/", 1)[0]
     board.page_base = reverse("tutorials:teach-present", args=[session.code])
-    response = render(request, "tutorials/_board.html", {"board": board})
+    response = render(request, "tutorials/_board.html", {"board": board}, status=status)
     return push_url(response, False)
 
 
 # --- guests -----------------------------------------------------------------------------------
+@require_safe
 def teach_join(request: HttpRequest, code: str) -> HttpResponse:
     """``/t/<code>/``: send the guest to the table in their own language (or, for an
     unknown or expired code, to the form that says so)."""
@@ -185,17 +244,25 @@ def teach_join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(f"{reverse('tutorials:teach-find')}?{urlencode({'code': code})}")
 
 
-@require_GET
+@require_safe
 def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
-    """The guest's view: the presenter's current section and boards, in the guest's language."""
-    session = _session(code)
-    return render(request, "teach/guest.html", _context(request, session, presenter=False))
+    """The guest's view: the presenter's current section and boards, in the guest's language.
+
+    Sets a cookie for this table, so that the guest's polls are never counted or limited
+    as failed lookups of other people on the same network.
+    """
+    session = _session(request, code)
+    response = render(request, "teach/guest.html", _context(request, session, presenter=False))
+    response.set_signed_cookie(_guest_cookie_name(session.code), "1", salt=GUEST_SALT,
+                               max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
+                               samesite="Lax", secure=request.is_secure())
+    return response
 
 
-@require_GET
+@require_safe
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     """``?v=<version>``: 204 while nothing changed, else the new section (htmx swaps it)."""
-    session = _session(code)
+    session = _session(request, code)
     try:
         seen = int(request.GET.get("v", "0"))
     except ValueError:
@@ -203,5 +270,3 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     if seen == session.version:
         return HttpResponse(status=204)
     return render(request, "teach/_guest_section.html", _context(request, session, presenter=False))
-
-

@@ -6,7 +6,8 @@ from . import teach_views, views
 app_name = "tutorials"
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="tutorials:index", permanent=False), name="home"),
+    path("", RedirectView.as_view(pattern_name="tutorials:index", permanent=False,
+                                  http_method_names=["get", "head"]), name="home"),
     path("tutorial/", views.tutorial_index, name="index"),
     path("rules/", views.rules_page, name="rules"),
     path("analyze/", views.analyze, name="analyze"),

@@ -7,12 +7,14 @@ import random
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url, replace_url
 
 from . import boards
 from .script import STEPS, STEPS_BY_SLUG, neighbours
 
 
+@require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
     """Table of contents of the read-aloud script."""
     total = sum(s.minutes for s in STEPS)
@@ -26,6 +28,7 @@ def _step_or_404(slug: str):
         raise Http404("no such tutorial step") from None
 
 
+@require_safe
 def tutorial_step(request: HttpRequest, slug: str) -> HttpResponse:
     """One step of the script with its example boards (state from the query string)."""
     step = _step_or_404(slug)
@@ -45,6 +48,7 @@ def tutorial_step(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
+@require_safe
 def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse:
     """Apply one action (``?state=…&do=…``) to an example board.
 
@@ -70,6 +74,7 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
     return push_url(response, page_url)
 
 
+@require_safe
 def rules_page(request: HttpRequest) -> HttpResponse:
     """Every rule clause, translated, with its id as anchor (``/<lang>/rules/#BAT-3``)."""
     from .clauses import sections
@@ -78,6 +83,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 
 
 # --- analyzer ---------------------------------------------------------------------------------
+@require_safe
 def analyze(request: HttpRequest) -> HttpResponse:
     """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``."""
     from captain.rules import RulesError, notation
@@ -98,6 +104,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"page": page}, status=200)
 
 
+@require_safe
 def analyze_edit(request: HttpRequest) -> HttpResponse:
     """Apply one edit (``op``) to ``pos``; refused edits keep the position and say why."""
     from captain.rules import RulesError, notation
@@ -140,25 +147,23 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     return redirect(page.url())
 
 
+@require_POST
 def analyze_save(request: HttpRequest) -> HttpResponse:
     """POST ``pos`` (+ optional ``title``): store it for good and show its short link."""
-    from django.http import HttpResponseNotAllowed
-
     from captain.rules import RulesError, notation
 
     from .analyzer_view import AnalyzerPage
     from .models import SavedPosition
     from .problems import describe
+    from .titles import clean_title
 
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    from captain.rules import InvalidInput
+    from .limits import hit
+
+    hit(request, "save")
 
     raw = request.POST.get("pos", "")
-    title = request.POST.get("title", "").strip()
     try:
-        if len(title) > 120 or any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
-            raise InvalidInput("bad title", code="bad-title")
+        title = clean_title(request.POST.get("title", ""))
         situation = notation.parse(raw)
     except RulesError as exc:
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
@@ -170,6 +175,7 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
 
 
 # --- printable sheets -------------------------------------------------------------------------
+@require_safe
 def sheets_index(request: HttpRequest) -> HttpResponse:
     """The printable sheets with previews, in A4 and US Letter."""
     from .sheets import SHEETS
@@ -200,7 +206,8 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
     """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper."""
     from django.utils.translation import get_language
 
-    from .sheets import SHEETS
+    from .limits import hit
+    from .sheets import SHEETS, is_cached
 
     if name not in SHEETS:
         raise Http404("no such sheet")
@@ -209,13 +216,20 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
     except _BadPaper:
         return _bad_paper()
     lang = get_language()
-    response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
+    cached = is_cached(name, lang, paper)
+    if request.method == "HEAD" and not cached:
+        response = HttpResponse(content_type=content_type)  # what GET would answer, unrendered
+    else:
+        if not cached:
+            hit(request, "pdf")  # only a render counts
+        response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
     if filename:
         response["Content-Disposition"] = f'inline; filename="{filename.format(name=name, lang=lang, paper=paper)}"'
     response["Cache-Control"] = "public, max-age=3600"
     return response
 
 
+@require_safe
 def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
     """``/<lang>/sheets/<name>.pdf?paper=a4|letter`` from the sheet cache."""
     from .sheets import sheet_pdf
@@ -224,6 +238,7 @@ def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
                        "captain-dice-{name}-{lang}-{paper}.pdf")
 
 
+@require_safe
 def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
     """Page 1 of a sheet as PNG, for the sheets list."""
     from .sheets import preview_png
@@ -231,14 +246,19 @@ def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
     return _sheet_file(request, name, preview_png, "image/png")
 
 
+@require_safe
 def analyze_pdf(request: HttpRequest) -> HttpResponse:
-    """The analyzer's position and its step-by-step answer as a PDF (rendered on demand)."""
+    """The analyzer's position and its step-by-step answer as a PDF (rendered on demand).
+
+    ``HEAD`` answers with the same headers and renders nothing.
+    """
     from urllib.parse import urlencode
 
     from django.utils.translation import get_language
 
     from captain.rules import RulesError, notation
 
+    from .limits import hit
     from .problems import describe
     from .sheets import position_pdf
 
@@ -253,7 +273,11 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         paper = _paper(request)
     except _BadPaper:
         return _bad_paper()
-    data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share)
-    response = HttpResponse(data, content_type="application/pdf")
+    if request.method == "HEAD":  # the headers GET would send; no render, no count
+        response = HttpResponse(content_type="application/pdf")
+    else:
+        hit(request, "pdf")
+        data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share)
+        response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
     return response

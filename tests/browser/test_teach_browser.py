@@ -72,3 +72,32 @@ def test_keyboard_only_run_through(site, browser):
         expect(page.locator("#present-section")).to_have_attribute("data-index", str(i))
     expect(page.locator('[data-nav="next"]')).to_be_disabled()
     ctx.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_presenter_board_actions_are_posted_forms(site, browser, javascript):
+    """Board actions post a form with the CSRF token: through htmx (the board is swapped in
+    place) and without JavaScript (the page reloads at the board); no request is refused."""
+    ctx = browser.new_context(java_script_enabled=javascript)
+    page = ctx.new_page()
+    refused = []
+    page.on("response", lambda r: refused.append((r.status, r.url)) if r.status >= 400 else None)
+    page.goto(f"{site}/en/teach/")
+    page.locator("form.teach-form button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/en/teach/\w+/$"))
+    code = page.get_by_test_id("table-code").inner_text()
+    for index in range(1, 4):  # on to Dice Time
+        page.locator('[data-nav="next"]').click()
+        expect(page.locator("#present-section")).to_have_attribute("data-index", str(index))
+    board = page.locator("#board-dice")
+    expect(board.locator(".hand-die")).to_have_count(0)
+    board.get_by_role("button", name="Roll all dice").click()
+    expect(page.locator("#board-dice .hand-die")).to_have_count(6)
+    page.locator("#board-dice").get_by_role("button", name="2 players (3×3)").click()
+    expect(page.locator("#board-dice .grid")).to_have_class(re.compile(r"\bcols-3\b"))
+    if javascript:
+        expect(page).to_have_url(re.compile(rf"/en/teach/{code}/$"))  # swapped in place
+    else:
+        expect(page).to_have_url(re.compile(rf"/en/teach/{code}/#board-dice$"))
+    assert refused == []
+    ctx.close()

@@ -158,7 +158,8 @@ def test_save_gives_short_link_that_opens_in_viewers_language(client):
     short = client.get(f"/p/{code}/", HTTP_ACCEPT_LANGUAGE="de")
     assert short.status_code == 302 and short["Location"].startswith("/de/analyze/?pos=")
     opened = client.get(short["Location"]).content.decode()
-    assert "„Battle“" in opened or "“Battle”" in opened  # the saved title greets the visitor
+    # the saved title greets the visitor, isolated in <bdi> (issue 11)
+    assert "„<bdi>Battle</bdi>“" in opened or "“<bdi>Battle</bdi>”" in opened
     assert f"/p/{code}/" in opened
 
 

@@ -12,18 +12,37 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_check_deploy_is_clean_with_production_environment(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+def _check_deploy(tmp_path, **extra) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("DJANGO_") and k not in ("REDIS_URL", "WEB_CONCURRENCY")}
     env.update({
         "DJANGO_SECRET_KEY": "x9!" + "k" * 60 + "Q7#mZ2",
         "DJANGO_ALLOWED_HOSTS": "dice.example.org",
         "DJANGO_DEBUG": "0",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+        **extra,
     })
-    proc = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+    return subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                           cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def test_check_deploy_is_clean_with_production_environment(tmp_path):
+    # the README's production: three workers sharing Redis
+    proc = _check_deploy(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0", WEB_CONCURRENCY="3")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout
+
+
+@pytest.mark.parametrize("workers", ["3", None])
+def test_check_deploy_fails_for_several_workers_without_a_shared_cache(tmp_path, workers):
+    proc = _check_deploy(tmp_path, **({"WEB_CONCURRENCY": workers} if workers else {}))
+    assert proc.returncode != 0
+    assert "captain.E001" in proc.stderr and "REDIS_URL" in proc.stderr
+
+
+def test_check_deploy_accepts_one_worker_without_a_shared_cache(tmp_path):
+    proc = _check_deploy(tmp_path, WEB_CONCURRENCY="1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 @pytest.mark.django_db

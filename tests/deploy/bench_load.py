@@ -1,0 +1,142 @@
+"""Load benchmark of the deployed configuration: ``bin/bench-load`` (prints figures; no speed goal is asserted).
+
+Runs the README's release steps and gunicorn with three workers, Redis and the default
+limits (render limit: one per CPU; rate limits from settings.RATE_LIMITS; one trusted
+proxy hop, so each simulated client has its own address), then prints:
+
+``bin/bench-load N`` measures with a render limit of N instead.
+
+* the tutorial page's median and p95 latency idle, while 30 clients ask for cold position
+  PDFs as fast as they can for 30 s, and idle again (the idle runs are the yardstick,
+  before and after), and the ratio of the loaded p95 to the idle one (goal: at most 3);
+* what the 30 clients got (PDFs, 503 busy, 429 limited);
+* the save limit observed: saves one client got through before its first 429;
+* how many requests the schemathesis test sends (tests/api/test_api_schema.py);
+* the wall time of the last ``bin/test`` run on this machine (``var/test-times.log``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
+
+from harness import BASE_DIR, Server, release_steps, serve, start_redis  # noqa: E402
+
+PAGE = "/en/tutorial/battle-time/"
+POSITIONS = ["Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2",
+             "Rb_11r1.12b2", "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"]
+CLIENTS, LOAD_SECONDS = 30, 30
+
+
+def page_latencies(server: Server, *, count: int | None = None, until: threading.Event | None = None) -> list[float]:
+    """Seconds per tutorial page request, one after another (one reader)."""
+    times = []
+    while (count is None or len(times) < count) and not (until and until.is_set()):
+        started = time.perf_counter()
+        status, _headers, _body = server.get(PAGE, client="198.18.9.9")
+        times.append(time.perf_counter() - started)
+        assert status == 200, status
+    return times
+
+
+def pdf_clients(server: Server, stop_at: float) -> Counter:
+    """CLIENTS threads, each its own address, asking for position PDFs until ``stop_at``."""
+    statuses: Counter = Counter()
+    lock = threading.Lock()
+
+    def client(i: int) -> None:
+        n = 0
+        while time.monotonic() < stop_at:
+            query = urlencode({"pos": POSITIONS[n % len(POSITIONS)], "paper": ("a4", "letter")[n % 2]})
+            status, _headers, _body = server.get(f"/{('en', 'ja', 'de')[i % 3]}/analyze/position.pdf?{query}",
+                                                 client=f"198.18.0.{i + 1}")
+            with lock:
+                statuses[status] += 1
+            n += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+def figures(times: list[float]) -> str:
+    p95 = statistics.quantiles(times, n=20)[18]
+    return f"median {statistics.median(times) * 1000:6.1f} ms, p95 {p95 * 1000:6.1f} ms ({len(times)} requests)"
+
+
+def save_limit(server: Server) -> tuple[int, str]:
+    """Saves one client gets through the API before its first 429, and the Retry-After."""
+    body = json.dumps({"notation": POSITIONS[1]}).encode()
+    for accepted in range(1000):
+        status, headers, _ = server.request("POST", "/api/v1/positions", body=body, client="198.18.1.1",
+                                            headers={"Content-Type": "application/json"})
+        if status == 429:
+            return accepted, headers["Retry-After"]
+        assert status == 201, status
+    return 1000, "-"
+
+
+def schemathesis_requests() -> str:
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
+        subprocess.run([sys.executable, "-m", "pytest", "tests/api/test_api_schema.py", "-q", "-p", "no:randomly"],
+                       cwd=BASE_DIR, env={**os.environ, "SCHEMATHESIS_COUNT_FILE": out.name},
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        return out.read().strip() or "?"
+
+
+def main() -> None:
+    # optional: bin/bench-load N measures with a render limit of N instead of one per CPU
+    render_limit = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "redis").mkdir()
+        with start_redis(folder / "redis") as redis_base:
+            release = release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
+                                    prerender=False)
+            with serve(release, workers=3, name="bench",
+                       env={"DJANGO_RENDER_LIMIT": str(render_limit)}) as server:
+                page_latencies(server, count=30)  # warm every worker up
+                idle = page_latencies(server, count=300)
+                done = threading.Event()
+                loaded: list[float] = []
+                reader = threading.Thread(target=lambda: loaded.extend(page_latencies(server, until=done)))
+                reader.start()
+                statuses = pdf_clients(server, time.monotonic() + LOAD_SECONDS)
+                done.set()
+                reader.join()
+                idle_after = page_latencies(server, count=300)
+                saves, retry_after = save_limit(server)
+    idle_p95 = statistics.quantiles(idle + idle_after, n=20)[18]
+    loaded_p95 = statistics.quantiles(loaded, n=20)[18]
+    print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, render limit: {render_limit}"
+          + (" (the default: one per CPU)" if render_limit == os.cpu_count() else ""))
+    print(f"tutorial page, idle (before):         {figures(idle)}")
+    print(f"tutorial page, {CLIENTS} clients x PDFs, {LOAD_SECONDS} s: {figures(loaded)}")
+    print(f"tutorial page, idle (after):          {figures(idle_after)}")
+    print(f"loaded p95 / idle p95: {loaded_p95 / idle_p95:.2f} (goal: at most 3)")
+    print(f"position PDF answers to the {CLIENTS} clients: " + ", ".join(
+        f"{status}: {count}" for status, count in sorted(statuses.items())))
+    print(f"save limit observed: {saves} saves, then 429 (Retry-After {retry_after} s)")
+    print(f"schemathesis: {schemathesis_requests()} requests")
+    log = BASE_DIR / "var" / "test-times.log"
+    last = log.read_text().strip().splitlines()[-1] if log.exists() else "no bin/test run recorded yet"
+    print(f"bin/test (last run): {last}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The README's production steps, run in subprocesses, shared by the deploy tests.
+
+* ``redis_base`` — a real ``redis-server``: the one ``bin/test`` started (``REDIS_URL``),
+  or one started here for a plain ``pytest`` run; each server below gets its own
+  database number in it.
+* ``deploy_database_url`` — a fresh database for the production processes: a new
+  PostgreSQL database on the server of ``DATABASE_URL`` when that is PostgreSQL (dropped
+  at the end), else an SQLite file.
+* ``release`` — the release steps with the production environment (secret key set, so
+  DEBUG is off and the manifest storage hashes static names): ``migrate``,
+  ``collectstatic`` into a temporary ``DJANGO_STATIC_ROOT``, ``prerender_sheets``.
+* :func:`harness.serve` — gunicorn on a free port with that environment.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from harness import Release, release_steps, start_redis
+
+
+@pytest.fixture(scope="session")
+def redis_base(tmp_path_factory) -> Iterator[str]:
+    """``redis://127.0.0.1:<port>`` of a running redis-server (no database number)."""
+    if os.environ.get("REDIS_URL"):
+        parts = urlsplit(os.environ["REDIS_URL"])
+        yield f"{parts.scheme}://{parts.netloc}"
+        return
+    with start_redis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def deploy_database_url(tmp_path_factory) -> Iterator[str]:
+    """A fresh, empty database for the production processes (URL for DATABASE_URL)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        yield f"sqlite:///{tmp_path_factory.mktemp('deploy-db') / 'db.sqlite3'}"
+        return
+    import psycopg
+
+    parts = urlsplit(url)
+    name = f"captain_deploy_{secrets.token_hex(4)}"
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield parts._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory, redis_base, deploy_database_url) -> Release:
+    return release_steps(tmp_path_factory.mktemp("production"), redis_base, deploy_database_url)

@@ -1,0 +1,221 @@
+"""Helpers of the deploy tests (imported as ``harness``; the fixtures are in conftest.py).
+
+The fixtures (``redis_base``, ``deploy_database_url``, ``release``) are described in
+conftest.py; here:
+
+* :func:`serve` — gunicorn on a free port with the release's environment, any number of
+  workers and its own Redis database; :class:`Server` sends requests to it as the
+  README's HTTPS proxy would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import itertools
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+
+BASE_DIR = Path(settings.BASE_DIR)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path | None = None,
+                  timeout: float = 60) -> None:
+    """Wait until ``port`` accepts connections; fail the test if ``process`` exits first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{what} did not start:\n{log.read_text() if log else ''}")
+            time.sleep(0.1)
+
+
+def base_env() -> dict[str, str]:
+    """This process's environment without the site's own settings."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("DJANGO_") and k not in ("DATABASE_URL", "REDIS_URL", "WEB_CONCURRENCY")}
+    env["DJANGO_SETTINGS_MODULE"] = "captain.settings"
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def manage(*args: str, env: dict[str, str], **kwargs) -> subprocess.Popen:
+    """``manage.py <args>`` in a subprocess, output (stdout and stderr) in a pipe."""
+    return subprocess.Popen([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
+
+
+def finish(process: subprocess.Popen, what: str, timeout: float = 600) -> str:
+    """Wait for ``process``; its output, or a test failure showing it."""
+    output, _ = process.communicate(timeout=timeout)
+    assert process.returncode == 0, f"{what} failed:\n{output}"
+    return output
+
+
+# --- Redis ---------------------------------------------------------------------------------
+@contextlib.contextmanager
+def start_redis(folder: Path) -> Iterator[str]:
+    """A redis-server on a free loopback port, no persistence; yields its base URL."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.fail("redis-server is not installed: run bin/setup (Debian package redis-server)")
+    port = free_port()
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no", "--dir", str(folder)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+_redis_databases = itertools.count(1)  # 0 belongs to the test process itself
+
+
+def redis_database(redis_base: str) -> str:
+    """A Redis URL with a database number no other server of this test process has used
+    (:func:`serve` empties it first: another process may have used it before)."""
+    number = next(_redis_databases)
+    assert number < 16, "redis-server has 16 databases; this run started more servers"
+    return f"{redis_base}/{number}"
+
+
+# --- the database --------------------------------------------------------------------------
+# --- the release steps -----------------------------------------------------------------------
+@dataclass
+class Release:
+    """What the README's release steps left behind, and the environment they ran with."""
+
+    env: dict[str, str]
+    tmp: Path
+    sheet_dir: Path          # the production sheet cache, this code version's folder
+    output: str              # what prerender_sheets printed
+    redis_base: str
+
+
+def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: bool = True) -> Release:
+    """The README's release steps with the production environment, writing below ``tmp``:
+    ``migrate``, ``collectstatic`` (hashed names checked) and ``prerender_sheets``."""
+    env = {**base_env(),
+           "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+           "DJANGO_CSRF_TRUSTED_ORIGINS": "https://127.0.0.1",
+           "DATABASE_URL": database_url,
+           "DJANGO_STATIC_ROOT": str(tmp / "static"),
+           "DJANGO_SHEET_CACHE_DIR": str(tmp / "sheets"),
+           # the README's HTTPS proxy in front: one hop appending to X-Forwarded-For
+           "DJANGO_TRUSTED_PROXY_HOPS": "1"}
+    # (translations are compiled by bin/setup already)
+    finish(manage("migrate", "--noinput", env=env), "migrate")
+    finish(manage("collectstatic", "--noinput", env=env), "collectstatic")
+    assert any(re.fullmatch(r"sheet\.[0-9a-f]{12}\.css", p.name) for p in (tmp / "static" / "css").iterdir()), \
+        "collectstatic did not write hashed names: is the manifest storage on?"
+    output = ""
+    sheet_dir = tmp / "sheets"
+    if prerender:
+        output = finish(manage("prerender_sheets", env=env), "prerender_sheets (production)")
+        [sheet_dir] = [p for p in (tmp / "sheets").iterdir() if p.is_dir()]
+    return Release(env, tmp, sheet_dir, output, redis_base)
+
+
+# --- gunicorn ------------------------------------------------------------------------------
+@dataclass
+class Server:
+    """A running gunicorn with the production settings."""
+
+    url: str
+    port: int
+    log: Path
+    process: subprocess.Popen
+    env: dict[str, str] = field(repr=False)
+
+    def request(self, method: str, path: str, *, body: bytes | None = None,
+                headers: dict[str, str] | None = None, client: str | None = None,
+                timeout: float = 120) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One request as the README's HTTPS proxy would pass it on.
+
+        ``client`` is the address the proxy saw (``X-Forwarded-For``). Returns
+        ``(status, headers, body)``; the headers are looked up without regard to case,
+        and ``headers.get_all("Set-Cookie")`` gives every cookie.
+        """
+        sent = {"X-Forwarded-Proto": "https", "Host": "127.0.0.1", **(headers or {})}
+        if client:
+            sent["X-Forwarded-For"] = client
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request(method, path, body=body, headers=sent)
+            response = conn.getresponse()
+            return response.status, response.headers, response.read()
+        finally:
+            conn.close()
+
+    def get(self, path: str, **kwargs) -> tuple[int, http.client.HTTPMessage, bytes]:
+        return self.request("GET", path, **kwargs)
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size
+
+    def log_since(self, offset: int) -> str:
+        with self.log.open("rb") as fh:
+            fh.seek(offset)
+            return fh.read().decode(errors="replace")
+
+    def workers(self) -> list[int]:
+        """Process ids of the gunicorn workers (children of the arbiter)."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
+
+
+@contextlib.contextmanager
+def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
+          name: str = "gunicorn") -> Iterator[Server]:
+    """gunicorn ``captain.wsgi`` with the release's environment, its own Redis database,
+    ``workers`` sync workers (also told to the site as ``WEB_CONCURRENCY``) and ``env``
+    on top; stopped (and its workers with it) when the block ends."""
+    port = free_port()
+    log = release.tmp / f"{name}-{port}.log"
+    database = redis_database(release.redis_base)
+    redis.Redis.from_url(database).flushdb()  # nothing left from an earlier run (bin/test runs twice)
+    server_env = {**release.env, "REDIS_URL": database,
+                  "WEB_CONCURRENCY": str(workers), **(env or {})}
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "captain.wsgi", "--bind", f"127.0.0.1:{port}",
+             "--workers", str(workers), "--timeout", "120"],
+            cwd=BASE_DIR, env=server_env, stdout=log_file, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, process, "gunicorn", log)
+        yield Server(f"http://127.0.0.1:{port}", port, log, process, server_env)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -1,0 +1,273 @@
+"""Render and rate limits hold across gunicorn workers, through the shared Redis cache.
+
+Each test starts gunicorn with the production settings (``release`` fixture) and several
+workers; requests come "through the README's proxy" (``X-Forwarded-Proto`` and one
+trusted ``X-Forwarded-For`` hop), so each test can speak as several clients.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import re
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.cookies import SimpleCookie
+from urllib.parse import urlencode
+
+import pytest
+import redis
+from django.conf import settings
+from harness import Server, serve
+
+from tutorials.models import CODE_ALPHABET
+
+# A position whose PDF is rendered on every request (position PDFs are never cached).
+POSITION = "Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
+HTTPS = {"Referer": "https://127.0.0.1/", "Origin": "https://127.0.0.1"}
+
+
+def _pdf_path(lang: str = "en") -> str:
+    return f"/{lang}/analyze/position.pdf?{urlencode({'pos': POSITION})}"
+
+
+def _all_at_once(count: int, call) -> list:
+    """``call(i)`` for i in range(count) in ``count`` threads released together."""
+    barrier = threading.Barrier(count)
+
+    def run(i):
+        barrier.wait(timeout=30)
+        return call(i)
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(run, range(count)))
+
+
+def _lease_keys(server: Server) -> list[bytes]:
+    return redis.Redis.from_url(server.env["REDIS_URL"]).keys("*render-lease*")
+
+
+# --- the render limit ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def one_render(release):
+    """Three workers that may render one PDF at a time; a dead worker's lease lives 4 s."""
+    with serve(release, workers=3, env={"DJANGO_RENDER_LIMIT": "1", "DJANGO_RENDER_LEASE_SECONDS": "4"},
+               name="one-render") as server:
+        yield server
+
+
+def test_one_render_at_a_time_across_workers(one_render):
+    results = _all_at_once(6, lambda i: one_render.get(_pdf_path("de"), client=f"198.51.100.{i + 1}"))
+    statuses = sorted(status for status, _headers, _body in results)
+    assert statuses == [200] + [503] * 5, statuses
+    for status, headers, body in results:
+        if status == 503:
+            assert int(headers["Retry-After"]) > 0
+            assert headers["Content-Type"].startswith("text/html")
+            assert "Bitte versuche es in" in body.decode(), body.decode()[:2000]
+        else:
+            assert body.startswith(b"%PDF")
+    assert _lease_keys(one_render) == [], "the lease was not given back after the render"
+
+
+def test_a_killed_workers_lease_frees_itself(one_render):
+    store = redis.Redis.from_url(one_render.env["REDIS_URL"])
+    with ThreadPoolExecutor(1) as pool:
+        rendering = pool.submit(one_render.get, _pdf_path(), client="198.51.100.20")
+        deadline = time.monotonic() + 30
+        while not (keys := _lease_keys(one_render)):
+            assert time.monotonic() < deadline, "no render lease was taken"
+            time.sleep(0.01)
+        # the worker that holds the lease dies mid-render, with no chance to give it back
+        holder = int(pickle.loads(store.get(keys[0])).split(":")[0])
+        assert holder in one_render.workers()
+        os.kill(holder, signal.SIGKILL)
+        killed_at = time.monotonic()
+        with pytest.raises(OSError):  # its client's connection is cut
+            rendering.result(timeout=60)
+    # the other workers see the slot taken ...
+    status, headers, _ = one_render.get(_pdf_path(), client="198.51.100.21")
+    assert status == 503, "the dead worker's lease did not hold the slot"
+    assert 0 < store.ttl(keys[0]) <= 4
+    # ... until the lease times out
+    while True:
+        status, _headers, _body = one_render.get(_pdf_path(), client="198.51.100.22")
+        if status == 200:
+            break
+        assert status == 503
+        assert time.monotonic() - killed_at < 4 + 5, "the lease did not free itself within its timeout"
+        time.sleep(0.25)
+    assert time.monotonic() - killed_at > 1, "the slot came free long before the lease timed out"
+
+
+# --- rate limits -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def limits(release):
+    """Three workers with the default counts of every rate limit, except 3 PDF renders
+    (quick to reach), all per day: django-ratelimit counts in fixed windows, and a window
+    that ended in the middle of a test would start the count afresh."""
+    counts = {group: rate.split("/")[0] for group, rate in settings.RATE_LIMITS.items()}
+    counts["pdf"] = "3"
+    rates = ",".join(f"{group}={count}/d" for group, count in counts.items())
+    with serve(release, workers=3, env={"DJANGO_RATE_LIMITS": rates}, name="limits") as server:
+        yield server
+
+
+def _unknown_code(i: int, length: int = 7) -> str:
+    """The ``i``-th short code (letters of saved codes) that is certainly not in use."""
+    return ("zzzzzzz" + CODE_ALPHABET[i % 31] + CODE_ALPHABET[i // 31])[-length:]
+
+
+class Browser:
+    """One client's cookies and CSRF token, as a browser would keep them."""
+
+    def __init__(self, server: Server, client: str, lang: str = "en") -> None:
+        self.server, self.client, self.lang = server, client, lang
+        self.cookies: dict[str, str] = {}
+        self.token = ""
+
+    def request(self, method: str, path: str, form: dict | None = None, **headers):
+        sent = {"Accept-Language": self.lang, **headers}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode({"csrfmiddlewaretoken": self.token, **form}, doseq=True).encode()
+            sent.update({"Content-Type": "application/x-www-form-urlencoded", **HTTPS})
+        status, response_headers, content = self.server.request(method, path, body=body, headers=sent,
+                                                                 client=self.client)
+        for value in response_headers.get_all("Set-Cookie") or ():
+            for morsel in SimpleCookie(value).values():
+                self.cookies[morsel.key] = morsel.value
+        token = re.search(rb'"X-CSRFToken": "([^"]+)"', content)
+        if token:
+            self.token = token[1].decode()
+        return status, response_headers, content
+
+    def start_table(self) -> str:
+        self.request("GET", f"/{self.lang}/teach/")
+        status, headers, body = self.request("POST", f"/{self.lang}/teach/", {"players": "4", "mode": "action"})
+        assert status == 302, body[:1000]
+        return headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+
+
+def _save(server: Server, client: str, lang: str = "en"):
+    return server.request("POST", "/api/v1/positions", client=client,
+                          body=json.dumps({"notation": "Rb_11r1.12b2"}).encode(),
+                          headers={"Content-Type": "application/json", "Accept-Language": lang})
+
+
+def test_saves_are_limited_across_workers_through_form_and_api(limits):
+    form = Browser(limits, "203.0.113.10")
+    form.request("GET", "/en/analyze/")
+    for i in range(30):  # the default: 30 a minute, form and API counted together
+        if i % 3:
+            status, _headers, body = _save(limits, "203.0.113.10")
+            assert status == 201, body
+        else:
+            status, _headers, body = form.request("POST", "/en/analyze/save/", {"pos": "Rb_11r1.12b2"})
+            assert status == 302, body[:500]
+    status, headers, body = _save(limits, "203.0.113.10", lang="ja")
+    assert status == 429
+    assert int(headers["Retry-After"]) > 0
+    problem = json.loads(body)["detail"][0]
+    assert problem["code"] == "rate-limited" and re.search(r"[\u3040-\u30ff]", problem["message"])
+    status, headers, body = form.request("POST", "/en/analyze/save/", {"pos": "Rb_11r1.12b2"})
+    assert status == 429 and "Retry-After" in headers and b"Too many positions" in body
+    assert _save(limits, "203.0.113.11")[0] == 201  # another client is not affected
+
+
+def test_starting_tables_is_limited(limits):
+    presenter = Browser(limits, "203.0.113.20", lang="de")
+    for _ in range(10):
+        presenter.start_table()
+    status, headers, body = presenter.request("POST", "/de/teach/", {"players": "4"})
+    assert status == 429 and int(headers["Retry-After"]) > 0
+    assert "zu viele Tische gestartet" in body.decode()
+
+
+def test_failed_table_lookups_are_limited_but_not_the_tables_own_guests(limits):
+    presenter = Browser(limits, "203.0.113.30")
+    code = presenter.start_table()
+    guest = Browser(limits, "203.0.113.30")
+    assert guest.request("GET", f"/en/t/{code}/")[0] == 200
+    guesser = Browser(limits, "203.0.113.30")
+    for i in range(30):  # the default: 30 failed lookups in 10 minutes
+        assert guesser.request("GET", f"/en/teach/join/?code={_unknown_code(i, 5)}")[0] == 404
+    status, headers, body = guesser.request("GET", f"/en/t/{code}/")  # even a real code now
+    assert status == 429 and int(headers["Retry-After"]) > 0 and b"table codes" in body
+    # the guest who opened the table, and the presenter, carry on
+    assert guest.request("GET", f"/en/t/{code}/poll/?v=0")[0] == 200
+    assert presenter.request("GET", f"/en/teach/{code}/")[0] == 200
+    assert Browser(limits, "203.0.113.31").request("GET", f"/en/t/{code}/")[0] == 200
+
+
+def test_failed_saved_code_lookups_are_limited(limits):
+    client = "203.0.113.40"
+    for i in range(60):  # the default: 60 in 10 minutes, links and API together
+        path = f"/p/{_unknown_code(i)}/" if i % 2 else f"/api/v1/positions/{_unknown_code(i)}"
+        assert limits.get(path, client=client)[0] == 404
+    status, headers, body = limits.get(f"/api/v1/positions/{_unknown_code(100)}", client=client)
+    assert status == 429 and json.loads(body)["detail"][0]["code"] == "rate-limited"
+    status, headers, body = limits.get(f"/p/{_unknown_code(101)}/", client=client,
+                                       headers={"Accept-Language": "de"})
+    assert status == 429 and int(headers["Retry-After"]) > 0 and "Kurzlinks" in body.decode()
+
+
+def test_pdf_renders_are_limited(limits):
+    for _ in range(3):
+        assert limits.get(_pdf_path(), client="203.0.113.60")[0] == 200
+    status, headers, body = limits.get(_pdf_path(), client="203.0.113.60")
+    assert status == 429 and int(headers["Retry-After"]) > 0 and b"Too many PDFs" in body
+    # a cached sheet is no render: still served
+    assert limits.get("/en/sheets/reference.pdf", client="203.0.113.60")[0] == 200
+
+
+def test_guests_behind_one_address_are_never_limited(limits):
+    """A café's NAT: 25 guests poll a live table once a second for 60 s while someone on the
+    same network guesses table codes until refused; the guests never see a 429."""
+    cafe = "203.0.113.50"
+    presenter = Browser(limits, cafe)
+    code = presenter.start_table()
+    guests = [Browser(limits, cafe, lang=("ja", "en", "de")[i % 3]) for i in range(25)]
+    for guest in guests:
+        assert guest.request("GET", f"/{guest.lang}/t/{code}/")[0] == 200
+    statuses: list[int] = []
+    stop = time.monotonic() + 60
+
+    def poll(guest: Browser) -> None:
+        version = 0
+        while time.monotonic() < stop:
+            started = time.monotonic()
+            status, _headers, body = guest.request("GET", f"/{guest.lang}/t/{code}/poll/?v={version}")
+            statuses.append(status)
+            found = re.search(rb'data-version="(\d+)"', body)
+            if found:
+                version = int(found[1])
+            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+
+    def present() -> list[int]:
+        moves = []
+        for section in range(1, 7):
+            time.sleep(8)
+            moves.append(presenter.request("POST", f"/en/teach/{code}/go/", {"to": str(section)})[0])
+        return moves
+
+    def guess() -> list[int]:
+        guesser = Browser(limits, cafe)
+        return [guesser.request("GET", f"/en/teach/join/?code={_unknown_code(i, 5)}")[0] for i in range(40)]
+
+    with ThreadPoolExecutor(27) as pool:
+        polls = [pool.submit(poll, guest) for guest in guests]
+        moves = pool.submit(present)
+        guesses = pool.submit(guess)
+        for future in polls:
+            future.result()
+    assert guesses.result() == [404] * 30 + [429] * 10
+    assert moves.result() == [302] * 6
+    assert len(statuses) >= 25 * 55
+    assert set(statuses) <= {200, 204}, sorted(set(statuses))
+    assert statuses.count(200) >= 25 * 6  # every guest saw every move

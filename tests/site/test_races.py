@@ -1,0 +1,132 @@
+"""Concurrent changes of a teaching table: no lost update, no crash on a taken code.
+
+Two threads act at the same moment: a hook on each thread's database connection holds it
+right after it has read the table until the other has read it too, so both start from
+the same version, as two gunicorn workers can.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+
+from tutorials.models import TeachSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TABLE = "tutorials_teachsession"
+
+
+@contextmanager
+def meet_after_reading(barrier: threading.Barrier):
+    """Hold this thread after its first read of a table until every party has read."""
+    met = False
+
+    def hook(execute, sql, params, many, context):
+        nonlocal met
+        result = execute(sql, params, many, context)
+        if not met and sql.lstrip().upper().startswith("SELECT") and TABLE in sql:
+            met = True
+            try:
+                barrier.wait(timeout=10)
+            except threading.BrokenBarrierError:
+                pass
+        return result
+
+    with connection.execute_wrapper(hook):
+        yield
+
+
+def _at_once(*calls):
+    """Run the calls in threads that meet after reading the table; their results."""
+    barrier = threading.Barrier(len(calls))
+
+    def run(call):
+        try:
+            with meet_after_reading(barrier):
+                return call()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return [future.result() for future in [pool.submit(run, call) for call in calls]]
+
+
+def _same_presenter(client: Client) -> Client:
+    """Another client with the presenter's cookies (a test client is not thread-safe)."""
+    other = Client()
+    other.cookies = client.cookies
+    return other
+
+
+def _table(client: Client, section: int) -> TeachSession:
+    response = client.post("/en/teach/", {"players": "4", "mode": "action"})
+    code = response["Location"].rstrip("/").split("/")[-1]
+    client.post(f"/en/teach/{code}/go/", {"to": str(section)})
+    return TeachSession.objects.get(code=code)
+
+
+def test_two_board_actions_at_once_lose_nothing(client):
+    table = _table(client, 7)  # Treasure Time: boards sandwich, block, priority, quiz
+    before = table.version
+    results = _at_once(*[lambda board=board, c=_same_presenter(client):
+                         c.post(f"/en/teach/{table.code}/board/{board}/", {"do": "next"})
+                         for board in ("sandwich", "block")])
+    statuses = [r.status_code for r in results]
+    table.refresh_from_db()
+    accepted = [board for board, status in zip(("sandwich", "block"), statuses) if status == 302]
+    assert sorted(statuses) == [302, 409], statuses
+    assert table.version == before + len(accepted)
+    assert sorted(table.board_states) == accepted, "an accepted change was lost"
+    refused = next(r for r in results if r.status_code == 409)
+    assert "changed at the same moment" in refused.content.decode()
+
+
+def test_two_moves_at_once_are_one_move_and_one_refusal(client):
+    table = _table(client, 1)
+    before = table.version
+    first, second = _same_presenter(client), _same_presenter(client)
+    results = _at_once(lambda: first.post(f"/en/teach/{table.code}/go/", {"to": "3"}),
+                       lambda: second.post(f"/en/teach/{table.code}/go/", {"to": "5"},
+                                           HTTP_HX_REQUEST="true"))
+    table.refresh_from_db()
+    statuses = [r.status_code for r in results]
+    assert sorted(statuses) in ([200, 409], [302, 409]), statuses
+    assert table.version == before + 1
+    winner = 3 if statuses[0] == 302 else 5
+    assert table.section == winner
+    # the refused one shows the table as it is now (htmx swaps 409 in, see base.html)
+    refused = next(r for r in results if r.status_code == 409)
+    assert "changed at the same moment" in refused.content.decode()
+
+
+def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypatch):
+    """Another worker inserts the same code just before this one does: start() takes the
+    next code instead of failing with an integrity error."""
+    codes = iter(["aaaaaaa", "bbbbbbb"])
+    monkeypatch.setattr("tutorials.models.new_code", lambda: next(codes))
+    rival_done = threading.Event()
+
+    def rival():
+        try:
+            TeachSession.objects.create(code="aaaaa", presenter_key="rival", options={})
+        finally:
+            connections.close_all()
+
+    def hook(execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith("INSERT") and TABLE in sql and not rival_done.is_set():
+            rival_done.set()
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(rival).result()
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(hook):
+        session = TeachSession.start({"players": 4})
+    assert rival_done.is_set()
+    assert session.code == "bbbbb"
+    assert TeachSession.objects.get(code="aaaaa").presenter_key == "rival"

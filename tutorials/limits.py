@@ -1,0 +1,76 @@
+"""Rate limits per client, counted by django-ratelimit in the shared cache.
+
+The groups and their rates are the setting ``RATE_LIMITS`` (see the README): ``pdf``,
+``save`` and ``table`` count every request that renders, saves or starts a table;
+``table-miss`` and ``code-miss`` count only lookups of codes that do not exist, so a
+guessing client is stopped while the guests of a real table (and the readers of a real
+link) never add to the count. The client is the address ``captain.clients.client_ip``
+finds behind ``TRUSTED_PROXY_HOPS`` proxies.
+
+Over a limit, :class:`RateLimited` is raised; the site answers it with a 429 page and the
+API with its problem list, both with ``Retry-After`` (:mod:`tutorials.middleware`,
+:mod:`captain.api`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django_ratelimit.core import get_usage
+
+#: What the 429 page and the API say for each group (one whole sentence each).
+MESSAGES = {
+    "pdf": _("Too many PDFs were requested from your network in a short time. Please try "
+             "again in %(seconds)s seconds."),
+    "save": _("Too many positions were saved from your network in a short time. Please try "
+              "again in %(seconds)s seconds."),
+    "table": _("Too many tables were started from your network in a short time. Please try "
+               "again in %(seconds)s seconds."),
+    "table-miss": _("Too many table codes that do not exist were tried from your network. "
+                    "Please check the code on the presenter's screen and try again in "
+                    "%(seconds)s seconds."),
+    "code-miss": _("Too many short links that do not exist were tried from your network. "
+                   "Please try again in %(seconds)s seconds."),
+}
+
+
+class RateLimited(Exception):
+    """The client went over the limit of ``group``; it may try again after ``retry_after`` s."""
+
+    def __init__(self, group: str, retry_after: int) -> None:
+        super().__init__(f"rate limit {group} ({settings.RATE_LIMITS[group]}) reached")
+        self.group = group
+        self.retry_after = max(1, retry_after)
+
+    @property
+    def message(self) -> str:
+        """One sentence in the active language: what was limited and how long to wait."""
+        return str(MESSAGES[self.group]) % {"seconds": self.retry_after}
+
+
+def _usage(request: HttpRequest, group: str, *, increment: bool) -> dict | None:
+    return get_usage(request, group=group, key="ip", rate=settings.RATE_LIMITS[group],
+                     increment=increment)
+
+
+def hit(request: HttpRequest, group: str) -> None:
+    """Count this request in ``group``; raises :class:`RateLimited` when it is one too many."""
+    usage = _usage(request, group, increment=True)
+    if usage is not None and usage["should_limit"]:
+        raise RateLimited(group, usage["time_left"])
+
+
+def check_misses(request: HttpRequest, group: str) -> None:
+    """Raise :class:`RateLimited` if the client has used up its failed lookups in ``group``.
+
+    Counts nothing: call :func:`miss` when the lookup then fails.
+    """
+    usage = _usage(request, group, increment=False)
+    if usage is not None and usage["count"] >= usage["limit"]:
+        raise RateLimited(group, usage["time_left"])
+
+
+def miss(request: HttpRequest, group: str) -> None:
+    """Count one failed lookup in ``group`` (never raises: the next lookup is refused)."""
+    _usage(request, group, increment=True)
