@@ -7,14 +7,18 @@
 * :func:`position_pdf` — the analyzer's position with its step-by-step answer, on demand.
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
-WeasyPrint never touches the network: :func:`make_url_fetcher` serves ``/static/…``
-from disk and refuses everything else.
+Renders run in a child process at the lowest CPU priority (:func:`render_pdf`), so
+ordinary pages go first. WeasyPrint never touches the network: it gets the static files
+the page refers to, read from disk here (:func:`static_resources`), and nothing else.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import logging
+import multiprocessing
+import re
 import subprocess
 import tempfile
 import threading
@@ -30,6 +34,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from . import pdf_worker
 from .render_limit import render_slot
 
 logger = logging.getLogger(__name__)
@@ -102,27 +107,6 @@ def _hashed_static_names() -> frozenset[str]:
     return frozenset(hashed_files.values())
 
 
-def make_url_fetcher():
-    """A WeasyPrint URL fetcher that reads ``/static/…`` from disk and refuses the network.
-
-    Resolves original and hashed static names (:func:`static_file_for`). Any other URL
-    raises ``ValueError``: WeasyPrint leaves the resource out and logs a warning, and a
-    render that logged a warning is never cached (:func:`sheet_pdf`).
-    """
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
-
-    class StaticOnlyFetcher(URLFetcher):
-        def fetch(self, url, headers=None):
-            found = static_file_for(url)
-            if found is None:
-                raise ValueError(f"network access refused for {url!r}")
-            mime = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}.get(
-                found.suffix, "application/octet-stream")
-            return URLFetcherResponse(url, found.read_bytes(), {"Content-Type": mime})
-
-    return StaticOnlyFetcher()
-
-
 #: What shapes a sheet, relative to ``BASE_DIR``: every file below these folders
 #: (recursively, so modules moved into subpackages still count).
 SHEET_INPUTS = ("captain", "tutorials", "templates", "static", "locale")
@@ -164,38 +148,69 @@ def code_version() -> str:
     return tree_digest(Path(settings.BASE_DIR))
 
 
-class RenderWarnings(logging.Handler):
-    """Collects the WeasyPrint warnings logged by this thread while it is installed."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
-        self.thread = threading.get_ident()
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.thread == self.thread:
-            self.messages.append(record.getMessage())
-
-
 @dataclass(frozen=True)
 class Rendered:
-    """A rendered PDF and the WeasyPrint warnings its render logged (empty when clean)."""
+    """A rendered PDF, the WeasyPrint warnings its render logged (empty when clean), and
+    the process that rendered it (its id and niceness)."""
 
     pdf: bytes
     warnings: tuple[str, ...]
+    pid: int = 0
+    niceness: int = 0
 
 
-def _render(html: str) -> Rendered:
-    import weasyprint
+_STATIC_REF = re.compile(r"""(?:href|src)=["'](/static/[^"']+)["']|url\(\s*["']?(/static/[^"')]+)""")
 
-    watcher = RenderWarnings()
-    weasy_logger = logging.getLogger("weasyprint")
-    weasy_logger.addHandler(watcher)
-    try:
-        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=make_url_fetcher()).write_pdf()
-    finally:
-        weasy_logger.removeHandler(watcher)
-    return Rendered(pdf, tuple(watcher.messages))
+
+def static_resources(text: str) -> dict[str, tuple[bytes, str]]:
+    """The static files ``text`` (HTML or CSS) refers to, and the ones those refer to:
+    ``file://`` URL as WeasyPrint asks for it → ``(bytes, content type)``. Files that do
+    not resolve (:func:`static_file_for`) are left out: the render then warns."""
+    found: dict[str, tuple[bytes, str]] = {}
+    pending = [text]
+    while pending:
+        for match in _STATIC_REF.finditer(pending.pop()):
+            url = "file://" + (match.group(1) or match.group(2))
+            if url in found:
+                continue
+            path = static_file_for(url)
+            if path is None:
+                continue
+            data = path.read_bytes()
+            mime = _MIME.get(path.suffix, "application/octet-stream")
+            found[url] = (data, mime)
+            if mime == "text/css":
+                pending.append(data.decode("utf-8", "replace"))
+    return found
+
+
+_MIME = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+_POOL: concurrent.futures.ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> concurrent.futures.ProcessPoolExecutor:
+    """This process's render children (started on first use, spawned: forking a
+    threaded web worker can deadlock), as many as ``RENDER_LIMIT``."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = concurrent.futures.ProcessPoolExecutor(
+                max_workers=max(1, settings.RENDER_LIMIT),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=pdf_worker.lower_priority)
+        return _POOL
+
+
+def render_pdf(html: str) -> Rendered:
+    """Render ``html`` in a child process at the lowest CPU priority
+    (:mod:`tutorials.pdf_worker`), with the static files it refers to read from disk
+    here and nothing else reachable. Raises ``TimeoutError`` after 80% of
+    ``RENDER_LEASE_SECONDS``, so the request gives its render lease back before the
+    lease would expire by itself."""
+    future = _pool().submit(pdf_worker.render, html, static_resources(html))
+    pdf, warnings, pid, niceness = future.result(timeout=0.8 * settings.RENDER_LEASE_SECONDS)
+    return Rendered(pdf, warnings, pid, niceness)
 
 
 def render_sheet(name: str, lang: str, paper: str = "a4") -> Rendered:
@@ -208,7 +223,7 @@ def render_sheet(name: str, lang: str, paper: str = "a4") -> Rendered:
     with translation.override(lang):
         html = render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
                                                  "paper": PAPERS[paper], "lang": lang})
-        return _render(html)
+        return render_pdf(html)
 
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf") -> Path:
@@ -289,7 +304,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
         with render_slot():
-            rendered = _render(html)
+            rendered = render_pdf(html)
     if rendered.warnings:
         logger.error("position PDF rendered with warnings: %s", "; ".join(rendered.warnings))
     return rendered.pdf

@@ -98,8 +98,9 @@ def test_fetcher_reads_hashed_names_of_the_manifest_storage(tmp_path):
         call_command("collectstatic", "--noinput", verbosity=0)
         hashed = staticfiles_storage.url("css/sheet.css")
         assert hashed != "/static/css/sheet.css"
-        response = sheets.make_url_fetcher().fetch("file://" + hashed)
-        assert b"@page" in response.read()
+        resources = sheets.static_resources(f'<link rel="stylesheet" href="{hashed}">')
+        data, mime = resources["file://" + hashed]
+        assert b"@page" in data and mime == "text/css"
     shutil.rmtree(tmp_path / "static")
 
 
@@ -114,8 +115,24 @@ def test_fetcher_reads_hashed_names_of_the_manifest_storage(tmp_path):
     "file:///static/",
 ])
 def test_fetcher_refuses_everything_else(url):
-    with pytest.raises(ValueError, match="refused"):
-        sheets.make_url_fetcher().fetch(url)
+    assert sheets.static_file_for(url) is None
+
+
+def test_the_render_child_refuses_what_it_was_not_given():
+    from tutorials import pdf_worker
+
+    html = '<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>'
+    pdf, warnings, _pid, _nice = pdf_worker.render(html, {})
+    assert pdf.startswith(b"%PDF") and any("refused" in w for w in warnings)
+
+
+def test_renders_run_in_a_child_process_at_the_lowest_priority():
+    import os
+
+    rendered = sheets.render_pdf('<link rel="stylesheet" href="/static/css/sheet.css"><p>x</p>')
+    assert rendered.pdf.startswith(b"%PDF") and rendered.warnings == ()
+    assert rendered.pid != os.getpid()
+    assert rendered.niceness == 19
 
 
 # --- the release step -----------------------------------------------------------------------------

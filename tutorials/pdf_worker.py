@@ -1,0 +1,59 @@
+"""The PDF render itself, run in a child process at the lowest CPU priority.
+
+Rendering a sheet keeps a core busy for seconds. Done inside a web worker, it would
+compete with ordinary pages on equal terms; in a child process niced to 19 the operating
+system runs page requests first and renders with the time left over. The child knows
+nothing of Django: it gets the HTML and the static files the HTML refers to (already read
+by :func:`tutorials.sheets.render_pdf`), and refuses every other URL.
+
+This module imports nothing of Django, so that a spawned child starts quickly.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+
+#: Niceness of the render children: the lowest priority there is.
+NICENESS = 19
+
+
+def lower_priority() -> None:
+    """Process-pool initializer: run at the lowest CPU priority."""
+    current = os.nice(0)
+    if current < NICENESS:
+        os.nice(NICENESS - current)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def render(html: str, resources: Mapping[str, tuple[bytes, str]]) -> tuple[bytes, tuple[str, ...], int, int]:
+    """Render ``html`` with WeasyPrint; ``resources`` maps each URL it may fetch to
+    ``(bytes, content type)``. Returns ``(pdf, warnings logged, process id, niceness)``."""
+    import weasyprint
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class MappingFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            found = resources.get(url)
+            if found is None:
+                raise ValueError(f"network access refused for {url!r}")
+            data, mime = found
+            return URLFetcherResponse(url, data, {"Content-Type": mime})
+
+    collect = _Collect()
+    weasy_logger = logging.getLogger("weasyprint")
+    weasy_logger.addHandler(collect)
+    try:
+        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=MappingFetcher()).write_pdf()
+    finally:
+        weasy_logger.removeHandler(collect)
+    return pdf, tuple(collect.messages), os.getpid(), os.nice(0)
