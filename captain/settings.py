@@ -20,6 +20,7 @@ Production reads everything from the environment:
                             ``X-Forwarded-For`` (default 0: the client is ``REMOTE_ADDR``)
 ``DJANGO_RENDER_LIMIT``     concurrent PDF renders per host (default: one per CPU)
 ``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
+``DJANGO_RENDER_TIMEOUT``   seconds a request waits for its PDF render (default 45)
 ``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
 """
 
@@ -239,6 +240,12 @@ for _item in _env_list("DJANGO_RATE_LIMITS", []):
 # keep it above gunicorn's --timeout (default 30 s), which ends a render that hangs.
 RENDER_LIMIT = _env_int("DJANGO_RENDER_LIMIT", os.cpu_count() or 1, minimum=1)
 RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
+# Seconds a request waits for its PDF render before answering 503 (the lease is renewed
+# meanwhile, so it expires only when the worker holding it dies).
+RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
+# Seconds a refused render or rate-limited request waits before its 429/503 answer
+# (tutorials.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
+REFUSAL_DELAY = float(os.environ.get("DJANGO_REFUSAL_DELAY") or (0 if DEBUG else 1))
 
 # The site uses none of these browser features; nor may anything it embeds.
 PERMISSIONS_POLICY = {feature: [] for feature in (

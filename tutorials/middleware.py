@@ -3,7 +3,17 @@ language) and the 503/429 wait pages."""
 
 from __future__ import annotations
 
+import time
+
+from django.conf import settings
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+
+from .limits import RateLimited
+from .render_limit import RenderBusy
 
 
 class VaryOnHtmxMiddleware:
@@ -44,12 +54,15 @@ class LanguageVaryMiddleware:
 
 
 class WaitPagesMiddleware:
-    """Answer a refused render (503) or a rate limit (429) with a page in the request's
-    language and ``Retry-After``.
+    """Answer a refused render (503) or a rate limit (429) with a short page in the
+    request's language and ``Retry-After``, after a pause of ``REFUSAL_DELAY`` seconds.
 
     Views and services raise :class:`~tutorials.render_limit.RenderBusy` and
     :class:`~tutorials.limits.RateLimited`; the JSON API answers the latter itself, in
-    its problem shape (:mod:`captain.api`).
+    its problem shape (:mod:`captain.api`). The page stands alone (no site header) so
+    that a refusal costs little; the pause holds a thread but no processor, so a client
+    that ignores ``Retry-After`` and asks again at once is slowed down instead of
+    crowding out the pages other readers wait for.
     """
 
     def __init__(self, get_response):
@@ -59,12 +72,6 @@ class WaitPagesMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.shortcuts import render
-        from django.utils.translation import gettext as _
-
-        from .limits import RateLimited
-        from .render_limit import RenderBusy
-
         if isinstance(exception, RateLimited):
             status, message = 429, exception.message
         elif isinstance(exception, RenderBusy):
@@ -73,7 +80,12 @@ class WaitPagesMiddleware:
                         "%(seconds)s seconds.") % {"seconds": exception.retry_after}
         else:
             return None
-        response = render(request, "wait.html", {"message": message}, status=status)
+        if settings.REFUSAL_DELAY:
+            time.sleep(settings.REFUSAL_DELAY)
+        response = render(request, "wait.html", {
+            "message": message, "stylesheet": static("css/site.css"),
+            "tutorial_url": reverse("tutorials:index"), "analyzer_url": reverse("tutorials:analyze"),
+        }, status=status)
         response["Retry-After"] = str(exception.retry_after)
         response["Cache-Control"] = "no-store"
         return response

@@ -20,10 +20,12 @@ NICENESS = 19
 
 
 def lower_priority() -> None:
-    """Process-pool initializer: run at the lowest CPU priority."""
+    """Process-pool initializer: run at the lowest CPU priority, and load WeasyPrint now
+    (it takes a second or two) rather than on the first render."""
     current = os.nice(0)
     if current < NICENESS:
         os.nice(NICENESS - current)
+    import weasyprint  # noqa: F401  (loaded ahead of the first render)
 
 
 class _Collect(logging.Handler):

@@ -36,14 +36,32 @@ def _lease_key(slot: int) -> str:
     return f"render-lease:{socket.gethostname()}:{slot}"
 
 
+class Lease:
+    """A held render lease: ``slot`` (0-based); :meth:`renew` keeps it from expiring
+    while a long render goes on."""
+
+    def __init__(self, slot: int, key: str, token: str, lease_seconds: int) -> None:
+        self.slot = slot
+        self.key = key
+        self.token = token
+        self.lease_seconds = lease_seconds
+
+    def renew(self) -> None:
+        """Give the lease another ``lease_seconds`` (only while it is still ours)."""
+        if cache.get(self.key) == self.token:
+            cache.touch(self.key, self.lease_seconds)
+
+
 @contextmanager
-def render_slot(limit: int | None = None, lease_seconds: int | None = None) -> Iterator[int]:
-    """Hold one render lease for the ``with`` block; yields the slot number (0-based).
+def render_slot(limit: int | None = None, lease_seconds: int | None = None) -> Iterator[Lease]:
+    """Hold one render lease for the ``with`` block; yields the :class:`Lease`.
 
     ``limit`` and ``lease_seconds`` default to the settings ``RENDER_LIMIT`` and
     ``RENDER_LEASE_SECONDS``. Raises :class:`RenderBusy` without waiting when all
-    ``limit`` leases are held. The lease is given back when the block ends, also on
-    error, unless it expired meanwhile and another render took it (it then stays theirs).
+    ``limit`` leases are held. The holder renews the lease while it renders, so only a
+    worker that died loses it, ``lease_seconds`` after its last renewal. The lease is
+    given back when the block ends, also on error, unless it expired meanwhile and
+    another render took it (it then stays theirs).
     """
     limit = settings.RENDER_LIMIT if limit is None else limit
     lease_seconds = settings.RENDER_LEASE_SECONDS if lease_seconds is None else lease_seconds
@@ -55,10 +73,9 @@ def render_slot(limit: int | None = None, lease_seconds: int | None = None) -> I
     else:
         raise RenderBusy()
     try:
-        yield slot
+        yield Lease(slot, key, token, lease_seconds)
     finally:
-        # Only our own lease is given back. Between this get and delete the lease could
-        # expire and be taken by another render only if the render outlived its lease,
-        # which gunicorn's --timeout (below RENDER_LEASE_SECONDS) prevents.
+        # Only our own lease is given back (the render renews it, so it is still ours
+        # unless this worker stalled for longer than the lease).
         if cache.get(key) == token:
             cache.delete(key)

@@ -15,6 +15,7 @@ the page refers to, read from disk here (:func:`static_resources`), and nothing 
 from __future__ import annotations
 
 import concurrent.futures
+import concurrent.futures.process
 import hashlib
 import logging
 import multiprocessing
@@ -22,6 +23,7 @@ import re
 import subprocess
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -35,7 +37,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import pdf_worker
-from .render_limit import render_slot
+from .render_limit import Lease, RenderBusy, render_slot
 
 logger = logging.getLogger(__name__)
 
@@ -202,19 +204,63 @@ def _pool() -> concurrent.futures.ProcessPoolExecutor:
         return _POOL
 
 
-def render_pdf(html: str) -> Rendered:
+def render_pdf(html: str, lease: Lease | None = None) -> Rendered:
     """Render ``html`` in a child process at the lowest CPU priority
     (:mod:`tutorials.pdf_worker`), with the static files it refers to read from disk
-    here and nothing else reachable. Raises ``TimeoutError`` after 80% of
-    ``RENDER_LEASE_SECONDS``, so the request gives its render lease back before the
-    lease would expire by itself."""
-    future = _pool().submit(pdf_worker.render, html, static_resources(html))
-    pdf, warnings, pid, niceness = future.result(timeout=0.8 * settings.RENDER_LEASE_SECONDS)
-    return Rendered(pdf, warnings, pid, niceness)
+    here and nothing else reachable. While waiting, renews ``lease`` (the render limit's)
+    every third of its life.
+
+    Raises :class:`~tutorials.render_limit.RenderBusy` when the render is not done after
+    ``RENDER_TIMEOUT`` seconds. A child that died is replaced once.
+    """
+    resources = static_resources(html)
+    try:
+        try:
+            return _render_in_child(html, resources, lease)
+        except concurrent.futures.process.BrokenProcessPool:
+            # a child died (killed, out of memory): start new children and try once more
+            logger.warning("the PDF render children stopped; starting new ones")
+            _reset_pool()
+            return _render_in_child(html, resources, lease)
+    except concurrent.futures.TimeoutError:
+        logger.error("a PDF render took longer than %s s", settings.RENDER_TIMEOUT)
+        raise RenderBusy() from None
 
 
-def render_sheet(name: str, lang: str, paper: str = "a4") -> Rendered:
-    """Render a fixed sheet now, without the cache. Raises :class:`SheetError`."""
+def _render_in_child(html: str, resources: dict, lease: Lease | None) -> Rendered:
+    future = _pool().submit(pdf_worker.render, html, resources)
+    step = max(0.5, lease.lease_seconds / 3) if lease is not None else settings.RENDER_TIMEOUT
+    deadline = time.monotonic() + settings.RENDER_TIMEOUT
+    while True:
+        try:
+            left = max(0.0, deadline - time.monotonic())
+            pdf, warnings, pid, niceness = future.result(timeout=min(step, left))
+            return Rendered(pdf, warnings, pid, niceness)
+        except concurrent.futures.TimeoutError:
+            if time.monotonic() >= deadline:
+                raise
+            if lease is not None:
+                lease.renew()
+
+
+def warm_up() -> None:
+    """Start this process's render children now (WeasyPrint takes a second or two to
+    load), so the first reader of a PDF does not wait for it: gunicorn calls this when a
+    worker starts (``gunicorn.conf.py``)."""
+    _pool().submit(pdf_worker.lower_priority)
+
+
+def _reset_pool() -> None:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
+
+
+def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None) -> Rendered:
+    """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile).
+    Raises :class:`SheetError` for an unknown sheet or paper."""
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
@@ -223,7 +269,7 @@ def render_sheet(name: str, lang: str, paper: str = "a4") -> Rendered:
     with translation.override(lang):
         html = render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
                                                  "paper": PAPERS[paper], "lang": lang})
-        return render_pdf(html)
+        return render_pdf(html, lease)
 
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf") -> Path:
@@ -251,8 +297,8 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
     path = cache_path(name, lang, paper)
     if path.exists():
         return path.read_bytes()
-    with render_slot():
-        rendered = render_sheet(name, lang, paper)
+    with render_slot() as lease:
+        rendered = render_sheet(name, lang, paper, lease)
     if rendered.warnings:
         logger.error("sheet %s-%s-%s rendered with warnings, not cached: %s",
                      name, lang, paper, "; ".join(rendered.warnings))
@@ -303,8 +349,8 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
-        with render_slot():
-            rendered = render_pdf(html)
+        with render_slot() as lease:
+            rendered = render_pdf(html, lease)
     if rendered.warnings:
         logger.error("position PDF rendered with warnings: %s", "; ".join(rendered.warnings))
     return rendered.pdf

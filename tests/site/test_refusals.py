@@ -1,0 +1,95 @@
+"""Refusals (429, 503) are cheap short pages, paused by REFUSAL_DELAY; gunicorn runs
+threads, so the pause and render waits do not hold whole workers."""
+
+from __future__ import annotations
+
+import runpy
+
+import pytest
+from django.test import RequestFactory, override_settings
+from django.utils import translation
+
+from tutorials import middleware
+from tutorials.limits import RateLimited
+from tutorials.render_limit import RenderBusy
+
+
+@pytest.mark.parametrize("exc, status", [(RateLimited("pdf", 30), 429), (RenderBusy(), 503)])
+def test_a_refusal_pauses_then_answers_a_short_page(monkeypatch, exc, status, settings):
+    slept = []
+    monkeypatch.setattr(middleware.time, "sleep", slept.append)
+    settings.REFUSAL_DELAY = 1.5
+    request = RequestFactory().get("/de/analyze/position.pdf")
+    with translation.override("de"):
+        response = middleware.WaitPagesMiddleware(lambda r: None).process_exception(request, exc)
+    assert slept == [1.5]
+    assert response.status_code == status and int(response["Retry-After"]) >= 1
+    body = response.content.decode()
+    assert "site-header" not in body and 'lang="de"' in body
+    assert "data-testid=\"wait-message\"" in body and len(body) < 2000
+
+
+def test_no_pause_under_debug_settings(monkeypatch):
+    slept = []
+    monkeypatch.setattr(middleware.time, "sleep", slept.append)
+    with override_settings(REFUSAL_DELAY=0):
+        middleware.WaitPagesMiddleware(lambda r: None).process_exception(
+            RequestFactory().get("/en/"), RenderBusy())
+    assert slept == []
+
+
+def test_gunicorn_runs_threads_from_its_config_file(settings, monkeypatch):
+    monkeypatch.delenv("GUNICORN_THREADS", raising=False)
+    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
+    config = runpy.run_path(str(settings.BASE_DIR / "gunicorn.conf.py"))
+    assert config["worker_class"] == "gthread"
+    assert config["threads"] >= 16 and config["workers"] == 3
+    assert config["workers"] * config["threads"] < 100  # PostgreSQL's default max_connections
+
+
+class _SlowPool:
+    """Stands in for the render children: answers after ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        import concurrent.futures
+
+        self.seconds = seconds
+        self.executor = concurrent.futures.ThreadPoolExecutor(1)
+
+    def submit(self, function, *args):
+        import time
+
+        def slow():
+            time.sleep(self.seconds)
+            return (b"%PDF-slow", (), 1, 19)
+
+        return self.executor.submit(slow)
+
+
+class _CountingLease:
+    lease_seconds = 1
+
+    def __init__(self) -> None:
+        self.renewals = 0
+
+    def renew(self) -> None:
+        self.renewals += 1
+
+
+def test_a_long_render_renews_its_lease(monkeypatch, settings):
+    from tutorials import sheets
+
+    monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(1.6))
+    settings.RENDER_TIMEOUT = 10
+    lease = _CountingLease()
+    assert sheets.render_pdf("<p>x</p>", lease).pdf == b"%PDF-slow"
+    assert lease.renewals >= 2  # every third of a second-long lease, for 1.6 s
+
+
+def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
+    from tutorials import sheets
+
+    monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(3))
+    settings.RENDER_TIMEOUT = 1
+    with pytest.raises(RenderBusy):
+        sheets.render_pdf("<p>x</p>", _CountingLease())
