@@ -1,7 +1,7 @@
 """gunicorn's settings for this site, read from the project folder (the README's command).
 
 Threads: a worker waiting for a PDF render (a child process at the lowest priority,
-tutorials.pdf_worker), for a slow client, or pausing before a 429/503 answer
+tutorials.sheets.pdf_worker), for a slow client, or pausing before a 429/503 answer
 (``REFUSAL_DELAY``) keeps answering other requests on its other threads. Workers come
 from ``WEB_CONCURRENCY`` (default 3), which the site also reads to check for a shared
 cache (``check --deploy``). Each thread may hold a database connection: keep
@@ -15,12 +15,12 @@ worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 # a worker that stops answering gunicorn for this long is restarted (with threads, a long
-# request does not count: tutorials.sheets.render_pdf gives up on a render first)
+# request does not count: tutorials.sheets.render.render_pdf gives up on a render first)
 timeout = 30
 
 
 def post_worker_init(worker):
     """Start the worker's PDF render children before the first request needs them."""
-    from tutorials.sheets import warm_up
+    from tutorials.sheets.render import warm_up
 
     warm_up()

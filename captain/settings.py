@@ -84,24 +84,24 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     # Vary: Accept-Language, Cookie wherever the request (not the URL) chose the language
-    "tutorials.middleware.LanguageVaryMiddleware",
+    "tutorials.http.middleware.LanguageVaryMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
-    "captain.middleware.APIBodySizeLimitMiddleware",
-    "captain.middleware.APIJsonErrorsMiddleware",
+    "tutorials.api.middleware.APIBodySizeLimitMiddleware",
+    "tutorials.api.middleware.APIJsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # 503 for a render refused by the render limit, 429 over a rate limit (pages)
-    "tutorials.middleware.WaitPagesMiddleware",
-    "tutorials.middleware.VaryOnHtmxMiddleware",
+    "tutorials.http.middleware.WaitPagesMiddleware",
+    "tutorials.http.middleware.VaryOnHtmxMiddleware",
 ]
 
 ROOT_URLCONF = "captain.urls"
 
 # The site takes no uploads; the largest bodies are JSON API cases (≤ 64 KiB, see
-# captain.middleware.API_MAX_BODY). Reading a larger body raises RequestDataTooBig.
+# tutorials.api.middleware.API_MAX_BODY). Reading a larger body raises RequestDataTooBig.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 TEMPLATES = [
@@ -165,7 +165,7 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
     "map",
 )
 
-# Rendered PDF sheets, one folder per code version (tutorials.sheets.code_version);
+# Rendered PDF sheets, one folder per code version (tutorials.sheets.render.code_version);
 # ``manage.py prerender_sheets`` fills it at release time.
 SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "var" / "sheets")
 
@@ -202,7 +202,7 @@ SECURE_CSP = {
 # production (Django's built-in backend). Without REDIS_URL each process has its own
 # local-memory cache, which only the single-process development server may use;
 # ``check --deploy`` fails when WEB_CONCURRENCY says several workers share none
-# (captain.checks).
+# (tutorials.http.checks).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -215,7 +215,7 @@ WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
 # (the README's HTTPS proxy: 1). The client is the address that many entries from the
 # right; anything further left was written by the client and is not trusted.
 TRUSTED_PROXY_HOPS = _env_int("DJANGO_TRUSTED_PROXY_HOPS", 0)
-RATELIMIT_IP_META_KEY = "captain.clients.client_ip"
+RATELIMIT_IP_META_KEY = "tutorials.http.clients.client_ip"
 RATELIMIT_USE_CACHE = "default"
 
 #: Requests per client (IP address; IPv6 by /64) and period, per group; see the README.
@@ -244,7 +244,7 @@ RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
 # meanwhile, so it expires only when the worker holding it dies).
 RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
 # Seconds a refused render or rate-limited request waits before its 429/503 answer
-# (tutorials.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
+# (tutorials.http.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
 REFUSAL_DELAY = float(os.environ.get("DJANGO_REFUSAL_DELAY") or (0 if DEBUG else 1))
 
 # The site uses none of these browser features; nor may anything it embeds.

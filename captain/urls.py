@@ -1,15 +1,15 @@
 """URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by Accept-Language.
 
-Outside the language prefixes: the JSON API (`/api/`, see captain/api.py) and the short
+Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
 language per request.
 """
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
 
-from captain.api import api
-from tutorials.short_links import short_link
-from tutorials.teach_views import teach_join
+from tutorials.api.endpoints import api
+from tutorials.analyzer.short_links import short_link
+from tutorials.teach.views import teach_join
 
 urlpatterns = [
     path("api/", api.urls),

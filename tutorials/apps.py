@@ -11,8 +11,8 @@ class TutorialsConfig(AppConfig):
 
     def ready(self) -> None:
         # fix the sheet cache key to the code and catalogs this process starts with
-        import captain.checks  # noqa: F401  (registers the deploy checks)
+        import tutorials.http.checks  # noqa: F401  (registers the deploy checks)
 
-        from .sheets import code_version
+        from tutorials.sheets.render import code_version
 
         code_version()

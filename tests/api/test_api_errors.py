@@ -9,9 +9,9 @@ import pytest
 from django.utils import translation
 
 from api_helpers import BASE, CASE_FILES, post_json, problems_of
-from captain.middleware import API_MAX_BODY
+from tutorials.api.middleware import API_MAX_BODY
 from captain.rules import RulesError, situation_from_json
-from tutorials.problems import describe
+from tutorials.wording.problems import describe
 
 pytestmark = pytest.mark.django_db
 
@@ -175,9 +175,9 @@ def test_notation_error_offsets_and_language(client):
 def test_oversized_body_is_413_before_any_work(client):
     padding = " " * (100 * 1024)
     body = CASE_FILES[0].read_text(encoding="utf-8") + padding
-    with mock.patch("captain.api.decode_json") as decode, \
-            mock.patch("captain.api.situation_from_json") as read, \
-            mock.patch("captain.api.solve") as engine:
+    with mock.patch("tutorials.api.endpoints.decode_json") as decode, \
+            mock.patch("tutorials.api.endpoints.situation_from_json") as read, \
+            mock.patch("tutorials.api.endpoints.solve") as engine:
         response = post_json(client, "/api/v1/solve", body, HTTP_ACCEPT_LANGUAGE="de")
         [problem] = problems_of(response, status=413)
         assert problem["code"] == "too-large"

@@ -12,7 +12,7 @@ from api_helpers import BASE, post_json, problems_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from captain.api import api
+from tutorials.api.endpoints import api
 from tutorials.models import SavedPosition
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ import pytest
 from django.conf import settings
 from harness import Server, base_env, finish, manage, serve
 
-from tutorials.sheets import PAPERS, SHEETS
+from tutorials.sheets.render import PAPERS, SHEETS
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 POSITION = ("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2")

@@ -8,7 +8,7 @@ import json
 import pytest
 from harness import Server, serve
 
-from captain.middleware import API_MAX_BODY
+from tutorials.api.middleware import API_MAX_BODY
 
 CASE = {"players": ["red", "blue"], "start_player": "red", "board": ["11:r1 12:b2"]}
 

@@ -8,8 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from captain.rules import Colour, Position
-from tutorials import boards
-from tutorials.boards import BattleBoard, DiceBoard, TreasureBoard
+from tutorials.tutorial import boards
+from tutorials.tutorial.boards import BattleBoard, DiceBoard, TreasureBoard
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -194,7 +194,7 @@ def test_bad_board_state_in_page_url_is_not_an_error(client, query):
 # --- predict the outcome ----------------------------------------------------------------
 
 def test_quiz_questions_change_one_thing_and_the_answer():
-    from tutorials.quiz import questions, solve
+    from tutorials.tutorial.quiz import questions, solve
 
     qs = questions()
     assert len(qs) >= 10
@@ -208,7 +208,7 @@ def test_quiz_questions_change_one_thing_and_the_answer():
 
 
 def test_quiz_board_right_and_wrong_answers():
-    from tutorials.boards import QuizBoard
+    from tutorials.tutorial.boards import QuizBoard
 
     board = QuizBoard("treasure-time", "quiz-treasure", index=0)
     for pos in board.question.answer:

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from tutorials import sheets
+from tutorials.sheets import render as sheets
 from tutorials.models import SavedPosition, TeachSession
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def no_render(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a PDF was rendered")
 
-    monkeypatch.setattr(sheets, "_render", refuse)
+    monkeypatch.setattr(sheets, "render_pdf", refuse)
 
 
 def _pages(table: str, saved: str) -> list[str]:

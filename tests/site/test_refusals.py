@@ -9,9 +9,9 @@ import pytest
 from django.test import RequestFactory, override_settings
 from django.utils import translation
 
-from tutorials import middleware
-from tutorials.limits import RateLimited
-from tutorials.render_limit import RenderBusy
+from tutorials.http import middleware
+from tutorials.http.limits import RateLimited
+from tutorials.http.render_limit import RenderBusy
 
 
 @pytest.mark.parametrize("exc, status", [(RateLimited("pdf", 30), 429), (RenderBusy(), 503)])
@@ -77,7 +77,7 @@ class _CountingLease:
 
 
 def test_a_long_render_renews_its_lease(monkeypatch, settings):
-    from tutorials import sheets
+    from tutorials.sheets import render as sheets
 
     monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(1.6))
     settings.RENDER_TIMEOUT = 10
@@ -87,7 +87,7 @@ def test_a_long_render_renews_its_lease(monkeypatch, settings):
 
 
 def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
-    from tutorials import sheets
+    from tutorials.sheets import render as sheets
 
     monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(3))
     settings.RENDER_TIMEOUT = 1

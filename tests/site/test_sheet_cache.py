@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from tutorials import sheets
+from tutorials.sheets import render as sheets
 
 MANIFEST = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -78,7 +78,7 @@ def test_key_covers_every_module_of_the_real_tree():
 # --- never cache a render with warnings ----------------------------------------------------------
 def test_render_with_warnings_is_served_but_not_cached(cache_dir, monkeypatch, caplog):
     monkeypatch.setattr(sheets, "static_file_for", lambda url: None)  # the stylesheet cannot load
-    with caplog.at_level(logging.ERROR, logger="tutorials.sheets"):
+    with caplog.at_level(logging.ERROR, logger="tutorials.sheets.render"):
         data = sheets.sheet_pdf("reference", "en", "a4")
     assert data.startswith(b"%PDF")
     assert not sheets.cache_path("reference", "en", "a4").exists()
@@ -119,7 +119,7 @@ def test_fetcher_refuses_everything_else(url):
 
 
 def test_the_render_child_refuses_what_it_was_not_given():
-    from tutorials import pdf_worker
+    from tutorials.sheets import pdf_worker
 
     html = '<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>'
     pdf, warnings, _pid, _nice = pdf_worker.render(html, {})

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from tutorials import sheets
-from tutorials.sheets import SHEETS
+from tutorials.sheets import render as sheets
+from tutorials.sheets.render import SHEETS
 
 WORDS = {
     "ja": ["サイコロタイム", "バトルタイム", "トレジャータイム"],
@@ -117,7 +117,9 @@ def test_position_pdf_has_answer_and_qr(client, tmp_path):
 
 
 def test_fetcher_refuses_the_network():
-    fetcher = sheets.make_url_fetcher()
+    from tutorials.sheets import pdf_worker
+
+    fetcher = pdf_worker.make_fetcher(sheets.static_resources('<link href="/static/css/sheet.css">'))
     with pytest.raises(ValueError):
         fetcher.fetch("https://example.org/x.css")
     response = fetcher.fetch("file:///static/css/sheet.css")

@@ -8,7 +8,7 @@ import pytest
 
 from captain.rules import RulesError
 from tutorials.models import SavedPosition
-from tutorials.titles import clean_title
+from tutorials.services import clean_title
 
 POSITION = "Rb_11r1.12b2"
 REFUSED = ["\x00", "\t", "\x1b", "\x7f", "\x85", "\x9b", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",

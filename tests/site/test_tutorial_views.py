@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tutorials.script import STEPS
+from tutorials.tutorial.script import STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ["ja", "en", "de"]
@@ -165,7 +165,7 @@ def test_catalogs_are_complete():
 
 def test_glossary_terms_follow_rules_md():
     from captain.rules import AttackKind
-    from tutorials.glossary import CARD_NAMES, PHASE_NAMES
+    from tutorials.wording.glossary import CARD_NAMES, PHASE_NAMES
 
     with translation.override("ja"):
         assert str(CARD_NAMES[AttackKind.KRAKENS_WRATH]) == "大王烏賊の怒り"

@@ -7,8 +7,8 @@ from django.urls import translate_url as _translate_url
 
 from captain.rules import AttackKind, Colour
 
-from ..clauses import clause_summary
-from ..glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
+from tutorials.wording.clauses import clause_summary
+from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
 
 register = template.Library()
 
@@ -52,7 +52,7 @@ def clause_text(clause: str) -> str:
 @register.inclusion_tag("tutorials/_card_table_rows.html")
 def card_table():
     """The six attack cards with their range diagrams (BAT-4)."""
-    from ..diagrams import all_diagrams
+    from tutorials.drawing.diagrams import all_diagrams
 
     return {"diagrams": all_diagrams()}
 
@@ -82,7 +82,7 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
 @register.filter
 def card_phrase(token: str) -> str:
     """``blue [1] Boarding Melee`` for ``b1``, in the active language."""
-    from ..explain import card_phrase as phrase
+    from tutorials.wording.events import card_phrase as phrase
 
     return phrase(token)
 
@@ -97,8 +97,8 @@ def list_separator() -> str:
 
 @register.filter(name="cell_svg")
 def cell_svg_filter(cell) -> str:
-    """The position's picture from the shared SVG renderer (tutorials.svg)."""
-    from ..svg import cell_svg
+    """The position's picture from the shared SVG renderer (tutorials.drawing.svg)."""
+    from tutorials.drawing.svg import cell_svg
 
     return cell_svg(cell)
 
@@ -106,7 +106,7 @@ def cell_svg_filter(cell) -> str:
 @register.filter(name="range_svg")
 def range_svg_filter(diagram) -> str:
     """A card's range diagram from the shared SVG renderer."""
-    from ..svg import range_svg
+    from tutorials.drawing.svg import range_svg
 
     return range_svg(diagram)
 

@@ -1,6 +1,6 @@
 """``python manage.py prerender_sheets``: the release step that fills the sheet cache.
 
-Renders every sheet in :data:`tutorials.sheets.SHEETS` × every language × every paper,
+Renders every sheet in :data:`tutorials.sheets.render.SHEETS` × every language × every paper,
 with its preview, into ``SHEET_CACHE_DIR/<code version>/``, so the first reader after a
 deploy gets a cached file instead of waiting for a render. Run it after ``collectstatic``
 (production renders read the collected, hashed stylesheet). Fails — and caches nothing for
@@ -16,7 +16,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tutorials import sheets
+from tutorials.sheets import render as sheets
 
 
 class Command(BaseCommand):

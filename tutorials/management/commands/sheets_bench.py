@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from tutorials import sheets
+from tutorials.sheets import render as sheets
 
 
 class Command(BaseCommand):

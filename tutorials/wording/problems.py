@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from captain.rules import AttackKind, Colour, RulesError
 
-from .glossary import CARD_NAMES, COLOUR_NAMES, position_label
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 
 def _colour(params) -> str:

@@ -2,7 +2,7 @@
 
 Every edit takes a :class:`~captain.rules.Situation` and returns a new one, or raises
 :class:`~captain.rules.RulesError` saying why the rules do not allow it (the view
-shows :func:`tutorials.problems.describe` of it and keeps the old position). The
+shows :func:`tutorials.wording.problems.describe` of it and keeps the old position). The
 position always travels as notation (``?pos=…``), so every state is a link.
 """
 
@@ -19,7 +19,7 @@ from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Colour, Dic
                            notation)
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 
-from .glossary import CARD_NAMES, COLOUR_NAMES, position_label
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 #: The position a fresh analyzer opens with: the tutorial's practice grid, four players.
 DEFAULT_NOTATION = ("Rbgw_12.35.44.26-15.33.24.56-11.46.23.13-34.66.25.14")
@@ -307,7 +307,7 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
             changes = tuple(_("%(colour)s: %(before)s → %(after)s cards") % {
                 "colour": COLOUR_NAMES[c], "before": base_won.get(c, 0), "after": won.get(c, 0)}
                 for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
-            from .explain import card_phrase
+            from tutorials.wording.events import card_phrase
 
             label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
                 "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}

@@ -36,8 +36,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from . import pdf_worker
-from .render_limit import Lease, RenderBusy, render_slot
+from tutorials.sheets import pdf_worker
+from tutorials.http.render_limit import Lease, RenderBusy, render_slot
 
 logger = logging.getLogger(__name__)
 
@@ -210,7 +210,7 @@ def render_pdf(html: str, lease: Lease | None = None) -> Rendered:
     here and nothing else reachable. While waiting, renews ``lease`` (the render limit's)
     every third of its life.
 
-    Raises :class:`~tutorials.render_limit.RenderBusy` when the render is not done after
+    Raises :class:`~tutorials.http.render_limit.RenderBusy` when the render is not done after
     ``RENDER_TIMEOUT`` seconds. A child that died is replaced once.
     """
     resources = static_resources(html)
@@ -264,7 +264,7 @@ def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = 
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
-    from .sheet_content import context_for
+    from tutorials.sheets.content import context_for
 
     with translation.override(lang):
         html = render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
@@ -291,7 +291,7 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
     A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
     is served but never cached, and the warnings are logged as an error.
     Raises :class:`SheetError` for an unknown sheet or paper, and
-    :class:`~tutorials.render_limit.RenderBusy` when it would have to render while every
+    :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken.
     """
     path = cache_path(name, lang, paper)
@@ -334,12 +334,12 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
     """The analyzer's position with its whole step-by-step answer and a QR code.
 
     Raises :class:`SheetError` for an unknown paper and
-    :class:`~tutorials.render_limit.RenderBusy` when every render slot of this host is
+    :class:`~tutorials.http.render_limit.RenderBusy` when every render slot of this host is
     taken (the render is refused, not queued).
     """
     import segno
 
-    from .sheet_content import position_context
+    from tutorials.sheets.content import position_context
 
     if paper not in PAPERS:
         raise SheetError(f"unknown paper {paper!r}")

@@ -21,7 +21,7 @@ class Step:
     Attributes:
         slug: URL segment, stable across languages.
         title: translated title (lazy).
-        boards: example boards shown on this page, by board id (see tutorials.boards).
+        boards: example boards shown on this page, by board id (see tutorials.tutorial.boards).
         minutes: rough reading time in minutes, for the table of contents.
     """
 

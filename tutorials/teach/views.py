@@ -20,12 +20,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 
-from .boards import NOTES
-from .clauses import clause_summary
-from .limits import check_misses, hit, miss
-from .models import StaleTable, TeachSession
-from .teach import (SAY_LATER, VARIANT_CLAUSES, VARIANTS, act_on_board, current_section, load_board, move,
-                    parse_options, sections, target_minutes)
+from tutorials.tutorial.boards import NOTES
+from tutorials.wording.clauses import clause_summary
+from tutorials.http.limits import check_misses, hit, miss
+from tutorials.models import StaleTable, TeachSession
+from tutorials.teach.plan import (SAY_LATER, VARIANT_CLAUSES, VARIANTS, act_on_board, current_section, load_board, move, parse_options, sections, target_minutes)
 
 COOKIE_SALT = "teach-presenter"
 GUEST_SALT = "teach-guest"
@@ -54,7 +53,7 @@ def _knows_table(request: HttpRequest, code: str) -> bool:
 def _find(request: HttpRequest, code: str) -> TeachSession | None:
     """The live session under ``code``, or ``None`` (a failed lookup, counted).
 
-    Raises :class:`~tutorials.limits.RateLimited` when the client has used up its failed
+    Raises :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
     lookups, unless it holds a cookie of this very table.
     """
     code = code.lower()

@@ -12,41 +12,24 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import (AttackCard, Board, Colour, Dice, Position, Seating,
-                           Situation, Treasure, bell_status, collect_treasure, resolve_battle,
+from captain.rules import (Board, Colour, Dice, Position, Seating,
+                           Situation, bell_status, collect_treasure, resolve_battle,
                            table_setup)
 from captain.rules.game import pair_left
 from captain.rules.resolve.battle import BattleResult
 from captain.rules.situation import RuleSet
 
-from .explain import Explanation, card_phrase, explain
-from .glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
+from tutorials.drawing.cells import CellView, _grid, pips
+from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4, EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
+from tutorials.wording.events import Explanation, card_phrase, explain
+from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
 
-# --- fixed example positions ------------------------------------------------------------
-DICE_BOARD_4 = ("12 35 44 26", "15 33 24 56", "11 46 23 13", "34 66 25 14")
-DICE_BOARD_2 = ("12 35 44", "15 33 24", "11 46 23")
-
-#: EX-BATTLE from RULES.md (shared/cases/manual-battle.json).
-EX_BATTLE = ("11 13:r3 22 14", "15 16:b1 23 24:r2", "26 33 34:g1 35", "36:g0 44 45 46")
-EX_BATTLE_SEATS = (Colour.RED, Colour.BLUE, Colour.GREEN)
-
-#: EX-SANDWICH, EX-BLOCK, EX-PRIORITY (shared/cases/sandwich-row, blocked-sandwich,
-#: sandwich-priority).
-TREASURE_EXAMPLES = {
-    "sandwich": (("12:b4 25 36 44:b5", "11 13 14 15", "16 22 23 24", "26 33 34:r5 35"),
-                 (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE), Colour.RED),
-    "block": (("11 12 13 14", "15:r5 16:b0 22 23:r5", "24 25 26 33", "34 35 36 44"),
-              (Colour.RED, Colour.BLUE), Colour.RED),
-    "priority": (("11 12:r5 13 14", "15:b5 16 22:b5 23", "24 25:r0 26 33", "34 35 36 44"),
-                 (Colour.RED, Colour.BLUE, Colour.GREEN), Colour.RED),
-}
 
 TITLES = {
     "dice": gettext_lazy("Try it: roll and claim"),
@@ -56,77 +39,6 @@ TITLES = {
     "block": gettext_lazy("Worked example: a blocked sandwich"),
     "priority": gettext_lazy("Worked example: two sandwiches claim one card"),
 }
-
-
-# --- view model of one position --------------------------------------------------------------
-PIPS = {
-    1: ((2, 2),),
-    2: ((1, 3), (3, 1)),
-    3: ((1, 3), (2, 2), (3, 1)),
-    4: ((1, 1), (1, 3), (3, 1), (3, 3)),
-    5: ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3)),
-    6: ((1, 1), (1, 3), (2, 1), (2, 3), (3, 1), (3, 3)),
-}
-
-
-def pips(face: int) -> list[tuple[int, int]]:
-    """Pip centres of a die face on a 0-40 SVG box (x, y)."""
-    return [(x * 10, y * 10) for x, y in PIPS[face]]
-
-
-@dataclass
-class CellView:
-    """What one position looks like, and what clicking it does."""
-
-    pos: Position
-    treasure: Treasure | None
-    card: AttackCard | None = None
-    dice: Dice | None = None
-    face_down: bool = False
-    ghost: AttackCard | None = None
-    won_by: Colour | None = None
-    classes: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    href: str | None = None
-    hx_href: str | None = None
-
-    @property
-    def label(self) -> str:
-        return position_label(self.pos)
-
-    @property
-    def faces(self) -> list[list[tuple[int, int]]]:
-        return [pips(f) for f in self.treasure.faces] if self.treasure else []
-
-    @property
-    def description(self) -> str:
-        """Screen-reader text: where, which card, what lies on it, what happened."""
-        parts = [self.label]
-        if self.treasure is None:
-            parts.append(_("no treasure card"))
-        else:
-            parts.append(_("treasure card %(low)s and %(high)s") % {
-                "low": self.treasure.low, "high": self.treasure.high})
-        if self.card and self.face_down:
-            parts.append(_("%(colour)s attack card, face down") % {
-                "colour": COLOUR_NAMES[self.card.colour]})
-        elif self.card:
-            parts.append(card_phrase(self.card.token))
-        if self.dice:
-            parts.append(_("%(colour)s dice") % {"colour": COLOUR_NAMES[self.dice.colour]})
-        if self.won_by:
-            parts.append(_("won by %(colour)s") % {"colour": COLOUR_NAMES[self.won_by]})
-        parts.extend(self.notes)
-        return "; ".join(str(p) for p in parts)
-
-    @property
-    def css(self) -> str:
-        return " ".join(self.classes)
-
-
-def _grid(board: Board) -> list[list[CellView]]:
-    return [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
-             for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
 
 
 class ActionLink(str):
@@ -535,7 +447,7 @@ class BattleBoard(ExampleBoard):
     def rows(self) -> list[list[CellView]]:
         """The board at this step, drawn by the shared walkthrough (reveal = its step 0,
         the card acting at turn i = its step i + 1)."""
-        from .walkthrough import Walkthrough
+        from tutorials.drawing.walkthrough import Walkthrough
 
         walk = Walkthrough(self.situation())
         grid = walk.cells(0 if self.k <= 1 else self.k - 1)
@@ -547,7 +459,7 @@ class BattleBoard(ExampleBoard):
 
     def order(self) -> list[dict]:
         """The resolution order strip (empty until the cards are revealed)."""
-        from .walkthrough import Walkthrough
+        from tutorials.drawing.walkthrough import Walkthrough
 
         if not self.revealed:
             return []
@@ -630,7 +542,7 @@ class TreasureBoard(ExampleBoard):
 
     def rows(self) -> list[list[CellView]]:
         """The board once ``k`` players have collected, drawn by the shared walkthrough."""
-        from .walkthrough import Walkthrough
+        from tutorials.drawing.walkthrough import Walkthrough
 
         walk = Walkthrough(self.situation())
         kinds = [s.kind for s in walk.steps]
@@ -696,7 +608,7 @@ class QuizBoard(ExampleBoard):
     def __init__(self, step: str, board_id: str, index: int = 0,
                  selected: frozenset[Position] = frozenset(), checked: bool = False) -> None:
         super().__init__(step)
-        from .quiz import for_examples
+        from tutorials.tutorial.quiz import for_examples
 
         self.board_id = board_id
         self.pool = for_examples(QUIZ_EXAMPLES[board_id])
@@ -762,7 +674,7 @@ class QuizBoard(ExampleBoard):
             "pos": position_label(c.position), "old": card_phrase(c.old.token), "new": card_phrase(c.new.token)}
 
     def rows(self) -> list[list[CellView]]:
-        from .walkthrough import Walkthrough
+        from tutorials.drawing.walkthrough import Walkthrough
 
         if self.checked:
             walk = Walkthrough(self.question.situation)
@@ -796,7 +708,7 @@ class QuizBoard(ExampleBoard):
         return grid
 
     def explanations(self) -> list[Explanation]:
-        from .walkthrough import Walkthrough
+        from tutorials.drawing.walkthrough import Walkthrough
 
         if not self.checked:
             return []
@@ -807,7 +719,7 @@ class QuizBoard(ExampleBoard):
         # the battle steps that removed something explain why a treasure card was lost
         acted = [walk.solution.battle.steps[i].event for i in range(len(walk.solution.battle.steps))
                  if walk.solution.battle.steps[i].removed] if walk.solution.battle else []
-        from .explain import explain
+        from tutorials.wording.events import explain
 
         return [explain(e) for e in acted] + [
             e for e in items if e.code.startswith("treasure.") and e.code != "treasure.discard"]

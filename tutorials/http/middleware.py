@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
-from .limits import RateLimited
-from .render_limit import RenderBusy
+from tutorials.http.limits import RateLimited
+from tutorials.http.render_limit import RenderBusy
 
 
 class VaryOnHtmxMiddleware:
@@ -57,8 +57,8 @@ class WaitPagesMiddleware:
     """Answer a refused render (503) or a rate limit (429) with a short page in the
     request's language and ``Retry-After``, after a pause of ``REFUSAL_DELAY`` seconds.
 
-    Views and services raise :class:`~tutorials.render_limit.RenderBusy` and
-    :class:`~tutorials.limits.RateLimited`; the JSON API answers the latter itself, in
+    Views and services raise :class:`~tutorials.http.render_limit.RenderBusy` and
+    :class:`~tutorials.http.limits.RateLimited`; the JSON API answers the latter itself, in
     its problem shape (:mod:`captain.api`). The page stands alone (no site header) so
     that a refusal costs little; the pause holds a thread but no processor, so a client
     that ignores ``Retry-After`` and asks again at once is slowed down instead of

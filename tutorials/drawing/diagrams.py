@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from captain.rules import AttackKind, Board, Position, Square, Treasure
 from captain.rules.situation import RuleSet
 
-from .glossary import CARD_EFFECTS, CARD_NAMES
+from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,10 @@ from captain.rules.cases import META_KEYS
 from captain.rules.errors import InvalidInput
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
-from tutorials.limits import RateLimited, check_misses, hit, miss
+from tutorials.http.limits import RateLimited, check_misses, hit, miss
 from tutorials.models import CODE_ALPHABET, SavedPosition
-from tutorials.problems import describe
-from tutorials.titles import TITLE_MAX_LENGTH, TITLE_PATTERN, clean_title
+from tutorials.wording.problems import describe
+from tutorials.services import TITLE_MAX_LENGTH, TITLE_PATTERN, clean_title
 
 
 #: A path segment that can only be a saved short code: code letters, no ``_`` (every
@@ -79,7 +79,7 @@ def language(request: HttpRequest) -> str:
 
 def make_problem(code: str, message: str, *, field: str = "", position: list[int] | None = None,
                  offset: int | None = None, clause: str | None = None) -> dict[str, Any]:
-    """One problem in the API's shape (the same keys as :func:`tutorials.problems.problem`)."""
+    """One problem in the API's shape (the same keys as :func:`tutorials.wording.problems.problem`)."""
     return {"field": field, "position": position, "offset": offset, "code": code,
             "clause": clause, "message": message}
 

@@ -9,8 +9,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_safe
 
-from .limits import check_misses, miss
-from .models import SavedPosition
+from tutorials.http.limits import check_misses, miss
+from tutorials.models import SavedPosition
 
 
 @require_safe
@@ -21,7 +21,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     language cookie or ``Accept-Language``. Unknown codes are 404. The redirect is
     temporary (302) because it depends on the viewer. Unknown codes count towards the
     client's failed lookups (rate limit ``code-miss``); past that limit
-    :class:`~tutorials.limits.RateLimited` is raised for any code.
+    :class:`~tutorials.http.limits.RateLimited` is raised for any code.
     """
     check_misses(request, "code-miss")
     saved = SavedPosition.objects.filter(code=code).first()

@@ -14,7 +14,7 @@ from functools import lru_cache
 from captain.rules import (AttackCard, AttackKind, Board, Colour, InvalidPosition, Position,
                            Seating, Situation, solve)
 
-from .boards import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
+from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 
 
 @dataclass(frozen=True)

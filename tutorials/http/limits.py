@@ -4,7 +4,7 @@ The groups and their rates are the setting ``RATE_LIMITS`` (see the README): ``p
 ``save`` and ``table`` count every request that renders, saves or starts a table;
 ``table-miss`` and ``code-miss`` count only lookups of codes that do not exist, so a
 guessing client is stopped while the guests of a real table (and the readers of a real
-link) never add to the count. The client is the address ``captain.clients.client_ip``
+link) never add to the count. The client is the address ``tutorials.http.clients.client_ip``
 finds behind ``TRUSTED_PROXY_HOPS`` proxies.
 
 Over a limit, :class:`RateLimited` is raised; the site answers it with a 429 page and the

@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 from captain.rules import (AttackKind, Colour, InvalidInput, Position, Situation, notation)
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 
-from . import analyzer
-from .analyzer import Tool
-from .boards import CellView
-from .glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
-from .walkthrough import Walkthrough
+from tutorials.analyzer import edits as analyzer
+from tutorials.analyzer.edits import Tool
+from tutorials.drawing.cells import CellView
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
+from tutorials.drawing.walkthrough import Walkthrough
 
 
 def _position_arg(arg: str) -> Position:
@@ -117,7 +117,7 @@ class AnalyzerPage:
         try:
             tool_value = Tool.parse(tool_code)
         except InvalidInput as exc:
-            from .problems import describe
+            from tutorials.wording.problems import describe
 
             tool_value, error = Tool.parse(""), error or describe(exc)
         page = cls(situation, raw or (situation.to_notation() if situation else ""), error,
@@ -125,7 +125,7 @@ class AnalyzerPage:
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
         if saved and re.fullmatch(r"[0-9a-z]{1,16}", saved):
-            from .models import SavedPosition
+            from tutorials.models import SavedPosition
 
             record = SavedPosition.objects.filter(code=saved).first()
             if record is not None and situation is not None and record.notation == page.code:
@@ -338,7 +338,7 @@ class AnalyzerPage:
 
     @property
     def bell_text(self) -> str:
-        from .explain import explain
+        from tutorials.wording.events import explain
 
         bell = self.bell()
         return explain(bell.event).text if bell else ""
@@ -348,7 +348,7 @@ class AnalyzerPage:
 
     def round_end_text(self) -> list:
         """The end-of-round sentences (refill, game over or not, winner) for the answers."""
-        from .explain import explain
+        from tutorials.wording.events import explain
 
         end = self.round_end()
         return [explain(e) for e in end.events] if end else []

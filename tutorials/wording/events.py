@@ -17,8 +17,8 @@ from django.utils.translation import pgettext
 
 from captain.rules import AttackKind, Colour, Event
 
-from .clauses import clause_summary
-from .glossary import CARD_NAMES, COLOUR_NAMES, position_label
+from tutorials.wording.clauses import clause_summary
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Rendering a sheet keeps a core busy for seconds. Done inside a web worker, it wo
 compete with ordinary pages on equal terms; in a child process niced to 19 the operating
 system runs page requests first and renders with the time left over. The child knows
 nothing of Django: it gets the HTML and the static files the HTML refers to (already read
-by :func:`tutorials.sheets.render_pdf`), and refuses every other URL.
+by :func:`tutorials.sheets.render.render_pdf`), and refuses every other URL.
 
 This module imports nothing of Django, so that a spawned child starts quickly.
 """
@@ -37,11 +37,11 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def render(html: str, resources: Mapping[str, tuple[bytes, str]]) -> tuple[bytes, tuple[str, ...], int, int]:
-    """Render ``html`` with WeasyPrint; ``resources`` maps each URL it may fetch to
-    ``(bytes, content type)``. Returns ``(pdf, warnings logged, process id, niceness)``."""
-    import weasyprint
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+def make_fetcher(resources: Mapping[str, tuple[bytes, str]]):
+    """A WeasyPrint URL fetcher that answers only the URLs of ``resources`` (URL →
+    ``(bytes, content type)``) and refuses everything else, the network above all
+    (``ValueError``: WeasyPrint leaves the resource out and logs a warning)."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # loaded with WeasyPrint, late
 
     class MappingFetcher(URLFetcher):
         def fetch(self, url, headers=None):
@@ -51,11 +51,19 @@ def render(html: str, resources: Mapping[str, tuple[bytes, str]]) -> tuple[bytes
             data, mime = found
             return URLFetcherResponse(url, data, {"Content-Type": mime})
 
+    return MappingFetcher()
+
+
+def render(html: str, resources: Mapping[str, tuple[bytes, str]]) -> tuple[bytes, tuple[str, ...], int, int]:
+    """Render ``html`` with WeasyPrint; ``resources`` maps each URL it may fetch to
+    ``(bytes, content type)``. Returns ``(pdf, warnings logged, process id, niceness)``."""
+    import weasyprint  # a second or two to load: only in the render children
+
     collect = _Collect()
     weasy_logger = logging.getLogger("weasyprint")
     weasy_logger.addHandler(collect)
     try:
-        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=MappingFetcher()).write_pdf()
+        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=make_fetcher(resources)).write_pdf()
     finally:
         weasy_logger.removeHandler(collect)
     return pdf, tuple(collect.messages), os.getpid(), os.nice(0)

@@ -1,7 +1,7 @@
 """The one board renderer: SVG for every board position, on screen and in print.
 
 :func:`cell_svg` draws one position of a board view model
-(:class:`tutorials.boards.CellView`: treasure faces as pips, dice, attack cards with
+(:class:`tutorials.tutorial.boards.CellView`: treasure faces as pips, dice, attack cards with
 colour, letter *and* pattern, highlights). Web pages wrap these pictures in links;
 the PDF sheets lay the very same pictures out with :func:`board_svg`. Everything is
 drawn with presentation attributes (no CSS, no ``<defs>`` ids), so an SVG reads the
@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 
 from captain.rules import AttackCard, Colour
 
-from .glossary import CARD_NAMES, COLOUR_LETTERS
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS
 
 FILL = {Colour.RED: "#c0282d", Colour.BLUE: "#1f5fbf", Colour.GREEN: "#1c7c3a", Colour.WHITE: "#f4f4f4"}
 INK = {Colour.RED: "#ffffff", Colour.BLUE: "#ffffff", Colour.GREEN: "#ffffff", Colour.WHITE: "#1d2430"}
@@ -151,7 +151,7 @@ def _frame(classes: set[str], has_treasure: bool, won) -> tuple[str, str, float,
 def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> SafeString:
     """One position as a self-contained SVG (viewBox 0 0 100 100).
 
-    ``cell`` is a :class:`tutorials.boards.CellView`. ``pixel`` sets width/height
+    ``cell`` is a :class:`tutorials.tutorial.boards.CellView`. ``pixel`` sets width/height
     attributes (for print); on the web the SVG scales to its box.
     """
     font = font or font_family()
@@ -208,7 +208,7 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
 def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8,
               labels: bool = True, font: str | None = None, title: str = "") -> SafeString:
     """A whole board as one SVG: the same cell pictures as the web, with A-D / 1-4 labels."""
-    from .glossary import COLUMN_LETTERS
+    from tutorials.wording.glossary import COLUMN_LETTERS
 
     font = font or font_family()
     n_cols = max((len(r) for r in rows), default=0)
@@ -238,7 +238,7 @@ def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8
 
 
 def range_svg(diagram, *, size: int = 56) -> SafeString:
-    """A card's range diagram (:class:`tutorials.diagrams.RangeDiagram`) as SVG."""
+    """A card's range diagram (:class:`tutorials.drawing.diagrams.RangeDiagram`) as SVG."""
     n = len(diagram.cells)
     step = 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {n * step + 2} {n * step + 2}" '

@@ -1,0 +1,2 @@
+""""What happens here?": the position editor, its page model, its views and the short
+links to saved positions."""

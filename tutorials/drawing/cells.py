@@ -1,0 +1,84 @@
+"""The view of one cell of a board: what lies there, how it is drawn and described,
+and what clicking it does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from captain.rules import AttackCard, Board, Colour, Dice, Position, Treasure
+
+from tutorials.wording.events import card_phrase
+from tutorials.wording.glossary import COLOUR_NAMES, position_label
+
+# --- view model of one position --------------------------------------------------------------
+PIPS = {
+    1: ((2, 2),),
+    2: ((1, 3), (3, 1)),
+    3: ((1, 3), (2, 2), (3, 1)),
+    4: ((1, 1), (1, 3), (3, 1), (3, 3)),
+    5: ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3)),
+    6: ((1, 1), (1, 3), (2, 1), (2, 3), (3, 1), (3, 3)),
+}
+
+
+def pips(face: int) -> list[tuple[int, int]]:
+    """Pip centres of a die face on a 0-40 SVG box (x, y)."""
+    return [(x * 10, y * 10) for x, y in PIPS[face]]
+
+
+@dataclass
+class CellView:
+    """What one position looks like, and what clicking it does."""
+
+    pos: Position
+    treasure: Treasure | None
+    card: AttackCard | None = None
+    dice: Dice | None = None
+    face_down: bool = False
+    ghost: AttackCard | None = None
+    won_by: Colour | None = None
+    classes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    href: str | None = None
+    hx_href: str | None = None
+
+    @property
+    def label(self) -> str:
+        return position_label(self.pos)
+
+    @property
+    def faces(self) -> list[list[tuple[int, int]]]:
+        return [pips(f) for f in self.treasure.faces] if self.treasure else []
+
+    @property
+    def description(self) -> str:
+        """Screen-reader text: where, which card, what lies on it, what happened."""
+        parts = [self.label]
+        if self.treasure is None:
+            parts.append(_("no treasure card"))
+        else:
+            parts.append(_("treasure card %(low)s and %(high)s") % {
+                "low": self.treasure.low, "high": self.treasure.high})
+        if self.card and self.face_down:
+            parts.append(_("%(colour)s attack card, face down") % {
+                "colour": COLOUR_NAMES[self.card.colour]})
+        elif self.card:
+            parts.append(card_phrase(self.card.token))
+        if self.dice:
+            parts.append(_("%(colour)s dice") % {"colour": COLOUR_NAMES[self.dice.colour]})
+        if self.won_by:
+            parts.append(_("won by %(colour)s") % {"colour": COLOUR_NAMES[self.won_by]})
+        parts.extend(self.notes)
+        return "; ".join(str(p) for p in parts)
+
+    @property
+    def css(self) -> str:
+        return " ".join(self.classes)
+
+
+def _grid(board: Board) -> list[list[CellView]]:
+    return [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
+             for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
+

@@ -1,0 +1,2 @@
+"""HTTP plumbing every capability shares: response middlewares, rate limits, the
+render limit, client addresses behind proxies, deploy checks."""

@@ -1,0 +1,114 @@
+"""Sheet views: the sheets page, cached sheet PDFs and previews, and the position PDF."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from captain.rules import RulesError, notation
+
+from tutorials.http.limits import hit
+from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf
+from tutorials.wording.problems import describe
+
+# --- printable sheets -------------------------------------------------------------------------
+@require_safe
+def sheets_index(request: HttpRequest) -> HttpResponse:
+    """The printable sheets with previews, in A4 and US Letter."""
+
+    return render(request, "tutorials/sheets.html", {"sheets": SHEETS.values()})
+
+
+class _BadPaper(Exception):
+    pass
+
+
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", "a4").lower()
+    if paper not in ("a4", "letter"):
+        raise _BadPaper(paper)
+    return paper
+
+
+def _bad_paper() -> HttpResponse:
+
+    return HttpResponse(_("Paper must be a4 or letter, for example ?paper=letter."), status=400,
+                        content_type="text/plain; charset=utf-8")
+
+
+def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
+                filename: str | None = None) -> HttpResponse:
+    """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper."""
+
+
+    if name not in SHEETS:
+        raise Http404("no such sheet")
+    try:
+        paper = _paper(request)
+    except _BadPaper:
+        return _bad_paper()
+    lang = get_language()
+    cached = is_cached(name, lang, paper)
+    if request.method == "HEAD" and not cached:
+        response = HttpResponse(content_type=content_type)  # what GET would answer, unrendered
+    else:
+        if not cached:
+            hit(request, "pdf")  # only a render counts
+        response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
+    if filename:
+        response["Content-Disposition"] = f'inline; filename="{filename.format(name=name, lang=lang, paper=paper)}"'
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@require_safe
+def sheet_pdf_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``/<lang>/sheets/<name>.pdf?paper=a4|letter`` from the sheet cache."""
+
+    return _sheet_file(request, name, sheet_pdf, "application/pdf",
+                       "captain-dice-{name}-{lang}-{paper}.pdf")
+
+
+@require_safe
+def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
+    """Page 1 of a sheet as PNG, for the sheets list."""
+
+    return _sheet_file(request, name, preview_png, "image/png")
+
+
+@require_safe
+def analyze_pdf(request: HttpRequest) -> HttpResponse:
+    """The analyzer's position and its step-by-step answer as a PDF (rendered on demand).
+
+    ``HEAD`` answers with the same headers and renders nothing.
+    """
+
+
+
+
+    raw = request.GET.get("pos", "")
+    try:
+        situation = notation.parse(raw)
+    except RulesError as exc:
+        return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
+    code = situation.to_notation()
+    share = request.build_absolute_uri(f"{reverse('tutorials:analyze')}?{urlencode({'pos': code})}")
+    try:
+        paper = _paper(request)
+    except _BadPaper:
+        return _bad_paper()
+    if request.method == "HEAD":  # the headers GET would send; no render, no count
+        response = HttpResponse(content_type="application/pdf")
+    else:
+        hit(request, "pdf")
+        data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share)
+        response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
+    return response
+
