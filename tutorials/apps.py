@@ -3,16 +3,17 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TutorialsConfig(AppConfig):
-    """The tutorial app: script steps, example boards driven by the rules engine."""
+    """The site's one app: tutorial, analyzer, teaching, sheets and the JSON API."""
 
     name = "tutorials"
     verbose_name = _("Tutorials")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # fix the sheet cache key to the code and catalogs this process starts with
+        # Imported here, not at the top: these modules use the app registry, which is
+        # ready only now (Django's documented place for it).
         import tutorials.http.checks  # noqa: F401  (registers the deploy checks)
+        from tutorials.sheets.render import code_version  # (see above)
 
-        from tutorials.sheets.render import code_version
-
+        # fix the sheet cache key to the code and catalogs this process starts with
         code_version()

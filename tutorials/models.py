@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 #: Letters of short codes: no look-alikes (0/O, 1/l/I).
@@ -69,9 +71,7 @@ class SavedPosition(models.Model):
 
 
 def default_expiry():
-    from datetime import timedelta
 
-    from django.utils import timezone
 
     return timezone.now() + timedelta(hours=TeachSession.LIFETIME_HOURS)
 
@@ -105,7 +105,6 @@ class TeachSession(models.Model):
 
     @property
     def expired(self) -> bool:
-        from django.utils import timezone
 
         return timezone.now() >= self.expires_at
 
@@ -117,7 +116,6 @@ class TeachSession(models.Model):
         Sessions that have expired are deleted on the way (they are refused anyway), so
         the table never grows without bound and old codes become free again.
         """
-        from django.utils import timezone
 
         cls.objects.filter(expires_at__lt=timezone.now()).delete()
         session = cls(presenter_key=secrets.token_urlsafe(32), options=options)
@@ -133,7 +131,6 @@ class TeachSession(models.Model):
         :class:`StaleTable` (and changes nothing, in the row or in this object) when the
         row has moved on from ``seen`` or no longer exists.
         """
-        from django.utils import timezone
 
         now = timezone.now()
         updated = type(self).objects.filter(pk=self.pk, version=seen).update(

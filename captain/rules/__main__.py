@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     p_golden.add_argument("directory", nargs="?", default="tests/golden")
     args = parser.parse_args(argv)
     if args.command == "golden":
-        from .sim.transcript import write_golden
+        from .sim.transcript import write_golden  # each command loads only what it runs
 
         for name in write_golden(args.directory):
             print(f"wrote {args.directory}/{name}")
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "winrate":
         return _winrate(args)
     if args.command == "bench":
-        from .sim.bench import bench
+        from .sim.bench import bench  # each command loads only what it runs
 
         if not 0 < args.seconds <= 600:
             print("error: --seconds must be more than 0 and at most 600", file=sys.stderr)
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         print(bench(args.seconds, args.rounds))
         return 0
     if args.command == "transcript":
-        from .sim.transcript import transcript
+        from .sim.transcript import transcript  # each command loads only what it runs
 
         print(transcript(args.players, args.seed, Mode(args.mode), args.policy), end="")
         return 0
@@ -118,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    import time
+    import time  # each command loads only what it runs
 
-    from .sim.simulate import report, simulate
+    from .sim.simulate import report, simulate  # (see above)
 
     if args.games < 1:
         print("error: --games must be 1 or more", file=sys.stderr)
@@ -138,9 +138,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _winrate(args: argparse.Namespace) -> int:
-    import time
+    import time  # each command loads only what it runs
 
-    from .sim.winrate import report, winrate
+    from .sim.winrate import report, winrate  # (see above)
 
     if args.games < 2:
         print("error: --games must be 2 or more", file=sys.stderr)

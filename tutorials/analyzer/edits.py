@@ -10,15 +10,31 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, InvalidInput,
-                           InvalidPosition, Position, RuleSet, Seating, Situation, Square, Treasure,
-                           notation)
+from captain.rules import (
+    FULL_DECK,
+    AttackCard,
+    AttackKind,
+    Board,
+    Colour,
+    Dice,
+    InvalidInput,
+    InvalidPosition,
+    Position,
+    RuleSet,
+    Seating,
+    Situation,
+    Square,
+    Treasure,
+    notation,
+    solve,
+)
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
-
+from tutorials.wording.events import card_phrase
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 #: The position a fresh analyzer opens with: the tutorial's practice grid, four players.
@@ -99,7 +115,6 @@ class Tool:
 # --- edits -----------------------------------------------------------------------------------
 def _fresh_faces(board: Board, won: dict, count: int, rng: random.Random) -> list[Treasure]:
     """``count`` treasure faces that keep every kind at most twice (SETUP-2)."""
-    from collections import Counter
 
     used = Counter(sq.treasure for _, sq in board if sq.treasure)
     for cards in won.values():
@@ -276,7 +291,6 @@ class WhatIf:
 
 
 def _outcome_counts(situation: Situation) -> tuple[dict[Colour, int], frozenset, bool | None]:
-    from captain.rules import solve
 
     sol = solve(situation)
     won = {c: len(ps) for c, ps in sol.treasure.winnings.items()} if sol.treasure else {}
@@ -307,7 +321,6 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
             changes = tuple(_("%(colour)s: %(before)s → %(after)s cards") % {
                 "colour": COLOUR_NAMES[c], "before": base_won.get(c, 0), "after": won.get(c, 0)}
                 for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
-            from tutorials.wording.events import card_phrase
 
             label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
                 "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}

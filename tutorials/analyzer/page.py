@@ -10,16 +10,20 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from captain.rules import (AttackKind, Colour, InvalidInput, Position, Situation, notation)
+from captain.rules import AttackKind, Colour, InvalidInput, Position, Situation, notation
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
-
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView
-from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
 from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.models import SavedPosition
+from tutorials.wording.events import explain
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
+from tutorials.wording.problems import describe
 
 
 def _position_arg(arg: str) -> Position:
@@ -117,7 +121,6 @@ class AnalyzerPage:
         try:
             tool_value = Tool.parse(tool_code)
         except InvalidInput as exc:
-            from tutorials.wording.problems import describe
 
             tool_value, error = Tool.parse(""), error or describe(exc)
         page = cls(situation, raw or (situation.to_notation() if situation else ""), error,
@@ -125,7 +128,6 @@ class AnalyzerPage:
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
         if saved and re.fullmatch(r"[0-9a-z]{1,16}", saved):
-            from tutorials.models import SavedPosition
 
             record = SavedPosition.objects.filter(code=saved).first()
             if record is not None and situation is not None and record.notation == page.code:
@@ -137,7 +139,6 @@ class AnalyzerPage:
     def saved_title_bdi(self) -> str:
         """The saved title, escaped, in ``<bdi>``: its own text direction cannot spill over
         into the sentence around it."""
-        from django.utils.html import format_html
 
         return format_html("<bdi>{}</bdi>", self.saved_title)
 
@@ -338,7 +339,6 @@ class AnalyzerPage:
 
     @property
     def bell_text(self) -> str:
-        from tutorials.wording.events import explain
 
         bell = self.bell()
         return explain(bell.event).text if bell else ""
@@ -348,7 +348,6 @@ class AnalyzerPage:
 
     def round_end_text(self) -> list:
         """The end-of-round sentences (refill, game over or not, winner) for the answers."""
-        from tutorials.wording.events import explain
 
         end = self.round_end()
         return [explain(e) for e in end.events] if end else []
@@ -366,7 +365,6 @@ class AnalyzerPage:
     def what_ifs(self):
         if self.situation is None:
             return []
-        from django.utils.text import capfirst
 
         return [{"label": capfirst(w.label), "changes": w.changes,
                  "href": self.edit_url("whatif", w.notation)}

@@ -17,8 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from captain.rules import AttackCard, Colour
-
-from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLUMN_LETTERS
 
 FILL = {Colour.RED: "#c0282d", Colour.BLUE: "#1f5fbf", Colour.GREEN: "#1c7c3a", Colour.WHITE: "#f4f4f4"}
 INK = {Colour.RED: "#ffffff", Colour.BLUE: "#ffffff", Colour.GREEN: "#ffffff", Colour.WHITE: "#1d2430"}
@@ -208,7 +207,6 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
 def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8,
               labels: bool = True, font: str | None = None, title: str = "") -> SafeString:
     """A whole board as one SVG: the same cell pictures as the web, with A-D / 1-4 labels."""
-    from tutorials.wording.glossary import COLUMN_LETTERS
 
     font = font or font_family()
     n_cols = max((len(r) for r in rows), default=0)

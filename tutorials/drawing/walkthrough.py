@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
-
-from tutorials.wording.events import Explanation, explain
-from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, position_label
+from tutorials.drawing.cells import CellView
+from tutorials.wording.events import Explanation, card_at, explain
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, position_label
 
 STEP_TITLES = {
     "reveal": gettext_lazy("All cards revealed"),
@@ -78,7 +78,6 @@ class Walkthrough:
         ``ghost_collected=False`` keeps collected players' attack cards drawn in full
         (printed diagrams read better that way).
         """
-        from tutorials.drawing.cells import CellView
 
         board = self.situation.board
         grid = [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
@@ -155,7 +154,6 @@ class Walkthrough:
         """A short title for step ``i``: the phase, plus the acting card or collecting player."""
         step = self.steps[i]
         if step.kind == "battle" and self.solution.battle is not None:
-            from tutorials.wording.events import card_at
 
             s = self.solution.battle.steps[step.index]
             return _("%(phase)s: %(card)s") % {"phase": step.title,
@@ -206,7 +204,6 @@ class Walkthrough:
         if step.kind == "bell":
             return []
         done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(sol.battle.steps))
-        from tutorials.wording.glossary import CARD_NAMES
 
         removed_now = {p for s in sol.battle.steps[:done] for p in s.removed}
         out = []

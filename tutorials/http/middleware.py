@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language_from_path
 from django.utils.translation import gettext as _
 
 from tutorials.http.limits import RateLimited
@@ -45,7 +46,6 @@ class LanguageVaryMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        from django.utils.translation import get_language_from_path
 
         response = self.get_response(request)
         if get_language_from_path(request.path_info) is None:

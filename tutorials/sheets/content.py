@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from captain.rules import Situation
-
-from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
-from tutorials.wording.clauses import CLAUSES, sections
+from captain.rules import Board, Seating, Situation
+from tutorials.drawing.cells import CellView
 from tutorials.drawing.diagrams import all_diagrams
-from tutorials.wording.glossary import PHASE_NAMES
-from tutorials.tutorial.script import STEPS
 from tutorials.drawing.svg import board_svg
 from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
+from tutorials.tutorial.script import STEPS
+from tutorials.wording.clauses import CLAUSES, sections
+from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
     (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all six dice at once. Put two dice showing a card's two faces on it to claim it. Re-roll all dice in hand as often as you like. When 3 cards of a row, column or diagonal hold dice, anyone may ring: Dice Time ends and the ringer becomes start player.")),
@@ -54,9 +54,7 @@ def _final_cells(situation: Situation, kind: str):
 
 def examples() -> dict[str, dict]:
     """Worked examples drawn by the engine: battle (before/after) and the three sandwiches."""
-    from captain.rules import Board, Seating
 
-    from tutorials.drawing.cells import CellView
 
     battle = Situation(Board.parse(EX_BATTLE), Seating(EX_BATTLE_SEATS, EX_BATTLE_SEATS[0]))
     walk, after = _final_cells(battle, "battle-done")

@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
+import segno
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
@@ -36,8 +37,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from tutorials.sheets import pdf_worker
 from tutorials.http.render_limit import Lease, RenderBusy, render_slot
+from tutorials.sheets import pdf_worker
+from tutorials.sheets.content import context_for, position_context
 
 logger = logging.getLogger(__name__)
 
@@ -264,7 +266,6 @@ def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = 
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
-    from tutorials.sheets.content import context_for
 
     with translation.override(lang):
         html = render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
@@ -337,9 +338,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
     :class:`~tutorials.http.render_limit.RenderBusy` when every render slot of this host is
     taken (the render is refused, not queued).
     """
-    import segno
 
-    from tutorials.sheets.content import position_context
 
     if paper not in PAPERS:
         raise SheetError(f"unknown paper {paper!r}")

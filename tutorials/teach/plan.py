@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
 
+from tutorials.tutorial import boards
 from tutorials.tutorial.script import STEPS
 
 VARIANTS = ("v1", "v2", "v3", "v4")
@@ -93,7 +94,6 @@ def load_board(session, section: Section, board_id: str):
 
     Two-player tables start their Dice Time boards on the 3 × 3 grid.
     """
-    from tutorials.tutorial import boards
 
     state = session.board_states.get(board_id, "")
     if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:

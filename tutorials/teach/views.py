@@ -9,10 +9,13 @@ never limits the presenter or a guest who has already opened that table.
 from __future__ import annotations
 
 import random
+from urllib.parse import urlencode
 
+import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_from_request
@@ -20,11 +23,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 
-from tutorials.tutorial.boards import NOTES
-from tutorials.wording.clauses import clause_summary
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.models import StaleTable, TeachSession
-from tutorials.teach.plan import (SAY_LATER, VARIANT_CLAUSES, VARIANTS, act_on_board, current_section, load_board, move, parse_options, sections, target_minutes)
+from tutorials.teach.plan import (
+    SAY_LATER,
+    VARIANT_CLAUSES,
+    VARIANTS,
+    act_on_board,
+    current_section,
+    load_board,
+    move,
+    parse_options,
+    sections,
+    target_minutes,
+)
+from tutorials.tutorial.boards import NOTES
+from tutorials.wording.clauses import clause_summary
 
 COOKIE_SALT = "teach-presenter"
 GUEST_SALT = "teach-guest"
@@ -164,7 +178,6 @@ def teach_present(request: HttpRequest, code: str) -> HttpResponse:
 
 def _present_page(request: HttpRequest, session: TeachSession, *, note: str = "",
                   status: int = 200) -> HttpResponse:
-    import segno
 
     ctx = _context(request, session, presenter=True)
     ctx["qr_svg"] = segno.make(ctx["guest_url"], error="m").svg_inline(scale=4, dark="#11394a")
@@ -234,9 +247,7 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
 def teach_join(request: HttpRequest, code: str) -> HttpResponse:
     """``/t/<code>/``: send the guest to the table in their own language (or, for an
     unknown or expired code, to the form that says so)."""
-    from urllib.parse import urlencode
 
-    from django.utils import translation
 
     lang = get_language_from_request(request)
     with translation.override(lang):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from django import template
+from django.conf import settings
 from django.urls import translate_url as _translate_url
+from django.utils.translation import get_language, pgettext
 
 from captain.rules import AttackKind, Colour
-
+from tutorials.drawing.diagrams import all_diagrams
+from tutorials.drawing.svg import cell_svg, range_svg
 from tutorials.wording.clauses import clause_summary
+from tutorials.wording.events import card_phrase as phrase
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
 
 register = template.Library()
@@ -52,7 +56,6 @@ def clause_text(clause: str) -> str:
 @register.inclusion_tag("tutorials/_card_table_rows.html")
 def card_table():
     """The six attack cards with their range diagrams (BAT-4)."""
-    from tutorials.drawing.diagrams import all_diagrams
 
     return {"diagrams": all_diagrams()}
 
@@ -68,8 +71,6 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
     ``page_url`` overrides the request's path: an htmx partial names the page it
     pushed into the address bar, so the switcher keeps the new state.
     """
-    from django.conf import settings
-    from django.utils.translation import get_language
 
     request = context["request"]
     current = get_language()
@@ -82,7 +83,6 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
 @register.filter
 def card_phrase(token: str) -> str:
     """``blue [1] Boarding Melee`` for ``b1``, in the active language."""
-    from tutorials.wording.events import card_phrase as phrase
 
     return phrase(token)
 
@@ -90,7 +90,6 @@ def card_phrase(token: str) -> str:
 @register.simple_tag
 def list_separator() -> str:
     """The active language's list separator (``, `` or ``、``)."""
-    from django.utils.translation import pgettext
 
     return pgettext("list separator", ", ")
 
@@ -98,7 +97,6 @@ def list_separator() -> str:
 @register.filter(name="cell_svg")
 def cell_svg_filter(cell) -> str:
     """The position's picture from the shared SVG renderer (tutorials.drawing.svg)."""
-    from tutorials.drawing.svg import cell_svg
 
     return cell_svg(cell)
 
@@ -106,7 +104,6 @@ def cell_svg_filter(cell) -> str:
 @register.filter(name="range_svg")
 def range_svg_filter(diagram) -> str:
     """A card's range diagram from the shared SVG renderer."""
-    from tutorials.drawing.svg import range_svg
 
     return range_svg(diagram)
 
@@ -120,6 +117,5 @@ def dict_get(mapping, key):
 @register.filter
 def list_join(items) -> str:
     """Join with the active language's list separator (``, `` / ``、``)."""
-    from django.utils.translation import pgettext
 
     return pgettext("list separator", ", ").join(str(i) for i in items)

@@ -18,18 +18,33 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import (Board, Colour, Dice, Position, Seating,
-                           Situation, bell_status, collect_treasure, resolve_battle,
-                           table_setup)
+from captain.rules import (
+    Board,
+    Colour,
+    Dice,
+    Position,
+    Seating,
+    Situation,
+    bell_status,
+    collect_treasure,
+    resolve_battle,
+    table_setup,
+)
 from captain.rules.game import pair_left
 from captain.rules.resolve.battle import BattleResult
 from captain.rules.situation import RuleSet
-
 from tutorials.drawing.cells import CellView, _grid, pips
-from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4, EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
+from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.tutorial.examples import (
+    DICE_BOARD_2,
+    DICE_BOARD_4,
+    EX_BATTLE,
+    EX_BATTLE_SEATS,
+    TREASURE_EXAMPLES,
+)
+from tutorials.tutorial.quiz import for_examples
 from tutorials.wording.events import Explanation, card_phrase, explain
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
-
 
 TITLES = {
     "dice": gettext_lazy("Try it: roll and claim"),
@@ -447,7 +462,6 @@ class BattleBoard(ExampleBoard):
     def rows(self) -> list[list[CellView]]:
         """The board at this step, drawn by the shared walkthrough (reveal = its step 0,
         the card acting at turn i = its step i + 1)."""
-        from tutorials.drawing.walkthrough import Walkthrough
 
         walk = Walkthrough(self.situation())
         grid = walk.cells(0 if self.k <= 1 else self.k - 1)
@@ -459,7 +473,6 @@ class BattleBoard(ExampleBoard):
 
     def order(self) -> list[dict]:
         """The resolution order strip (empty until the cards are revealed)."""
-        from tutorials.drawing.walkthrough import Walkthrough
 
         if not self.revealed:
             return []
@@ -542,7 +555,6 @@ class TreasureBoard(ExampleBoard):
 
     def rows(self) -> list[list[CellView]]:
         """The board once ``k`` players have collected, drawn by the shared walkthrough."""
-        from tutorials.drawing.walkthrough import Walkthrough
 
         walk = Walkthrough(self.situation())
         kinds = [s.kind for s in walk.steps]
@@ -608,7 +620,6 @@ class QuizBoard(ExampleBoard):
     def __init__(self, step: str, board_id: str, index: int = 0,
                  selected: frozenset[Position] = frozenset(), checked: bool = False) -> None:
         super().__init__(step)
-        from tutorials.tutorial.quiz import for_examples
 
         self.board_id = board_id
         self.pool = for_examples(QUIZ_EXAMPLES[board_id])
@@ -674,7 +685,6 @@ class QuizBoard(ExampleBoard):
             "pos": position_label(c.position), "old": card_phrase(c.old.token), "new": card_phrase(c.new.token)}
 
     def rows(self) -> list[list[CellView]]:
-        from tutorials.drawing.walkthrough import Walkthrough
 
         if self.checked:
             walk = Walkthrough(self.question.situation)
@@ -708,7 +718,6 @@ class QuizBoard(ExampleBoard):
         return grid
 
     def explanations(self) -> list[Explanation]:
-        from tutorials.drawing.walkthrough import Walkthrough
 
         if not self.checked:
             return []
@@ -719,7 +728,6 @@ class QuizBoard(ExampleBoard):
         # the battle steps that removed something explain why a treasure card was lost
         acted = [walk.solution.battle.steps[i].event for i in range(len(walk.solution.battle.steps))
                  if walk.solution.battle.steps[i].removed] if walk.solution.battle else []
-        from tutorials.wording.events import explain
 
         return [explain(e) for e in acted] + [
             e for e in items if e.code.startswith("treasure.") and e.code != "treasure.discard"]

@@ -133,7 +133,7 @@ def bench(games_seconds: float = 3.0, rounds: int = 41) -> str:
     process, then one run per core at once); ``rounds``: rounds per interleaved figure.
     """
     try:
-        import chess
+        import chess  # the yardstick is an optional (dev) dependency
     except ImportError:
         return "python-chess is not installed (pip install chess): no yardstick, no figures"
 

@@ -6,10 +6,12 @@ text (the site words events through its translated templates).
 
 from __future__ import annotations
 
-from ..game import (Claim, GameState, PlaceAttackCard, RingBell, RingStartBell, Roll)
+from pathlib import Path
+
+from ..game import Claim, GameState, PlaceAttackCard, RingBell, RingStartBell, Roll
 from ..model import AttackKind, Board, Colour
-from .players import POLICIES, play_game
 from ..situation import Mode, RuleSet
+from .players import POLICIES, play_game
 
 _COLS = "ABCDEFGHIJKL"
 
@@ -138,7 +140,6 @@ def golden_name(players: int, seed: int, mode: Mode, policy: str) -> str:
 
 def write_golden(directory) -> list[str]:
     """(Re)write every golden transcript into ``directory``; returns the file names."""
-    from pathlib import Path
 
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
