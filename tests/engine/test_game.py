@@ -793,3 +793,21 @@ def test_fast_bell_answer_agrees_with_the_explained_one():
             if board.at(pos).treasure is not None:
                 board = board.with_occupant(pos, Dice(rng.choice(players)))
         assert may_ring(board, seating, rules) == bell_status(board, seating, rules).may_ring, trial
+
+
+# --- dealing on a given grid (worked examples, the tutorial) -------------------------------------
+
+def test_a_game_can_be_dealt_on_a_given_grid():
+    layout = Board.parse(["12 35 44", "15 33 24", "11 46 23"])
+    state = new_game((R, B), seed=5, start_player=R, layout=layout)
+    assert state.board == layout
+    assert state.treasure_total() == 42 and len(state.box) == 10 and len(state.deck) == 23
+    again = new_game((R, B), seed=5, start_player=R, layout=layout)
+    assert again == state
+
+
+@pytest.mark.parametrize("rows", [["12 35", "15 33"], ["12 35 44", "15 33:R 24", "11 46 23"],
+                                  ["11 11 11", "15 33 24", "12 46 23"]])
+def test_a_given_grid_must_be_the_full_grid_of_cards_the_game_has(rows):
+    with pytest.raises(InvalidPosition):
+        new_game((R, B), seed=1, layout=Board.parse(rows))

@@ -22,6 +22,22 @@ def _state_after(response, board_id):
 
 # --- Dice Time board ---------------------------------------------------------------
 
+def board_with_hand(hand, moves=(), **settings) -> DiceBoard:
+    """A Dice Time board whose start bell gave red exactly ``hand`` (the engine rolls from
+    the seed: the first seed that does), with ``moves`` made after it."""
+    for seed in range(20_000):
+        board = DiceBoard("dice-time", seed=seed, moves=("s",), **settings)
+        if board.hand == tuple(sorted(hand)):
+            return DiceBoard("dice-time", seed=seed, moves=("s",) + tuple(moves), **settings)
+    raise AssertionError(f"no seed rolls {hand}")
+
+
+def practice(placed, **settings) -> DiceBoard:
+    """Dice Time begun, with practice dice of other colours at ``placed``."""
+    moves = ("s",) + tuple(f"{c.letter}{p.row}{p.col}" for p, c in placed.items())
+    return DiceBoard("dice-time", moves=moves, **settings)
+
+
 def test_dice_roll_gives_six_dice_then_all_unplaced_dice():
     board = DiceBoard("dice-time")
     rolled = board.apply("roll", "", random.Random(1))
@@ -30,7 +46,7 @@ def test_dice_roll_gives_six_dice_then_all_unplaced_dice():
 
 
 def test_dice_claim_needs_exact_pair_and_removes_it_from_hand():
-    board = DiceBoard("dice-time", hand=(3, 5, 1, 1, 6, 2))
+    board = board_with_hand((3, 5, 1, 1, 6, 2))
     # B1 (row 0, col 1) is the 35 card of the practice grid
     claimed = board.apply("claim", "01", random.Random(0))
     assert claimed.placed == {Position(0, 1): Colour.RED}
@@ -45,12 +61,12 @@ def test_dice_claim_needs_exact_pair_and_removes_it_from_hand():
 
 
 def test_dice_card_with_dice_cannot_be_claimed_again():
-    board = DiceBoard("dice-time", hand=(3, 5, 3, 5, 1, 1), placed={Position(0, 1): Colour.BLUE})
+    board = board_with_hand((3, 5, 3, 5, 1, 1), moves=("b01",))
     assert board.apply("claim", "01", random.Random(0)).note == "occupied"
 
 
 def test_dice_bell_false_then_blocked():
-    board = DiceBoard("dice-time", hand=(1, 2, 3, 4, 5, 6))
+    board = board_with_hand((1, 2, 3, 4, 5, 6))
     rung = board.apply("ring", "", random.Random(0))
     assert rung.false_bell and rung.note == "false-bell"
     assert rung.apply("roll", "", random.Random(0)).note == "false-bell-blocked"
@@ -58,8 +74,8 @@ def test_dice_bell_false_then_blocked():
 
 
 def test_dice_bell_rings_on_a_line_of_three():
-    placed = {Position(0, 0): Colour.RED, Position(0, 1): Colour.BLUE, Position(0, 3): Colour.GREEN}
-    board = DiceBoard("dice-time", placed=placed)
+    placed = {Position(0, 0): Colour.WHITE, Position(0, 1): Colour.BLUE, Position(0, 3): Colour.GREEN}
+    board = practice(placed)
     assert board.bell().may_ring
     rung = board.apply("ring", "", random.Random(0))
     assert rung.ended and rung.note == "rang"
@@ -68,22 +84,21 @@ def test_dice_bell_rings_on_a_line_of_three():
 
 
 def test_dice_two_players_uses_three_cards_anywhere():
-    board = DiceBoard("dice-time", players=2,
-                      placed={Position(0, 0): Colour.RED, Position(1, 2): Colour.BLUE})
+    board = practice({Position(0, 0): Colour.BLUE, Position(1, 2): Colour.BLUE}, players=2)
     assert not board.bell().may_ring
-    board = DiceBoard("dice-time", players=2, placed={
-        Position(0, 0): Colour.RED, Position(1, 2): Colour.BLUE, Position(2, 1): Colour.RED})
+    board = practice({Position(0, 0): Colour.BLUE, Position(1, 2): Colour.BLUE,
+                      Position(2, 1): Colour.BLUE}, players=2)
     assert board.bell().may_ring and board.bell().clause == "DICE-5"
 
 
 def test_dice_practice_colour_limited_to_three_cards():
     placed = {Position(0, 0): Colour.BLUE, Position(0, 1): Colour.BLUE, Position(0, 2): Colour.BLUE}
-    board = DiceBoard("dice-time", paint=Colour.BLUE, placed=placed)
+    board = practice(placed, paint=Colour.BLUE)
     assert board.apply("claim", "33", random.Random(0)).note == "no-dice-left"
 
 
-@pytest.mark.parametrize("state", ["garbage", "4r_999999__", "4r_1_99r_", "9r_x__", "4q_x__",
-                                   "4r_123456_00r00b_zz", "2r_x_00g_"])
+@pytest.mark.parametrize("state", ["garbage", "9r_1_", "4q_1_", "4r_x_", "4r_1_c99", "4r_1_zz",
+                                   "2r_1_g00", "4r_1_x.x", "4r_1_c00", "4r_1_" + ".".join(["r"] * 81)])
 def test_dice_bad_state_restarts_with_note(state):
     board = boards.load("dice", state, step="dice-time")
     assert board.note == "reset"
@@ -91,11 +106,23 @@ def test_dice_bad_state_restarts_with_note(state):
 
 
 def test_dice_state_round_trips():
-    board = DiceBoard("dice-time", paint=Colour.GREEN, hand=(2, 4),
-                      placed={Position(0, 1): Colour.RED, Position(0, 0): Colour.RED,
-                              Position(3, 3): Colour.GREEN}, false_bell=True)
+    board = board_with_hand((1, 2, 3, 4, 5, 6), moves=("g33", "x"), paint=Colour.GREEN)
     again = boards.load("dice", board.state(), step="dice-time")
     assert again.state() == board.state() and again.note == ""
+
+
+def test_the_bell_board_rings_on_practice_dice():
+    """Issue 14 item 5: the bell exercise begins in Dice Time, so ringing is judged."""
+    board = DiceBoard.preset("dice-time", "bell").apply("claim", "12", random.Random(0))  # blue C2
+    assert board.bell().may_ring
+    rung = board.apply("ring", "", random.Random(0))
+    assert rung.ended and rung.note == "rang"
+
+
+def test_every_dice_move_is_the_engines():
+    board = board_with_hand((1, 2, 3, 4, 5, 6))
+    again = board.apply("roll", "", random.Random(0))
+    assert again.game.log[0].code == "dice.roll"  # the engine rolled, from the seed
 
 
 # --- Battle board ----------------------------------------------------------------------
@@ -173,7 +200,7 @@ def test_board_action_htmx_returns_partial_and_pushes_url(client):
 def test_dice_roll_through_view(client):
     response = client.get("/ja/tutorial/dice-time/board/dice/?state=&do=roll", **HTMX)
     assert response.status_code == 200
-    hand = _state_after(response, "dice").split("_")[1]
+    hand = "".join(map(str, boards.load("dice", _state_after(response, "dice"), step="dice-time").hand))
     assert len(hand) == 6 and hand.isdigit()
 
 

@@ -15,10 +15,20 @@ from tutorials.wording.clauses import CLAUSES, sections
 from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
-    (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all six dice at once. Put two dice showing a card's two faces on it to claim it. Re-roll all dice in hand as often as you like. When 3 cards of a row, column or diagonal hold dice, anyone may ring: Dice Time ends and the ringer becomes start player.")),
-    (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of your claimed cards and take those dice back. Players without dice on the board are skipped. Empty hand? Take your discard pile back first.")),
-    (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed 0 to 5; equal speed: start player first, then clockwise. An acting card removes every other player's card in its range. A removed card never acts.")),
-    (PHASE_NAMES["treasure"], _("Win the treasure card under each surviving card, and every card between two of your surviving cards on a line, unless another player's card lies between. Overlapping claims: start player first. Then all attack cards go to the discard, and the start player refills the grid.")),
+    (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all six dice at once. Put two dice "
+                            "showing a card's two faces on it to claim it. Re-roll all dice in hand as often "
+                            "as you like. When 3 cards of a row, column or diagonal hold dice, anyone may "
+                            "ring: Dice Time ends and the ringer becomes start player.")),
+    (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of "
+                               "your claimed cards and take those dice back. Players without dice on the "
+                               "board are skipped. Empty hand? Take your discard pile back first.")),
+    (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed 0 to 5; equal speed: start player first, "
+                              "then clockwise. An acting card removes every other player's card in its "
+                              "range. A removed card never acts.")),
+    (PHASE_NAMES["treasure"], _("Win the treasure card under each surviving card, and every card between two "
+                                "of your surviving cards on a line, unless another player's card lies "
+                                "between. Overlapping claims: start player first. Then all attack cards go "
+                                "to the discard, and the start player refills the grid.")),
 )
 
 FAQ = (
@@ -27,7 +37,8 @@ FAQ = (
     (_("Can my own cards hit each other?"),
      _("Never. Attacks only remove other players' cards.")),
     (_("Can a Boarding Melee be removed by a slower card?"),
-     _("Yes. Cards simply act in speed order; a Broadside or Kraken's Wrath acting later removes a Boarding Melee in its range.")),
+     _("Yes. Cards simply act in speed order; a Broadside or Kraken's Wrath acting later removes a Boarding "
+       "Melee in its range.")),
     (_("May I claim more cards than I have attack cards in hand?"),
      _("Yes. If your hand runs out in Setting Time, your whole discard pile comes back first.")),
     (_("Do all treasure cards count the same?"),
@@ -41,7 +52,8 @@ FAQ = (
 STRATEGY = (
     _("Everyone rolls all six dice once; then turns go clockwise from the start player."),
     _("On your turn, either re-roll any of your dice in hand once, or place a pair."),
-    _("Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last becomes start player."),
+    _("Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last "
+      "becomes start player."),
     _("Option: after a re-roll you may place at once in the same turn."),
 )
 

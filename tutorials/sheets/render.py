@@ -60,10 +60,12 @@ class Sheet:
 
 SHEETS = {
     "rules": Sheet("rules", _("Complete rules"),
-                   _("Components, setup, the four phases, every card, sandwiches, the end, strategy mode, variants and answers to common questions."),
+                   _("Components, setup, the four phases, every card, sandwiches, the end, strategy mode, "
+                     "variants and answers to common questions."),
                    "sheets/rules.html", (2, 4)),
     "reference": Sheet("reference", _("Quick reference"),
-                       _("One page for the table: phases, the six cards with their ranges, when the bell may ring, who goes first."),
+                       _("One page for the table: phases, the six cards with their ranges, when the bell may "
+                         "ring, who goes first."),
                        "sheets/reference.html", (1, 1)),
     "teach": Sheet("teach", _("Teaching script"),
                    _("The read-aloud script for staff, with the hands-on moments set apart."),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
+from dataclasses import replace
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -22,17 +22,28 @@ from captain.rules import (
     Board,
     Colour,
     Dice,
+    IllegalAction,
+    InvalidInput,
+    InvalidPosition,
     Position,
     Seating,
     Situation,
     bell_status,
     collect_treasure,
     resolve_battle,
-    table_setup,
 )
-from captain.rules.game import pair_left
+from captain.rules.game import (
+    Claim,
+    GameState,
+    Phase,
+    RingBell,
+    RingStartBell,
+    Roll,
+    apply,
+    new_game,
+    pair_left,
+)
 from captain.rules.resolve.battle import BattleResult
-from captain.rules.situation import RuleSet
 from tutorials.drawing.cells import CellView, _grid, pips
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.tutorial.examples import (
@@ -166,16 +177,23 @@ class ExampleBoard:
 
 # --- Dice Time ------------------------------------------------------------------------
 NOTES = {
-    "roll-first": gettext_lazy("Roll your dice first."),
-    "not-started": gettext_lazy("Dice Time has not begun yet: start it with “Roll all dice”. This bell button ends Dice Time."),
+    "not-started": gettext_lazy("Dice Time has not begun yet: start it with “Roll all dice”. This bell "
+                                "button ends Dice Time."),
+    "started": gettext_lazy("Ding! The start player rang: Dice Time begins, and everyone rolls all six "
+                            "dice at once."),
+    "refused": gettext_lazy("That is not allowed at this moment."),
     "occupied": gettext_lazy("That card already holds dice: it cannot be claimed again."),
-    "no-pair": gettext_lazy("None of your dice in hand show this card's two faces. Re-roll all of them and try again."),
+    "no-pair": gettext_lazy("None of your dice in hand show this card's two faces. Re-roll all of them and "
+                            "try again."),
     "claimed": gettext_lazy("Claimed: your two dice now sit on this card."),
     "all-placed": gettext_lazy("All your dice are on cards: nothing left to roll."),
     "no-dice-left": gettext_lazy("That colour has no dice left: six dice cover three cards."),
-    "false-bell": gettext_lazy("False bell! The condition did not hold, so you may not roll, place or ring again this Dice Time."),
-    "false-bell-blocked": gettext_lazy("You rang a false bell: you sit out the rest of this Dice Time. Start again to practise more."),
-    "rang": gettext_lazy("Ding! Dice Time is over, and you are the start player until the next Dice Time ends."),
+    "false-bell": gettext_lazy("False bell! The condition did not hold, so you may not roll, place or ring "
+                               "again this Dice Time."),
+    "false-bell-blocked": gettext_lazy("You rang a false bell: you sit out the rest of this Dice Time. Start "
+                                       "again to practise more."),
+    "rang": gettext_lazy("Ding! Dice Time is over, and you are the start player until the next Dice Time "
+                         "ends."),
     "ended": gettext_lazy("Dice Time is over. Start again to practise more."),
     "reset": gettext_lazy("The example position could not be read, so the board starts afresh."),
     "removed": gettext_lazy("Practice dice taken back."),
@@ -185,199 +203,159 @@ NOTES = {
 
 
 class DiceBoard(ExampleBoard):
-    """Dice Time practice: roll six dice, claim cards with pairs, ring the bell.
+    """Dice Time practice, played on the rules engine: start Dice Time, roll, claim, ring.
 
-    State: ``<players><paint>_<hand>_<placements>_<flags>``, e.g. ``4r_2356_01r12b_f``:
-    4 players, clicking places red dice, red holds 2,3,5,6 in hand, red dice on B1 (row
-    0 col 1), blue dice on C2; flag ``f`` = false bell, ``e`` = Dice Time ended.
+    The state is a seed and the moves since the deal, ``<players><paint>_<seed>_<moves>``
+    (e.g. ``4r_123_s.c01.r.x``), replayed through :func:`captain.rules.game.apply` on a
+    game dealt on the tutorial's fixed grid: every roll, claim and bell is the engine's.
+    Your moves are red's: ``s`` start Dice Time (the start bell; everyone rolls), ``r``
+    re-roll, ``c<row><col>`` claim, ``x`` ring the bell. Practice dice of the other
+    colours, ``b``/``g``/``w`` + ``<row><col>`` (placed, or taken back when already
+    there), edit the board: the engine's bell function judges them like any dice.
     """
 
     template = "tutorials/boards/dice.html"
     you = Colour.RED
     LINKS = (("roll", "roll", ""), ("ring", "ring", ""), ("reset", "reset", ""),
              ("players2", "players", "2"), ("players4", "players", "4"))
+    MAX_MOVES = 80
+    #: the practice dice of the "bell" board: row 1 (A1, D1) and the diagonal D1-A4 (D1,
+    #: B3) each need one more card for the bell
+    BELL_PRESET = ("s", "b03", "g21", "w00")
 
     def __init__(self, step: str, board_id: str = "dice", players: int = 4,
-                 paint: Colour = Colour.RED, hand: tuple[int, ...] | None = None,
-                 placed: dict[Position, Colour] | None = None, false_bell: bool = False,
-                 ended: bool = False) -> None:
+                 paint: Colour = Colour.RED, seed: int = 1, moves: tuple[str, ...] = ()) -> None:
         super().__init__(step)
         self.board_id = board_id
         self.players = players
         self.paint = paint
-        self.hand = hand
-        self.placed = dict(placed or {})
-        self.false_bell = false_bell
-        self.ended = ended
+        self.seed = seed
+        self.moves = tuple(moves)
+        self.game = self._replay()
 
     @classmethod
     def preset(cls, step: str, board_id: str) -> DiceBoard:
         if board_id == "bell":
-            # row 1 (A1, D1) and the anti-diagonal D1-A4 (D1, B3) each need one more card
-            return cls(step, board_id, paint=Colour.BLUE,
-                       placed={Position(0, 3): Colour.BLUE, Position(2, 1): Colour.GREEN,
-                               Position(0, 0): Colour.WHITE})
+            return cls(step, board_id, paint=Colour.BLUE, moves=cls.BELL_PRESET)
         return cls(step, board_id)
 
     # state ---------------------------------------------------------------
     def state(self) -> str:
-        hand = "".join(map(str, self.hand)) if self.hand is not None else "x"
-        placed = "".join(f"{p.row}{p.col}{c.letter}" for p, c in sorted(self.placed.items()))
-        flags = ("f" if self.false_bell else "") + ("e" if self.ended else "")
-        return f"{self.players}{self.paint.letter}_{hand}_{placed}_{flags}"
+        return f"{self.players}{self.paint.letter}_{self.seed}_{'.'.join(self.moves)}"
 
     @classmethod
     def from_state(cls, step: str, board_id: str, state: str) -> DiceBoard:
         if not state:
             return cls.preset(step, board_id)
-        try:
-            if not re.fullmatch(r"[24][rbgw]_(x|[1-6]{0,6})_([0-3][0-3][rbgw])*_[fe]{0,2}", state):
-                raise ValueError(state)
-            head, hand_s, placed_s, flags = state.split("_")
-            players = int(head[0])
-            if players not in (2, 4) or len(head) != 2:
-                raise ValueError(head)
-            paint = Colour.from_letter(head[1])
-            hand = None if hand_s == "x" else tuple(int(d) for d in hand_s)
-            if hand is not None and (len(hand) > 6 or any(not 1 <= d <= 6 for d in hand)):
-                raise ValueError(hand_s)
-            if len(placed_s) % 3:
-                raise ValueError(placed_s)
-            placed = {}
-            size = table_setup(players).side
-            for i in range(0, len(placed_s), 3):
-                r, c, letter = int(placed_s[i]), int(placed_s[i + 1]), placed_s[i + 2]
-                if not (0 <= r < size and 0 <= c < size):
-                    raise ValueError(placed_s)
-                placed[Position(r, c)] = Colour.from_letter(letter)
-            if set(flags) - {"f", "e"}:
-                raise ValueError(flags)
-            board = cls(step, board_id, players, paint, hand, placed, "f" in flags, "e" in flags)
-            counts = Counter(placed.values())
-            mine = counts[cls.you]
-            if any(n > 3 for n in counts.values()) or (hand is not None and len(hand) > 6 - 2 * mine):
-                raise ValueError("too many dice")
-            if players == 2 and not (set(placed.values()) | {paint}) <= {Colour.RED, Colour.BLUE}:
-                raise ValueError("colour not seated")
-            return board
-        except (ValueError, IndexError, Exception):  # noqa: BLE001 - any bad state restarts
+        match = re.fullmatch(r"([24])([rbgw])_([0-9]{1,9})_((?:[srx]|[cbgw][0-5][0-5])"
+                             r"(?:\.(?:[srx]|[cbgw][0-5][0-5]))*)?", state)
+        board = None
+        if match:
+            moves = tuple(match[4].split(".")) if match[4] else ()
+            if len(moves) <= cls.MAX_MOVES:
+                try:
+                    board = cls(step, board_id, int(match[1]), Colour.from_letter(match[2]),
+                                int(match[3]), moves)
+                except (IllegalAction, InvalidInput, InvalidPosition):
+                    board = None
+        if board is None or board.paint not in board.seating.players:
             board = cls.preset(step, board_id)
             board.note = "reset"
-            return board
+        return board
 
     # engine ----------------------------------------------------------------
     @property
     def seating(self) -> Seating:
-        players = (Colour.RED, Colour.BLUE) if self.players == 2 else tuple(Colour)
-        return Seating(players, Colour.RED)
+        return self.game.seating
 
-    def engine_board(self) -> Board:
+    def _deal(self) -> GameState:
+        colours = tuple(Colour)[:2] if self.players == 2 else tuple(Colour)
         rows = DICE_BOARD_2 if self.players == 2 else DICE_BOARD_4
-        board = Board.parse(rows)
-        for pos, colour in self.placed.items():
-            board = board.with_occupant(pos, Dice(colour))
-        return board
+        return new_game(colours, seed=self.seed, start_player=self.you, layout=Board.parse(rows))
+
+    def _replay(self) -> GameState:
+        """The game after every move; raises the engine's error for a move it refuses."""
+        game = self._deal()
+        for move in self.moves:
+            game = _move(game, move)
+        return game
 
     def bell(self):
-        return bell_status(self.engine_board(), self.seating, RuleSet())
+        return bell_status(self.game.board, self.game.seating, self.game.rules)
 
     def situation(self) -> Situation:
-        return Situation(self.engine_board(), self.seating)
+        return Situation(self.game.board, self.game.seating)
+
+    @property
+    def started(self) -> bool:
+        return self.game.phase is not Phase.AWAIT_START_BELL
+
+    @property
+    def ended(self) -> bool:
+        return self.game.phase not in (Phase.AWAIT_START_BELL, Phase.DICE)
+
+    @property
+    def false_bell(self) -> bool:
+        return self.game.player(self.you).false_bell
+
+    @property
+    def placed(self) -> dict[Position, Colour]:
+        """Whose dice lie where."""
+        return {pos: dice.colour for pos, dice in self.game.board.dice().items()}
+
+    @property
+    def hand(self) -> tuple[int, ...] | None:
+        """Your dice in hand (``None`` before Dice Time begins)."""
+        me = self.game.player(self.you)
+        return me.dice if me.rolled else None
 
     def dice_left(self) -> int:
-        return 6 - 2 * sum(1 for c in self.placed.values() if c == self.you)
+        return 6 - 2 * len(self.game.dice_cards(self.you))
 
     # actions -------------------------------------------------------------
-    def _copy(self, **changes) -> DiceBoard:
-        new = DiceBoard(self.step, self.board_id, self.players, self.paint, self.hand,
-                        self.placed, self.false_bell, self.ended)
-        for k, v in changes.items():
-            setattr(new, k, v)
-        return new
+    def _with(self, *moves: str, **changes) -> DiceBoard:
+        settings = {"players": self.players, "paint": self.paint, "seed": self.seed,
+                    "moves": self.moves + moves} | changes
+        return DiceBoard(self.step, self.board_id, **settings)
 
     def apply(self, action: str, arg: str, rng: random.Random) -> DiceBoard:
-        new = self._copy()
         if action == "reset":
-            return DiceBoard.preset(self.step, self.board_id)
+            fresh = DiceBoard.preset(self.step, self.board_id)
+            return fresh._with(seed=rng.randrange(10**9), moves=fresh.moves)
         if action == "players" and arg in ("2", "4"):
-            fresh = DiceBoard(self.step, self.board_id, players=int(arg))
-            return fresh
+            return DiceBoard(self.step, self.board_id, players=int(arg), seed=rng.randrange(10**9))
         if action == "paint":
-            try:
-                colour = Colour.from_letter(arg)
-            except Exception:  # noqa: BLE001
-                return new
-            if colour in self.seating.players:
-                new.paint = colour
-            return new
-        if self.ended and action in ("roll", "claim", "ring"):
-            new.note = "ended"
-            return new
-        if action == "roll":
-            if self.false_bell:
-                new.note = "false-bell-blocked"
-            elif self.dice_left() == 0:
-                new.note = "all-placed"
-            else:
-                new.hand = tuple(rng.randint(1, 6) for _ in range(self.dice_left()))  # DICE-3
-            return new
-        if action == "ring":
-            if self.hand is None and not any(c == self.you for c in self.placed.values()):
-                new.note = "not-started"  # the start bell is the roll button here
-            elif self.false_bell:
-                new.note = "false-bell-blocked"
-            elif self.bell().may_ring:
-                new.ended, new.note = True, "rang"
-            else:
-                new.false_bell, new.note = True, "false-bell"  # DICE-6
-            return new
-        if action == "claim":
-            if not re.fullmatch(r"[0-9][0-9]", arg) or Position(int(arg[0]), int(arg[1])) not in self.engine_board():
-                return new
-            pos = Position(int(arg[0]), int(arg[1]))
-            square = self.engine_board().at(pos)
-            if self.paint != self.you:
-                if self.placed.get(pos) == self.paint:
-                    del new.placed[pos]
-                    new.note = "removed"
-                elif pos in self.placed:
-                    new.note = "occupied"
-                elif sum(1 for c in self.placed.values() if c == self.paint) >= 3:
-                    new.note = "no-dice-left"
-                else:
-                    new.placed[pos] = self.paint
-                return new
-            if self.false_bell:
-                new.note = "false-bell-blocked"
-            elif self.hand is None:
-                new.note = "roll-first"
-            elif pos in self.placed:
-                new.note = "occupied"
-            else:
-                left = pair_left(tuple(sorted(self.hand)), square.treasure.faces)  # type: ignore[union-attr]
-                if left is None:
-                    new.note = "no-pair"
-                else:
-                    new.hand = left
-                    new.placed[pos] = self.you
-                    new.note = "claimed"
-            return new
+            chosen = next((c for c in self.seating.players if c.letter == arg), None)
+            return self._with(paint=chosen) if chosen else self._with()
+        move = {"roll": "r", "ring": "x"}.get(action)
+        if action == "roll" and not self.started:
+            move = "s"  # the first roll is the start bell: everyone rolls (DICE-1)
+        if action == "claim" and re.fullmatch(r"[0-5][0-5]", arg):
+            move = ("c" if self.paint is self.you else self.paint.letter) + arg
+        if move is None:
+            return self._with()
+        try:
+            new = self._with(move)
+        except (IllegalAction, InvalidInput, InvalidPosition) as exc:
+            refused = self._with()
+            refused.note = _refusal_note(exc, self)
+            return refused
+        new.note = _move_note(move, self.game, new.game)
         return new
 
     # view ----------------------------------------------------------------
     def rows(self) -> list[list[CellView]]:
-        board = self.engine_board()
         status = self.bell()
-        grid = _grid(board)
-        line = set(status.line or ()) if status.may_ring else set()
+        grid = _grid(self.game.board)
+        line = set(status.line or ()) if status.may_ring and not self.ended else set()
+        hand = self.hand
         for row in grid:
             for cell in row:
                 if cell.pos in line:
                     cell.classes.append("bell-line")
                     cell.notes.append(_("part of the line that lets the bell ring"))
-                if (self.paint == self.you and self.hand and cell.dice is None
-                        and not self.false_bell and not self.ended
-                        and pair_left(tuple(sorted(self.hand)), cell.treasure.faces) is not None):
+                if (self.paint is self.you and hand and cell.dice is None and not self.false_bell
+                        and not self.ended and pair_left(hand, cell.treasure.faces) is not None):
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice in hand can claim it"))
                 if not self.ended and not self.readonly:
@@ -385,21 +363,79 @@ class DiceBoard(ExampleBoard):
         return grid
 
     def hand_faces(self) -> list[list[tuple[int, int]]]:
-        return [pips(d) for d in sorted(self.hand or ())]
+        return [pips(d) for d in self.hand or ()]
 
     @property
     def sorted_hand(self) -> list[int]:
         """The dice in hand, smallest first (as drawn)."""
-        return sorted(self.hand or ())
+        return list(self.hand or ())
 
     def colours(self) -> list[dict]:
         return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
-                 "active": c == self.paint, "href": self.action_url("paint", c.letter),
-                 "dice_left": 6 - 2 * sum(1 for x in self.placed.values() if x == c)}
+                 "active": c is self.paint, "href": self.action_url("paint", c.letter),
+                 "dice_left": 6 - 2 * len(self.game.dice_cards(c))}
                 for c in self.seating.players]
 
     def bell_explanation(self) -> Explanation:
         return explain(self.bell().event)
+
+
+def _move(game: GameState, move: str) -> GameState:
+    """One move of a :class:`DiceBoard`: an engine action of red, or a practice edit."""
+    you = DiceBoard.you
+    if move == "s":
+        return apply(game, RingStartBell(you))
+    if move == "r":
+        return apply(game, Roll(you))
+    if move == "x":
+        return apply(game, RingBell(you))
+    pos = Position(int(move[1]), int(move[2]))
+    if move[0] == "c":
+        return apply(game, Claim(you, pos))
+    return _practice(game, Colour.from_letter(move[0]), pos)
+
+
+def _practice(game: GameState, colour: Colour, pos: Position) -> GameState:
+    """Put ``colour``'s practice dice on ``pos`` (or take them back): an edit of the board,
+    refused with the clause the engine would give a claim."""
+    if game.phase not in (Phase.AWAIT_START_BELL, Phase.DICE):
+        raise IllegalAction("Dice Time is over", clause="DICE-1", code="wrong-phase")
+    if colour not in game.seating.players:
+        raise IllegalAction(f"{colour.value} is not seated", clause="SETUP-1", code="not-seated")
+    square = game.board.at(pos)
+    if square.dice is not None and square.dice.colour is colour:
+        return replace(game, board=game.board.with_occupant(pos, None))
+    if square.occupant is not None:
+        raise IllegalAction(f"the card at {pos} already holds dice", clause="DICE-2",
+                            code="occupied", position=list(pos))
+    if len(game.dice_cards(colour)) >= 3:
+        raise IllegalAction("six dice cover three cards", clause="SETUP-1", code="no-dice-left")
+    return replace(game, board=game.board.with_occupant(pos, Dice(colour)))
+
+
+#: engine refusals → the board's notes
+_REFUSALS = {"no-pair": "no-pair", "occupied": "occupied", "false-bell": "false-bell-blocked",
+             "no-dice": "all-placed", "no-dice-left": "no-dice-left"}
+
+
+def _refusal_note(exc: Exception, board: DiceBoard) -> str:
+    code = getattr(exc, "code", "")
+    if code == "wrong-phase":
+        return "ended" if board.ended else "not-started"
+    return _REFUSALS.get(code, "refused")
+
+
+def _move_note(move: str, before: GameState, after: GameState) -> str:
+    if move == "s":
+        return "started"
+    if move == "x":
+        return "rang" if after.phase is not Phase.DICE else "false-bell"
+    if move[0] == "c":
+        return "claimed"
+    if move[0] in "bgw":
+        return "removed" if len(after.dice_cards(Colour.from_letter(move[0]))) < len(
+            before.dice_cards(Colour.from_letter(move[0]))) else ""
+    return ""
 
 
 # --- Battle Time --------------------------------------------------------------------------

@@ -8,35 +8,48 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 CLAUSES = {
-    "SETUP-1": _("Each player takes the 6 dice and 9 attack cards of one colour: one each of [0] to [4] and four [5]."),
+    "SETUP-1": _("Each player takes the 6 dice and 9 attack cards of one colour: one each of [0] to [4] and "
+                 "four [5]."),
     "SETUP-2": _("There are 42 treasure cards: every pair of die faces twice; 12 of them are doubles."),
     "SETUP-3": _("With 3 or 4 players, 16 treasure cards are laid face up in a 4×4 grid."),
-    "SETUP-4": _("With 2 players, each removes two [5] cards, 10 treasure cards go back to the box unseen, and the grid is 3×3."),
-    "DICE-1": _("The start player rings the bell to begin; everyone rolls all six dice at once, in real time."),
-    "DICE-2": _("Claim a treasure card by putting two of your dice on it at once, showing exactly its two faces; a card holding dice cannot be claimed again."),
+    "SETUP-4": _("With 2 players, each removes two [5] cards, 10 treasure cards go back to the box unseen, "
+                 "and the grid is 3×3."),
+    "DICE-1": _("The start player rings the bell to begin; everyone rolls all six dice at once, in real "
+                "time."),
+    "DICE-2": _("Claim a treasure card by putting two of your dice on it at once, showing exactly its two "
+                "faces; a card holding dice cannot be claimed again."),
     "DICE-3": _("Re-roll as often as you like, but always all the dice still in your hand."),
-    "DICE-4": _("With 3-4 players the bell may ring once some row, column or diagonal has dice on 3 or more of its cards; the ringer becomes start player."),
+    "DICE-4": _("With 3-4 players the bell may ring once some row, column or diagonal has dice on 3 or more "
+                "of its cards; the ringer becomes start player."),
     "DICE-5": _("With 2 players the bell may ring once 3 or more cards anywhere hold dice."),
-    "DICE-6": _("Ringing too early is a false bell: that player may not roll, place or ring for the rest of this Dice Time."),
+    "DICE-6": _("Ringing too early is a false bell: that player may not roll, place or ring for the rest of "
+                "this Dice Time."),
     "DICE-7": _("You may hold dice on more cards than you have attack cards in hand."),
     "STRAT-1": _("Strategy mode: everyone rolls once, then turns go clockwise from the start player."),
     "STRAT-2": _("Strategy mode: on your turn, re-roll any of your unplaced dice once, or place a pair."),
-    "STRAT-3": _("Strategy mode: Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last becomes start player."),
+    "STRAT-3": _("Strategy mode: Dice Time ends as soon as every card of some row, column or diagonal holds "
+                 "dice; whoever placed last becomes start player."),
     "STRAT-4": _("Strategy mode option: after a re-roll you may place at once in the same turn."),
-    "SET-1": _("From the start player clockwise, put one attack card face down on one of your cards holding your dice, and take those dice back."),
+    "SET-1": _("From the start player clockwise, put one attack card face down on one of your cards holding "
+               "your dice, and take those dice back."),
     "SET-2": _("A player with no dice on the board is skipped; a player with dice on the board must place."),
     "SET-3": _("Setting Time ends when no dice remain on the board."),
-    "SET-4": _("If you must place and your hand is empty, first take your whole discard pile back into your hand."),
+    "SET-4": _("If you must place and your hand is empty, first take your whole discard pile back into your "
+               "hand."),
     "BAT-1": _("All attack cards are revealed and act by speed: 0, 1, 2, 3, 4, 5."),
     "BAT-2": _("Cards of equal speed act from the start player clockwise."),
     "BAT-3": _("A card acts only if it is still on the board when its turn comes."),
-    "BAT-4": _("An acting card sends every other player's card in its range to its owner's discard; own cards and [0] are never removed."),
+    "BAT-4": _("An acting card sends every other player's card in its range to its owner's discard; own "
+               "cards and [0] are never removed."),
     "BAT-5": _("Ranges are positions on the grid, whether or not a treasure card lies there."),
     "TRE-1": _("Each player wins the treasure cards under their surviving attack cards."),
-    "TRE-2": _("Two of your surviving cards on one row, column or diagonal also win every card between them, unless another player's card lies between."),
-    "TRE-3": _("If several players' sandwiches claim the same card, the start player has priority, then clockwise."),
+    "TRE-2": _("Two of your surviving cards on one row, column or diagonal also win every card between them, "
+               "unless another player's card lies between."),
+    "TRE-3": _("If several players' sandwiches claim the same card, the start player has priority, then "
+               "clockwise."),
     "TRE-4": _("Then every attack card on the board goes to its owner's discard."),
-    "TRE-5": _("The start player refills the grid from the deck; when the deck runs short, the cards are rearranged as close to a square as possible."),
+    "TRE-5": _("The start player refills the grid from the deck; when the deck runs short, the cards are "
+               "rearranged as close to a square as possible."),
     "END-1": _("When the deck is empty and 8 or fewer treasure cards remain, the game ends."),
     "END-2": _("Most treasure cards wins; every card is worth one point."),
     "END-3": _("On a tie, more doubles wins; if still tied, the players settle it among themselves."),
@@ -44,12 +57,15 @@ CLAUSES = {
     "VAR-2": _("Variant: play without the four [5] cards."),
     "VAR-3": _("Variant: the bell may ring once some player has placed all their dice."),
     "VAR-4": _("First edition: the bell may ring once 3 cards anywhere hold dice."),
-    "INT-1": _("Reading used here: players collect treasure one after another from the start player, and each player's cards leave the board before the next player looks for sandwiches."),
+    "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
+               "each player's cards leave the board before the next player looks for sandwiches."),
     "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich."),
-    "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least 3 treasure cards, so 3-card diagonals count."),
+    "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least 3 treasure "
+               "cards, so 3-card diagonals count."),
     "INT-4": _("Reading used here: the game ends at 8 or fewer cards."),
     "INT-5": _("Reading used here: n cards are laid in rows of ⌈√n⌉, top to bottom."),
-    "INT-6": _("Reading used here: if nobody can act in strategy mode, Dice Time ends and the start player stays."),
+    "INT-6": _("Reading used here: if nobody can act in strategy mode, Dice Time ends and the start player "
+               "stays."),
     "INT-7": _("Reading used here: if every player has rung a false bell, the penalties are lifted."),
     "INT-8": _("Reading used here: a player who cannot claim a card simply re-rolls."),
 }

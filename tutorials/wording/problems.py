@@ -31,31 +31,38 @@ def _at(params) -> str:
 #: What the notation reader expected, worded for people (keys: the engine's phrases,
 #: which are stable; a test checks that every phrase in notation.py is here).
 EXPECTED = {
-    "'.', '-', '_' or the end": gettext_lazy("“.” between positions, “-” between rows, “_” before a section, or the end"),
+    "'.', '-', '_' or the "
+    "end": gettext_lazy("“.” between positions, “-” between rows, “_” before a section, or the end"),
     "'_' after the seats": gettext_lazy("“_” after the seats"),
     "'p' only together with 's' (strategy mode)": gettext_lazy("“p” only together with “s” (strategy mode)"),
     "2 to 4 colour letters before '_'": gettext_lazy("2 to 4 colour letters before “_”"),
-    "a colour letter r, b, g or w (start player in upper case)": gettext_lazy("a colour letter r, b, g or w (the start player in upper case)"),
+    "a colour letter r, b, g or w (start player in upper "
+    "case)": gettext_lazy("a colour letter r, b, g or w (the start player in upper case)"),
     "a colour letter r, b, g or w": gettext_lazy("a colour letter r, b, g or w"),
     "a colour not yet seated": gettext_lazy("a colour that is not seated yet"),
-    "a die face (1-6) or 'x' for no treasure card": gettext_lazy("a die face 1–6, or “x” for a position without a treasure card"),
+    "a die face (1-6) or 'x' for no treasure "
+    "card": gettext_lazy("a die face 1–6, or “x” for a position without a treasure card"),
     "a die face (1-6)": gettext_lazy("a die face 1–6"),
     "a rule flag (v1-v4, s, p, i)": gettext_lazy("a rule flag (v1–v4, s, p, i)"),
     "a seated colour": gettext_lazy("a seated colour"),
     "a second die face (1-6)": gettext_lazy("a second die face 1–6"),
-    "a section 'r' (rules), 'd' (deck) or 'w' (won), once each, in that order": gettext_lazy("a section “r” (rules), “d” (deck) or “w” (won), each once and in that order"),
-    "a treasure card under the occupant (not 'x')": gettext_lazy("a treasure card under the card or dice (not “x”)"),
+    "a section 'r' (rules), 'd' (deck) or 'w' (won), once each, in that "
+    "order": gettext_lazy("a section “r” (rules), “d” (deck) or “w” (won), each once and in that order"),
+    "a treasure card under the occupant (not "
+    "'x')": gettext_lazy("a treasure card under the card or dice (not “x”)"),
     "a variant number 1-4": gettext_lazy("a variant number 1–4"),
     "an attack value 0-5": gettext_lazy("an attack value 0–5"),
     "each colour once": gettext_lazy("each colour only once"),
     "only one bell variant (v3 or v4)": gettext_lazy("only one bell variant (v3 or v4)"),
     "only one start player (upper case)": gettext_lazy("only one start player (upper case)"),
-    "rule flags once each, in the order v1 v2 v3 v4 s p i": gettext_lazy("rule flags once each, in the order v1 v2 v3 v4 s p i"),
+    "rule flags once each, in the order v1 v2 v3 v4 s p "
+    "i": gettext_lazy("rule flags once each, in the order v1 v2 v3 v4 s p i"),
     "the smaller face first": gettext_lazy("the smaller face first"),
     "the start player's letter in upper case": gettext_lazy("the start player's letter in upper case"),
     "the number of cards in the deck": gettext_lazy("the number of cards in the deck"),
     "at most 12 positions in a row": gettext_lazy("at most 12 positions in a row"),
-    "two die faces, or '.' before the next colour": gettext_lazy("two die faces, or “.” before the next colour"),
+    "two die faces, or '.' before the next "
+    "colour": gettext_lazy("two die faces, or “.” before the next colour"),
     "at most 12 rows": gettext_lazy("at most 12 rows"),
     "at most 2000 characters": gettext_lazy("at most 2000 characters"),
 }

@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 
 from ..clauses import implements
+from ..errors import InvalidPosition
 from ..events import Event
 from ..model import FULL_DECK, AttackKind, Board, Colour, square_of
 from ..situation import RuleSet, Seating, table_setup
@@ -45,6 +46,27 @@ def _roll(seed: int, draws: int, n: int) -> tuple[tuple[int, ...], int]:
 
 
 # --- setup ----------------------------------------------------------------------------------
+def _without_layout(deck: list[Treasure], layout: Board, players: int) -> list[Treasure]:
+    """The deck less the cards of ``layout``, after checking the layout (see new_game)."""
+    side = table_setup(players).side
+    if len(layout.rows) != side or any(len(row) != side for row in layout.rows):
+        raise InvalidPosition(f"the grid must be {side}×{side} for {players} players",
+                              where="layout", clause="SETUP-4" if players == 2 else "SETUP-3",
+                              code="layout-shape")
+    left = list(deck)
+    for pos, square in layout:
+        if square.treasure is None or square.occupant is not None:
+            raise InvalidPosition("a starting grid holds one treasure card on every position and "
+                                  "nothing on them", where=f"position {pos}", clause="SETUP-3",
+                                  code="layout-square", position=list(pos))
+        if square.treasure not in left:
+            raise InvalidPosition(f"treasure card {square.treasure} is there more than twice",
+                                  where=f"position {pos}", clause="SETUP-2",
+                                  code="too-many-copies", position=list(pos))
+        left.remove(square.treasure)
+    return left
+
+
 def starting_hand(rules: RuleSet, player_count: int) -> tuple[AttackKind, ...]:
     """Attack cards a player starts with, sorted (:func:`~captain.rules.situation.table_setup`)."""
     copies = table_setup(player_count, rules.no_scouts).copies
@@ -53,7 +75,7 @@ def starting_hand(rules: RuleSet, player_count: int) -> tuple[AttackKind, ...]:
 
 @implements("SETUP-3")
 def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int = 0,
-             start_player: Colour | None = None) -> GameState:
+             start_player: Colour | None = None, layout: Board | None = None) -> GameState:
     """Deal a new game: shuffle the treasure cards, lay the grid face up, pick the start
     player (SETUP-3); with two players box ten cards unseen first (SETUP-4); every player
     holds their starting hand (SETUP-1, VAR-2).
@@ -63,12 +85,18 @@ def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int
         rules: the rule set.
         seed: the random source for shuffling, rolls and (if not given) the start player.
         start_player: who starts; random from ``seed`` when ``None`` (SETUP-3).
+        layout: a grid to start from instead of a dealt one (worked examples, the
+            tutorial): the full grid's shape, treasure cards only; the deck (and box)
+            are the other cards, shuffled.
 
-    Raises :class:`~captain.rules.errors.InvalidPosition` for a bad player list.
+    Raises :class:`~captain.rules.errors.InvalidPosition` for a bad player list or a
+    layout that is not the full grid of treasure cards the game can hold.
     """
     players = tuple(players)
     rng = _rng(seed, 0)
     deck = list(FULL_DECK)
+    if layout is not None:
+        deck = _without_layout(deck, layout, len(players))
     rng.shuffle(deck)
     if start_player is None:
         start_player = players[rng.randrange(len(players))] if players else Colour.RED
@@ -76,9 +104,12 @@ def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int
     table = table_setup(len(players), rules.no_scouts)
     side = table.side
     box, deck = deck[:table.boxed], deck[table.boxed:]  # SETUP-4: unseen, back to the box
-    layout, deck = deck[: side * side], deck[side * side:]
-    board = Board(tuple(tuple(square_of(layout[r * side + c]) for c in range(side))
-                        for r in range(side)))
+    if layout is None:
+        cards, deck = deck[: side * side], deck[side * side:]
+        board = Board(tuple(tuple(square_of(cards[r * side + c]) for c in range(side))
+                            for r in range(side)))
+    else:
+        board = layout
     hand = starting_hand(rules, len(players))
     return GameState(rules, seating, board, tuple(deck), tuple(box),
                      tuple(PlayerState(c, hand) for c in players), seed=seed, draws=1,
