@@ -71,8 +71,6 @@ class SavedPosition(models.Model):
 
 
 def default_expiry():
-
-
     return timezone.now() + timedelta(hours=TeachSession.LIFETIME_HOURS)
 
 
@@ -105,7 +103,6 @@ class TeachSession(models.Model):
 
     @property
     def expired(self) -> bool:
-
         return timezone.now() >= self.expires_at
 
     @classmethod

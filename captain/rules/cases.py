@@ -30,53 +30,58 @@ def situation_from_json(data: object) -> Situation:
     rules), each naming the field or board position.
     """
     if not isinstance(data, Mapping):
-        raise InvalidInput("a case must be a JSON object", where="top level", code="not-object")
+        raise InvalidInput("a case must be a JSON object", where="top level", field="",
+                           code="not-object")
     unknown = sorted(set(data) - set(SITUATION_KEYS) - set(META_KEYS))
     if unknown:
         raise InvalidInput(f"unknown key(s) {', '.join(unknown)}", where="top level",
-                           code="unknown-key", keys=unknown)
+                           field=unknown[0], code="unknown-key", keys=unknown)
     for key in ("players", "start_player", "board"):
         if key not in data:
-            raise InvalidInput(f"missing required key {key!r}", where=key, code="missing-key",
-                               key=key)
+            raise InvalidInput(f"missing required key {key!r}", where=key, field=key,
+                               code="missing-key", key=key)
     players_raw = data["players"]
     if not isinstance(players_raw, list) or not players_raw:
-        raise InvalidInput("players must be a list of colours", where="players",
+        raise InvalidInput("players must be a list of colours", where="players", field="players",
                            code="bad-players")
-    players = tuple(Colour.from_name(p, where=f"players[{i}]") for i, p in enumerate(players_raw))
-    start = Colour.from_name(data["start_player"], where="start_player")
+    players = tuple(Colour.from_name(p, where=f"players[{i}]", field=f"players[{i}]")
+                    for i, p in enumerate(players_raw))
+    start = Colour.from_name(data["start_player"], where="start_player", field="start_player")
     seating = Seating(players, start)
     board_raw = data["board"]
     if not isinstance(board_raw, list) or not board_raw:
         raise InvalidInput("board must be a non-empty list of row strings", where="board",
-                           code="bad-board")
+                           field="board", code="bad-board")
     if len(board_raw) > MAX_ROWS:
-        raise InvalidInput(f"at most {MAX_ROWS} rows", where="board", code="board-too-large")
+        raise InvalidInput(f"at most {MAX_ROWS} rows", where="board", field="board",
+                           code="board-too-large")
     for r, row in enumerate(board_raw):
         if isinstance(row, str) and len(row.split()) > MAX_ROW_LENGTH:
             raise InvalidInput(f"at most {MAX_ROW_LENGTH} positions a row", where=f"board row {r}",
-                               code="board-too-large")
+                               field=f"board[{r}]", code="board-too-large")
     board = Board.parse(board_raw)
     rules = RuleSet.from_json(data.get("rules"))
     deck = data.get("deck")
     if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool) or deck < 0):
-        raise InvalidInput("deck must be a whole number, 0 or more", where="deck", code="bad-deck")
+        raise InvalidInput("deck must be a whole number, 0 or more", where="deck", field="deck",
+                           code="bad-deck")
     won: dict[Colour, tuple[Treasure, ...]] = {}
     won_raw = data.get("won")
     if won_raw is not None:
         if not isinstance(won_raw, Mapping):
             raise InvalidInput("won must map colours to lists of cards like \"35\"", where="won",
-                               code="bad-won")
+                               field="won", code="bad-won")
         for name, cards in won_raw.items():
-            colour = Colour.from_name(name, where=f"won key {name!r}")
+            colour = Colour.from_name(name, where=f"won key {name!r}", field="won")
             if colour not in players:
                 raise InvalidPosition(f"{colour.value} has won cards but is not seated",
-                                      where=f"won.{colour.value}", clause="SETUP-1",
-                                      code="colour-not-seated", colour=colour.value)
+                                      where=f"won.{colour.value}", field=f"won.{colour.value}",
+                                      clause="SETUP-1", code="colour-not-seated",
+                                      colour=colour.value)
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise InvalidInput("won cards must be a list of strings like \"35\"",
-                                   where=f"won.{name}", code="bad-won")
-            won[colour] = tuple(Treasure.parse(c, where=f"won.{name}[{i}]")
+                                   where=f"won.{name}", field=f"won.{name}", code="bad-won")
+            won[colour] = tuple(Treasure.parse(c, where=f"won.{name}[{i}]", field=f"won.{name}[{i}]")
                                 for i, c in enumerate(cards))
     return Situation(board, seating, rules, deck, won).validate()
 

@@ -17,20 +17,29 @@ class RulesError(ValueError):
     Attributes:
         code: stable machine-readable identifier, e.g. ``"occupant-without-treasure"``.
         clause: the RULES.md clause id that forbids it (``"SETUP-1"``) or ``None``.
-        where: a human-readable location (``"board row 2, position [1, 3]"``) or ``None``.
+        where: a human-readable location (``"board row 2, position [1, 3]"``) or ``None``,
+            English, for logs and the command line.
+        field: where in the input, as a JSON path of the case format (``"board"``,
+            ``"board[2]"``, ``"players[1]"``, ``"rules.speed_order"``, ``"won.red[0]"``,
+            ``"deck"``) or ``None``; what programs read (the site's problem lists).
+        position: ``(row, col)`` of the board position concerned, or ``None``.
         params: extra values for translated messages (JSON-friendly).
     """
 
     code = "rules-error"
 
     def __init__(self, message: str, *, where: str | None = None, clause: str | None = None,
-                 code: str | None = None, **params: Any) -> None:
+                 code: str | None = None, field: str | None = None, **params: Any) -> None:
         self.message = message
         self.where = where
         self.clause = clause
         if code is not None:
             self.code = code
         self.params = params
+        position = params.get("position")
+        self.position = (tuple(position) if isinstance(position, (list, tuple)) and len(position) == 2
+                         else None)
+        self.field = field if field is not None else ("board" if self.position is not None else None)
         super().__init__(str(self))
 
     def __str__(self) -> str:

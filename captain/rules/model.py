@@ -54,22 +54,26 @@ class Colour(enum.Enum):
         return self.value[0]
 
     @classmethod
-    def from_name(cls, name: object, *, where: str = "colour") -> Colour:
-        """Parse ``"red"`` etc. Raises :class:`InvalidInput` naming ``where``."""
+    def from_name(cls, name: object, *, where: str = "colour", field: str | None = None) -> Colour:
+        """Parse ``"red"`` etc. Raises :class:`InvalidInput` naming ``where`` (and the input
+        ``field``)."""
         for colour in cls:
             if colour.value == name:
                 return colour
         raise InvalidInput(f"unknown colour {name!r}; expected one of red, blue, green, white",
-                           where=where, code="unknown-colour", value=str(name))
+                           where=where, field=field, code="unknown-colour", value=str(name))
 
     @classmethod
-    def from_letter(cls, letter: str, *, where: str = "token") -> Colour:
-        """Parse ``"r"``/``"R"`` etc. Raises :class:`InvalidInput`."""
+    def from_letter(cls, letter: str, *, where: str = "token", field: str | None = None,
+                    position: tuple[int, int] | None = None) -> Colour:
+        """Parse ``"r"``/``"R"`` etc. Raises :class:`InvalidInput` (naming ``where``, the
+        input ``field`` and board ``position`` when given)."""
         for colour in cls:
             if colour.letter == letter.lower():
                 return colour
         raise InvalidInput(f"unknown colour letter {letter!r}; expected r, b, g or w",
-                           where=where, code="unknown-colour", value=letter)
+                           where=where, field=field, code="unknown-colour", value=letter,
+                           **({"position": list(position)} if position is not None else {}))
 
 
 #: Largest board the engine accepts from outside: rows, and positions in a row
@@ -129,18 +133,21 @@ class Treasure:
                                f"not {self.low}{self.high})", code="faces-order")
 
     @classmethod
-    def parse(cls, text: str, *, where: str = "treasure card") -> Treasure:
-        """Parse two digits, smaller first (``"35"``). Raises InvalidInput / InvalidPosition."""
+    def parse(cls, text: str, *, where: str = "treasure card", field: str | None = None,
+              position: tuple[int, int] | None = None) -> Treasure:
+        """Parse two digits, smaller first (``"35"``). Raises InvalidInput / InvalidPosition
+        naming ``where``, the input ``field`` and the board ``position`` when given."""
+        at = {"position": list(position)} if position is not None else {}
         if len(text) != 2 or not text.isascii() or not text.isdigit():
             raise InvalidInput(f"a treasure card is two die faces like '35', got {text!r}",
-                               where=where, code="bad-treasure", value=text)
+                               where=where, field=field, code="bad-treasure", value=text, **at)
         low, high = int(text[0]), int(text[1])
         if not (1 <= low <= 6 and 1 <= high <= 6):
-            raise InvalidPosition(f"die faces must be 1-6, got {text!r}", where=where,
-                                  clause="SETUP-2", code="bad-faces", value=text)
+            raise InvalidPosition(f"die faces must be 1-6, got {text!r}", where=where, field=field,
+                                  clause="SETUP-2", code="bad-faces", value=text, **at)
         if low > high:
             raise InvalidInput(f"write the smaller face first: {text[1]}{text[0]}, not {text}",
-                               where=where, code="faces-order", value=text)
+                               where=where, field=field, code="faces-order", value=text, **at)
         return cls(low, high)
 
     @property
@@ -318,13 +325,15 @@ class Board:
         for r, line in enumerate(rows):
             if not isinstance(line, str):
                 raise InvalidInput(f"each board row must be a string, got {type(line).__name__}",
-                                   where=f"board row {r}", code="bad-row")
+                                   where=f"board row {r}", field=f"board[{r}]", code="bad-row")
             tokens = line.split()
             if not tokens:
-                raise InvalidInput("empty board row", where=f"board row {r}", code="empty-row")
+                raise InvalidInput("empty board row", where=f"board row {r}", field=f"board[{r}]",
+                                   code="empty-row")
             parsed.append(tuple(_parse_token(tok, Position(r, c)) for c, tok in enumerate(tokens)))
         if not parsed:
-            raise InvalidInput("the board has no rows", where="board", code="empty-board")
+            raise InvalidInput("the board has no rows", where="board", field="board",
+                               code="empty-board")
         return cls(tuple(parsed))
 
     @classmethod
@@ -561,7 +570,8 @@ _tuple_new = tuple.__new__
 def _parse_token(token: str, pos: Position) -> Square:
     where = f"position {pos} (token {token!r})"
     face, sep, occ = token.partition(":")
-    treasure = None if face == "--" else Treasure.parse(face, where=where)
+    treasure = None if face == "--" else Treasure.parse(face, where=where, field="board",
+                                                        position=pos)
     if not sep:
         return Square(treasure)
     if ":" in occ:
@@ -569,7 +579,7 @@ def _parse_token(token: str, pos: Position) -> Square:
                               "player's dice", where=where, clause="DICE-2",
                               code="two-occupants", position=list(pos))
     if len(occ) == 1 and occ in "RBGW":
-        occupant: Occupant = Dice(Colour.from_letter(occ, where=where))
+        occupant: Occupant = Dice(Colour.from_letter(occ, where=where, field="board", position=pos))
     elif len(occ) == 2 and occ[0] in "rbgw":
         if not occ[1].isdigit() or not occ[1].isascii():
             raise InvalidInput(f"attack value must be a digit 0-5, got {occ[1]!r}", where=where,
@@ -578,7 +588,8 @@ def _parse_token(token: str, pos: Position) -> Square:
         if value > 5:
             raise InvalidPosition(f"attack values run 0-5, got {value}", where=where,
                                   clause="SETUP-1", code="bad-attack-value", position=list(pos))
-        occupant = AttackCard(Colour.from_letter(occ[0], where=where), AttackKind(value))
+        occupant = AttackCard(Colour.from_letter(occ[0], where=where, field="board", position=pos),
+                              AttackKind(value))
     elif len(occ) > 2 and occ[0] in "rbgw" and occ[1:].isdigit():
         raise InvalidPosition(f"attack values run 0-5, got {occ[1:]}", where=where,
                               clause="SETUP-1", code="bad-attack-value", position=list(pos))

@@ -53,18 +53,63 @@ MAX_LENGTH = 2000
 _LETTERS = {c.letter: c for c in Colour}
 
 
+#: What the reader expected where it stopped: stable code → English (for logs and the
+#: command line; the site words the codes in each language). ``{limit}``, ``{low}`` and
+#: ``{high}`` come from the error's params.
+EXPECTED = {
+    "seat-letter": "a colour letter r, b, g or w (start player in upper case)",
+    "new-colour": "a colour not yet seated",
+    "one-start-player": "only one start player (upper case)",
+    "seat-count": "2 to 4 colour letters before '_'",
+    "start-player-letter": "the start player's letter in upper case",
+    "seats-end": "'_' after the seats",
+    "row-length": "at most {limit} positions in a row",
+    "row-count": "at most {limit} rows",
+    "section": "a section 'r' (rules), 'd' (deck) or 'w' (won), once each, in that order",
+    "separator": "'.', '-', '_' or the end",
+    "face-or-x": "a die face (1-6) or 'x' for no treasure card",
+    "second-face": "a second die face (1-6)",
+    "smaller-face-first": "the smaller face first ({high}{low})",
+    "attack-value": "an attack value 0-5",
+    "treasure-under-occupant": "a treasure card under the occupant (not 'x')",
+    "variant-number": "a variant number 1-4",
+    "flag-order": "rule flags once each, in the order v1 v2 v3 v4 s p i",
+    "rule-flag": "a rule flag (v1-v4, s, p, i)",
+    "one-bell-variant": "only one bell variant (v3 or v4)",
+    "p-needs-s": "'p' only together with 's' (strategy mode)",
+    "colour-letter": "a colour letter r, b, g or w",
+    "seated-colour": "a seated colour",
+    "colour-once": "each colour once",
+    "face": "a die face (1-6)",
+    "deck-number": "the number of cards in the deck",
+    "won-faces-or-dot": "two die faces, or '.' before the next colour",
+    "length": "at most {limit} characters",
+}
+
+
 class NotationError(InvalidInput):
-    """A notation that cannot be read. ``offset`` is the 0-based character position."""
+    """A notation that cannot be read.
+
+    Attributes:
+        offset: the 0-based character position where reading stopped.
+        expected_code: what was expected there: a key of :data:`EXPECTED` (stable; what
+            programs read).
+        expected: the same in English (for logs and the command line).
+        params: ``offset``, ``expected_code`` and the numbers the expectation names
+            (``limit``, ``low``, ``high``).
+    """
 
     code = "bad-notation"
 
-    def __init__(self, expected: str, text: str, offset: int) -> None:
+    def __init__(self, expected_code: str, text: str, offset: int, **params: int) -> None:
         shown = repr(text[offset]) if offset < len(text) else f"{text!r} ends there"
         found = f"found {shown}" if offset < len(text) else shown
-        super().__init__(f"expected {expected} at character {offset}: {found}",
-                         code="bad-notation", offset=offset, expected=expected)
+        wanted = EXPECTED[expected_code].format(**params)
+        super().__init__(f"expected {wanted} at character {offset}: {found}", code="bad-notation",
+                         offset=offset, expected_code=expected_code, **params)
         self.offset = offset
-        self.expected = expected
+        self.expected_code = expected_code
+        self.expected = wanted
 
     def __str__(self) -> str:
         return self.message
@@ -83,8 +128,8 @@ class _Reader:
         self.i += 1
         return ch
 
-    def fail(self, expected: str, at: int | None = None) -> NotationError:
-        return NotationError(expected, self.text, self.i if at is None else at)
+    def fail(self, expected: str, at: int | None = None, **params: int) -> NotationError:
+        return NotationError(expected, self.text, self.i if at is None else at, **params)
 
     def digit(self, what: str, low: int = 0, high: int = 9) -> int:
         ch = self.peek()
@@ -107,7 +152,7 @@ def parse_unchecked(text: str) -> Situation:
     if not isinstance(text, str):
         raise InvalidInput("notation must be text", code="bad-notation")
     if len(text) > MAX_LENGTH:
-        raise NotationError(f"at most {MAX_LENGTH} characters", text, MAX_LENGTH)
+        raise NotationError("length", text, MAX_LENGTH, limit=MAX_LENGTH)
     r = _Reader(text)
     seats: list[Colour] = []
     start: Colour | None = None
@@ -115,28 +160,28 @@ def parse_unchecked(text: str) -> Situation:
         ch = r.peek()
         colour = _LETTERS.get(ch.lower())
         if colour is None:
-            raise r.fail("a colour letter r, b, g or w (start player in upper case)")
+            raise r.fail("seat-letter")
         if colour in seats:
-            raise r.fail("a colour not yet seated")
+            raise r.fail("new-colour")
         if ch.isupper():
             if start is not None:
-                raise r.fail("only one start player (upper case)")
+                raise r.fail("one-start-player")
             start = colour
         seats.append(colour)
         r.take()
     if not 2 <= len(seats) <= 4:
-        raise r.fail("2 to 4 colour letters before '_'")
+        raise r.fail("seat-count")
     if start is None:
-        raise r.fail("the start player's letter in upper case", 0)
+        raise r.fail("start-player-letter", 0)
     if r.take() != "_":
-        raise r.fail("'_' after the seats", r.i - 1)
+        raise r.fail("seats-end", r.i - 1)
     rows: list[tuple[Square, ...]] = []
     row: list[Square] = []
     while True:
         at = r.i
         row.append(_square(r))
         if len(row) > MAX_COLUMNS:
-            raise r.fail(f"at most {MAX_COLUMNS} positions in a row", at)
+            raise r.fail("row-length", at, limit=MAX_COLUMNS)
         ch = r.peek()
         if ch == ".":
             r.take()
@@ -145,7 +190,7 @@ def parse_unchecked(text: str) -> Situation:
         row = []
         if ch == "-":
             if len(rows) == MAX_ROWS:
-                raise r.fail(f"at most {MAX_ROWS} rows")
+                raise r.fail("row-count", limit=MAX_ROWS)
             r.take()
             continue
         break
@@ -157,17 +202,17 @@ def parse_unchecked(text: str) -> Situation:
         r.take()
         key = r.peek()
         if key not in "rdw" or not key or (seen and "rdw".index(key) <= "rdw".index(seen[-1])):
-            raise r.fail("a section 'r' (rules), 'd' (deck) or 'w' (won), once each, in that order")
+            raise r.fail("section")
         seen += key
         r.take()
         if key == "r":
             rules = _rules(r)
         elif key == "d":
-            deck = r.number("the number of cards in the deck")
+            deck = r.number("deck-number")
         else:
             won = _won(r, seats)
     if r.peek():
-        raise r.fail("'.', '-', '_' or the end")
+        raise r.fail("separator")
     return Situation(Board(tuple(rows)), Seating(tuple(seats), start), rules, deck, won)
 
 
@@ -186,10 +231,10 @@ def _square(r: _Reader) -> Square:
         treasure = None
     else:
         at = r.i
-        low = r.digit("a die face (1-6) or 'x' for no treasure card", 1, 6)
-        high = r.digit("a second die face (1-6)", 1, 6)
+        low = r.digit("face-or-x", 1, 6)
+        high = r.digit("second-face", 1, 6)
         if low > high:
-            raise r.fail(f"the smaller face first ({high}{low})", at)
+            raise r.fail("smaller-face-first", at, low=low, high=high)
         treasure = Treasure(low, high)
     ch = r.peek()
     occupant = None
@@ -200,9 +245,9 @@ def _square(r: _Reader) -> Square:
         if ch.isupper():
             occupant = Dice(colour)
         else:
-            occupant = AttackCard(colour, AttackKind(r.digit("an attack value 0-5", 0, 5)))
+            occupant = AttackCard(colour, AttackKind(r.digit("attack-value", 0, 5)))
         if treasure is None:
-            raise r.fail("a treasure card under the occupant (not 'x')", at)
+            raise r.fail("treasure-under-occupant", at)
     return Square(treasure, occupant)
 
 
@@ -216,17 +261,17 @@ def _rules(r: _Reader) -> RuleSet:
         at = r.i
         flag = r.take()
         if flag == "v":
-            flag += str(r.digit("a variant number 1-4", 1, 4))
+            flag += str(r.digit("variant-number", 1, 4))
         if flag in flags or (flags and _FLAGS.index(flag) < _FLAGS.index(flags[-1])):
-            raise r.fail("rule flags once each, in the order v1 v2 v3 v4 s p i", at)
+            raise r.fail("flag-order", at)
         flags.append(flag)
         offsets[flag] = at
     if not flags:
-        raise r.fail("a rule flag (v1-v4, s, p, i)")
+        raise r.fail("rule-flag")
     if "v3" in flags and "v4" in flags:
-        raise r.fail("only one bell variant (v3 or v4)", offsets["v4"])
+        raise r.fail("one-bell-variant", offsets["v4"])
     if "p" in flags and "s" not in flags:
-        raise r.fail("'p' only together with 's' (strategy mode)", offsets["p"])
+        raise r.fail("p-needs-s", offsets["p"])
     return RuleSet(
         speed_order=SpeedOrder.REVERSED if "v1" in flags else SpeedOrder.ASCENDING,
         collection=Collection.SIMULTANEOUS if "i" in flags else Collection.SEQUENTIAL,
@@ -238,25 +283,40 @@ def _rules(r: _Reader) -> RuleSet:
     )
 
 
+def parse_won(text: str, seats: tuple[Colour, ...]) -> dict[Colour, tuple[Treasure, ...]]:
+    """Read the cards won earlier, as the ``w`` section writes them (``r1166.b22``), for
+    the ``seats`` at the table. Raises :class:`NotationError` with the offset in ``text``
+    (expected ``won-faces-or-dot`` where a colour's faces stop early)."""
+    if not isinstance(text, str):
+        raise InvalidInput("won cards must be text", code="bad-notation")
+    if len(text) > MAX_LENGTH:
+        raise NotationError("length", text, MAX_LENGTH, limit=MAX_LENGTH)
+    r = _Reader(text)
+    won = _won(r, list(seats))
+    if r.peek():
+        raise r.fail("won-faces-or-dot")
+    return won
+
+
 def _won(r: _Reader, seats: list[Colour]) -> dict[Colour, tuple[Treasure, ...]]:
     won: dict[Colour, tuple[Treasure, ...]] = {}
     while True:
         at = r.i
         colour = _LETTERS.get(r.peek())
         if colour is None:
-            raise r.fail("a colour letter r, b, g or w")
+            raise r.fail("colour-letter")
         if colour not in seats:
-            raise r.fail("a seated colour", at)
+            raise r.fail("seated-colour", at)
         if colour in won:
-            raise r.fail("each colour once", at)
+            raise r.fail("colour-once", at)
         r.take()
         cards: list[Treasure] = []
         while r.peek().isascii() and r.peek().isdigit():
             at = r.i
-            low = r.digit("a die face (1-6)", 1, 6)
-            high = r.digit("a second die face (1-6)", 1, 6)
+            low = r.digit("face", 1, 6)
+            high = r.digit("second-face", 1, 6)
             if low > high:
-                raise r.fail(f"the smaller face first ({high}{low})", at)
+                raise r.fail("smaller-face-first", at, low=low, high=high)
             cards.append(Treasure(low, high))
         won[colour] = tuple(cards)
         if r.peek() != ".":

@@ -71,7 +71,7 @@ def _enum_value(enum_cls: type[enum.Enum], value: object, key: str) -> enum.Enum
             return member
     allowed = ", ".join(repr(m.value) for m in enum_cls)
     raise InvalidInput(f"unknown value {value!r}; expected one of {allowed}", where=f"rules.{key}",
-                       code="bad-rule", key=key, value=str(value))
+                       field=f"rules.{key}", code="bad-rule", key=key, value=str(value))
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,8 @@ class RuleSet:
     def __post_init__(self) -> None:
         if self.place_after_reroll and self.mode is not Mode.STRATEGY:
             raise InvalidInput("place_after_reroll (STRAT-4) is an option of strategy mode",
-                               where="rules.place_after_reroll", code="bad-rule",
+                               where="rules.place_after_reroll", field="rules.place_after_reroll",
+                               code="bad-rule",
                                key="place_after_reroll", value="true")
 
     @classmethod
@@ -113,12 +114,13 @@ class RuleSet:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise InvalidInput("rules must be an object", where="rules", code="bad-rules")
+            raise InvalidInput("rules must be an object", where="rules", field="rules",
+                               code="bad-rules")
         unknown = sorted(set(data) - set(cls.KEYS))
         if unknown:
             raise InvalidInput(f"unknown rule key(s) {', '.join(unknown)}; known: "
-                               f"{', '.join(cls.KEYS)}", where="rules", code="unknown-key",
-                               keys=unknown)
+                               f"{', '.join(cls.KEYS)}", where="rules", field=f"rules.{unknown[0]}",
+                               code="unknown-key", keys=unknown)
         kwargs: dict[str, object] = {}
         for key, enum_cls in (("speed_order", SpeedOrder), ("collection", Collection),
                               ("mode", Mode), ("bell", BellRule)):
@@ -128,7 +130,8 @@ class RuleSet:
             if key in data:
                 if not isinstance(data[key], bool):
                     raise InvalidInput(f"{key} must be true or false", where=f"rules.{key}",
-                                       code="bad-rule", key=key, value=str(data[key]))
+                                       field=f"rules.{key}", code="bad-rule", key=key,
+                                       value=str(data[key]))
                 kwargs[key] = data[key]
         return cls(**kwargs)  # type: ignore[arg-type]
 
@@ -233,14 +236,15 @@ class Seating:
     def __post_init__(self) -> None:
         if not 2 <= len(self.players) <= 4:
             raise InvalidPosition(f"2 to 4 players take part, got {len(self.players)}",
-                                  where="players", clause="SETUP-3", code="player-count",
+                                  where="players", field="players", clause="SETUP-3",
+                                  code="player-count",
                                   count=len(self.players))
         if len(set(self.players)) != len(self.players):
-            raise InvalidPosition("a colour is seated twice", where="players", clause="SETUP-1",
-                                  code="duplicate-colour")
+            raise InvalidPosition("a colour is seated twice", where="players", field="players",
+                                  clause="SETUP-1", code="duplicate-colour")
         if self.start_player not in self.players:
             raise InvalidPosition(f"start player {self.start_player.value} is not seated",
-                                  where="start_player", clause="SETUP-3",
+                                  where="start_player", field="start_player", clause="SETUP-3",
                                   code="start-player-not-seated", colour=self.start_player.value)
 
     def order(self) -> tuple[Colour, ...]:
@@ -370,12 +374,13 @@ class Situation:
                         colour=occ.colour.value, position=list(pos))
         if has_cards and has_dice:
             raise InvalidPosition("dice and attack cards lie on the board together; Battle Time "
-                                  "begins only when no dice remain", where="board",
+                                  "begins only when no dice remain", where="board", field="board",
                                   clause="SET-3", code="dice-and-cards")
         for colour in self.won:
             if colour not in players:
                 raise InvalidPosition(f"{colour.value} has won cards but is not seated",
-                                      where=f"won.{colour.value}", clause="SETUP-1",
+                                      where=f"won.{colour.value}", field=f"won.{colour.value}",
+                                      clause="SETUP-1",
                                       code="colour-not-seated", colour=colour.value)
         copies: Counter[Treasure] = Counter(sq.treasure for _, sq in self.board if sq.treasure)
         for cards in self.won.values():
@@ -386,18 +391,21 @@ class Situation:
                 where = f"position {on_board[-1]}" if on_board else f"won cards ({treasure})"
                 raise InvalidPosition(f"treasure card {treasure} appears {count} times on the "
                                       f"board and among won cards; the game has two of each",
-                                      where=where, clause="SETUP-2", code="too-many-copies",
+                                      where=where, field="board" if on_board else "won",
+                                      clause="SETUP-2", code="too-many-copies",
                                       treasure=str(treasure), count=count,
                                       position=list(on_board[-1]) if on_board else None)
         total = sum(copies.values())
         limit = full_treasure_count(n)
         if self.deck is not None:
             if self.deck < 0:
-                raise InvalidInput("deck must be 0 or more", where="deck", code="bad-deck")
+                raise InvalidInput("deck must be 0 or more", where="deck", field="deck",
+                                   code="bad-deck")
             total += self.deck
         if total > limit:
             raise InvalidPosition(f"{total} treasure cards on the board, won and in the deck; the "
                                   f"game has {limit}", where="deck" if self.deck else "board",
+                                  field="deck" if self.deck else "board",
                                   clause="SETUP-4" if n == 2 else "SETUP-2",
                                   code="too-many-treasures", total=total, limit=limit)
         return self

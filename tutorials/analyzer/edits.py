@@ -252,16 +252,12 @@ def set_won(situation: Situation, text: str) -> Situation:
     text = text.strip()
     if not text:
         return replace(situation, won={})
-    prefix = f"{_seats(situation)}_11_w"
     try:
-        probe = notation.parse_unchecked(prefix + text)
-    except notation.NotationError as exc:  # count characters in what the user typed
-        expected = ("two die faces, or '.' before the next colour"
-                    if exc.expected == "'.', '-', '_' or the end" else exc.expected)
-        error = notation.NotationError(expected, text, max(0, exc.offset - len(prefix)))
-        error.code = "bad-won-text"
-        raise error from None
-    return replace(situation, won=dict(probe.won)).validate()
+        won = notation.parse_won(text, situation.players)
+    except notation.NotationError as exc:  # said as a problem of this field, not of a notation
+        exc.code = "bad-won-text"
+        raise
+    return replace(situation, won=won).validate()
 
 
 def won_text(situation: Situation) -> str:
@@ -291,7 +287,6 @@ class WhatIf:
 
 
 def _outcome_counts(situation: Situation) -> tuple[dict[Colour, int], frozenset, bool | None]:
-
     sol = solve(situation)
     won = {c: len(ps) for c, ps in sol.treasure.winnings.items()} if sol.treasure else {}
     survivors = frozenset((p, c.token) for p, c in sol.battle.survivors.items()) if sol.battle else frozenset()

@@ -339,7 +339,6 @@ class AnalyzerPage:
 
     @property
     def bell_text(self) -> str:
-
         bell = self.bell()
         return explain(bell.event).text if bell else ""
 

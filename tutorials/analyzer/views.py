@@ -22,7 +22,6 @@ from tutorials.wording.problems import describe
 def analyze(request: HttpRequest) -> HttpResponse:
     """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``."""
 
-
     raw = request.GET.get("pos", "") or analyzer.DEFAULT_NOTATION
     error = ""
     try:
@@ -38,7 +37,6 @@ def analyze(request: HttpRequest) -> HttpResponse:
 @require_safe
 def analyze_edit(request: HttpRequest) -> HttpResponse:
     """Apply one edit (``op``) to ``pos``; refused edits keep the position and say why."""
-
 
     raw = request.GET.get("pos", "")
     try:

@@ -89,9 +89,6 @@ def problems_body(problems: list[dict[str, Any]]) -> dict[str, Any]:
     return {"detail": problems, "message": problems[0]["message"] if problems else ""}
 
 
-_WHERE_POSITION = re.compile(r"^position \[(\d+), (\d+)\]")
-_WHERE_ROW = re.compile(r"^board row (\d+)")
-_WHERE_PATH = re.compile(r"^[a-z_]+(\[\d+\]|\.[a-z_]+)*$")
 
 
 def _empty_body_message() -> str:
@@ -128,33 +125,14 @@ def _api_message(error: RulesError) -> str | None:
 def rules_problem(error: RulesError, *, field: str | None = None) -> dict[str, Any]:
     """A :class:`RulesError` as a problem, worded in the active language.
 
-    ``field`` is a JSON path into the request (``"board"``, ``"players[1]"``,
-    ``"rules.speed_order"``, ``"notation"``); ``position`` is ``[row, column]`` when the
-    problem is on the board. The engine names the position in ``params`` for most codes
-    but only in ``where`` for malformed tokens, so that is read too.
+    ``field`` (default: the error's own :attr:`~captain.rules.errors.RulesError.field`) is
+    a JSON path into the request (``"board"``, ``"players[1]"``, ``"rules.speed_order"``,
+    ``"notation"``); ``position`` is ``[row, column]`` when the problem is on the board.
     """
-    where = error.where or ""
-    position = error.params.get("position")
-    if not (isinstance(position, (list, tuple)) and len(position) == 2):
-        m = _WHERE_POSITION.match(where)
-        position = [int(m[1]), int(m[2])] if m else None
-    if field is None:
-        row = _WHERE_ROW.match(where)
-        if position is not None or where.startswith("position "):
-            field = "board"
-        elif row:
-            field = f"board[{row[1]}]"
-        elif error.code == "unknown-key" and error.params.get("keys"):
-            field = str(error.params["keys"][0])
-        elif where.startswith("won key"):
-            field = "won"
-        elif _WHERE_PATH.match(where) and where != "body":
-            field = where
-        else:
-            field = ""
     offset = error.params.get("offset")
-    return make_problem(error.code, _api_message(error) or describe(error), field=field,
-                        position=list(position) if position is not None else None,
+    return make_problem(error.code, _api_message(error) or describe(error),
+                        field=field if field is not None else (error.field or ""),
+                        position=list(error.position) if error.position is not None else None,
                         offset=offset if isinstance(offset, int) else None, clause=error.clause)
 
 

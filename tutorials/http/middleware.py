@@ -46,7 +46,6 @@ class LanguageVaryMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-
         response = self.get_response(request)
         if get_language_from_path(request.path_info) is None:
             patch_vary_headers(response, ("Accept-Language", "Cookie"))

@@ -67,7 +67,6 @@ def _final_cells(situation: Situation, kind: str):
 def examples() -> dict[str, dict]:
     """Worked examples drawn by the engine: battle (before/after) and the three sandwiches."""
 
-
     battle = Situation(Board.parse(EX_BATTLE), Seating(EX_BATTLE_SEATS, EX_BATTLE_SEATS[0]))
     walk, after = _final_cells(battle, "battle-done")
     before = [[CellView(c.pos, c.treasure, c.card or c.ghost) for c in row] for row in walk.cells(0)]

@@ -341,7 +341,6 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
     taken (the render is refused, not queued).
     """
 
-
     if paper not in PAPERS:
         raise SheetError(f"unknown paper {paper!r}")
     with translation.override(lang):

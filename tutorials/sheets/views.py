@@ -37,7 +37,6 @@ def _paper(request: HttpRequest) -> str:
 
 
 def _bad_paper() -> HttpResponse:
-
     return HttpResponse(_("Paper must be a4 or letter, for example ?paper=letter."), status=400,
                         content_type="text/plain; charset=utf-8")
 
@@ -45,7 +44,6 @@ def _bad_paper() -> HttpResponse:
 def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
                 filename: str | None = None) -> HttpResponse:
     """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper."""
-
 
     if name not in SHEETS:
         raise Http404("no such sheet")

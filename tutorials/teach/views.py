@@ -248,7 +248,6 @@ def teach_join(request: HttpRequest, code: str) -> HttpResponse:
     """``/t/<code>/``: send the guest to the table in their own language (or, for an
     unknown or expired code, to the form that says so)."""
 
-
     lang = get_language_from_request(request)
     with translation.override(lang):
         return redirect(f"{reverse('tutorials:teach-find')}?{urlencode({'code': code})}")

@@ -721,7 +721,6 @@ class QuizBoard(ExampleBoard):
             "pos": position_label(c.position), "old": card_phrase(c.old.token), "new": card_phrase(c.new.token)}
 
     def rows(self) -> list[list[CellView]]:
-
         if self.checked:
             walk = Walkthrough(self.question.situation)
             kind = "battle-done" if self.question.kind == "survivors" else "end"
@@ -754,7 +753,6 @@ class QuizBoard(ExampleBoard):
         return grid
 
     def explanations(self) -> list[Explanation]:
-
         if not self.checked:
             return []
         walk = Walkthrough(self.question.situation)

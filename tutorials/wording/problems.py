@@ -28,54 +28,43 @@ def _at(params) -> str:
     return position_label(pos) if isinstance(pos, (list, tuple)) and len(pos) == 2 else ""
 
 
-#: What the notation reader expected, worded for people (keys: the engine's phrases,
-#: which are stable; a test checks that every phrase in notation.py is here).
+#: What the notation reader expected where it stopped, worded for people, by the
+#: engine's stable code (captain.rules.notation.EXPECTED; a test checks every code is here).
 EXPECTED = {
-    "'.', '-', '_' or the "
-    "end": gettext_lazy("“.” between positions, “-” between rows, “_” before a section, or the end"),
-    "'_' after the seats": gettext_lazy("“_” after the seats"),
-    "'p' only together with 's' (strategy mode)": gettext_lazy("“p” only together with “s” (strategy mode)"),
-    "2 to 4 colour letters before '_'": gettext_lazy("2 to 4 colour letters before “_”"),
-    "a colour letter r, b, g or w (start player in upper "
-    "case)": gettext_lazy("a colour letter r, b, g or w (the start player in upper case)"),
-    "a colour letter r, b, g or w": gettext_lazy("a colour letter r, b, g or w"),
-    "a colour not yet seated": gettext_lazy("a colour that is not seated yet"),
-    "a die face (1-6) or 'x' for no treasure "
-    "card": gettext_lazy("a die face 1–6, or “x” for a position without a treasure card"),
-    "a die face (1-6)": gettext_lazy("a die face 1–6"),
-    "a rule flag (v1-v4, s, p, i)": gettext_lazy("a rule flag (v1–v4, s, p, i)"),
-    "a seated colour": gettext_lazy("a seated colour"),
-    "a second die face (1-6)": gettext_lazy("a second die face 1–6"),
-    "a section 'r' (rules), 'd' (deck) or 'w' (won), once each, in that "
-    "order": gettext_lazy("a section “r” (rules), “d” (deck) or “w” (won), each once and in that order"),
-    "a treasure card under the occupant (not "
-    "'x')": gettext_lazy("a treasure card under the card or dice (not “x”)"),
-    "a variant number 1-4": gettext_lazy("a variant number 1–4"),
-    "an attack value 0-5": gettext_lazy("an attack value 0–5"),
-    "each colour once": gettext_lazy("each colour only once"),
-    "only one bell variant (v3 or v4)": gettext_lazy("only one bell variant (v3 or v4)"),
-    "only one start player (upper case)": gettext_lazy("only one start player (upper case)"),
-    "rule flags once each, in the order v1 v2 v3 v4 s p "
-    "i": gettext_lazy("rule flags once each, in the order v1 v2 v3 v4 s p i"),
-    "the smaller face first": gettext_lazy("the smaller face first"),
-    "the start player's letter in upper case": gettext_lazy("the start player's letter in upper case"),
-    "the number of cards in the deck": gettext_lazy("the number of cards in the deck"),
-    "at most 12 positions in a row": gettext_lazy("at most 12 positions in a row"),
-    "two die faces, or '.' before the next "
-    "colour": gettext_lazy("two die faces, or “.” before the next colour"),
-    "at most 12 rows": gettext_lazy("at most 12 rows"),
-    "at most 2000 characters": gettext_lazy("at most 2000 characters"),
+    "separator": gettext_lazy("“.” between positions, “-” between rows, “_” before a section, or the end"),
+    "seats-end": gettext_lazy("“_” after the seats"),
+    "p-needs-s": gettext_lazy("“p” only together with “s” (strategy mode)"),
+    "seat-count": gettext_lazy("2 to 4 colour letters before “_”"),
+    "seat-letter": gettext_lazy("a colour letter r, b, g or w (the start player in upper case)"),
+    "colour-letter": gettext_lazy("a colour letter r, b, g or w"),
+    "new-colour": gettext_lazy("a colour that is not seated yet"),
+    "face-or-x": gettext_lazy("a die face 1–6, or “x” for a position without a treasure card"),
+    "face": gettext_lazy("a die face 1–6"),
+    "rule-flag": gettext_lazy("a rule flag (v1–v4, s, p, i)"),
+    "seated-colour": gettext_lazy("a seated colour"),
+    "second-face": gettext_lazy("a second die face 1–6"),
+    "section": gettext_lazy("a section “r” (rules), “d” (deck) or “w” (won), each once and in that order"),
+    "treasure-under-occupant": gettext_lazy("a treasure card under the card or dice (not “x”)"),
+    "variant-number": gettext_lazy("a variant number 1–4"),
+    "attack-value": gettext_lazy("an attack value 0–5"),
+    "colour-once": gettext_lazy("each colour only once"),
+    "one-bell-variant": gettext_lazy("only one bell variant (v3 or v4)"),
+    "one-start-player": gettext_lazy("only one start player (upper case)"),
+    "flag-order": gettext_lazy("rule flags once each, in the order v1 v2 v3 v4 s p i"),
+    "smaller-face-first": gettext_lazy("the smaller face first"),
+    "start-player-letter": gettext_lazy("the start player's letter in upper case"),
+    "deck-number": gettext_lazy("the number of cards in the deck"),
+    "row-length": gettext_lazy("at most 12 positions in a row"),
+    "won-faces-or-dot": gettext_lazy("two die faces, or “.” before the next colour"),
+    "row-count": gettext_lazy("at most 12 rows"),
+    "length": gettext_lazy("at most 2000 characters"),
 }
 
 
-def expected_text(phrase: str) -> str:
-    """The translated form of a notation reader's "expected …" phrase."""
-    if phrase in EXPECTED:
-        return str(EXPECTED[phrase])
-    for key, text in EXPECTED.items():
-        if phrase.startswith(key):
-            return str(text)
-    return _("something else")
+def expected_text(code: str) -> str:
+    """The translated form of a notation reader's expectation (its stable code)."""
+    found = EXPECTED.get(code)
+    return str(found) if found is not None else _("something else")
 
 
 _FACES = gettext_lazy("A treasure card shows two die faces from 1 to 6, like 35.")
@@ -163,11 +152,12 @@ def describe(error: RulesError) -> str:
     elif code == "bad-notation":
         text = _("The position text could not be read at character %(offset)s: expected "
                  "%(expected)s.") % {"offset": p.get("offset", 0) + 1,
-                                     "expected": expected_text(str(p.get("expected", "")))}
+                                     "expected": expected_text(str(p.get("expected_code", "")))}
     elif code == "bad-won-text":
         text = _("The cards won earlier could not be read at character %(offset)s: expected "
                  "%(expected)s. Write a colour letter, then the faces of each card: r1166.b22.") % {
-            "offset": p.get("offset", 0) + 1, "expected": expected_text(str(p.get("expected", "")))}
+            "offset": p.get("offset", 0) + 1,
+            "expected": expected_text(str(p.get("expected_code", "")))}
     elif code == "bad-rule":
         if p.get("key") == "place_after_reroll":
             text = _("“Place right after a re-roll” is an option of strategy mode only.")
@@ -187,10 +177,9 @@ def describe(error: RulesError) -> str:
 
 def problem(error: RulesError, *, field: str | None = None) -> dict[str, object]:
     """A machine-readable problem for the JSON API: field, position, code, clause, message."""
-    position = error.params.get("position")
     return {
-        "field": field or error.where or "",
-        "position": list(position) if isinstance(position, (list, tuple)) else None,
+        "field": field or error.field or "",
+        "position": list(error.position) if error.position is not None else None,
         "offset": error.params.get("offset"),
         "code": error.code,
         "clause": error.clause,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..clauses import implements
 from ..errors import InvalidPosition
 from ..events import Event
-from ..model import FULL_DECK, AttackKind, Board, Colour, square_of
+from ..model import FULL_DECK, AttackKind, Board, Colour, Treasure, square_of
 from ..situation import RuleSet, Seating, table_setup
 from .state import GameState, PlayerState
 
