@@ -1,10 +1,20 @@
-"""The one rule for titles people give saved positions (the analyzer's form and the API)."""
+"""What the analyzer's form and the JSON API both do, written once: the title rule for
+saved positions, saving a position and finding a saved one.
+
+Views and API endpoints parse the request, call these and render; the tests call them
+directly too.
+"""
 
 from __future__ import annotations
 
 import re
 
-from captain.rules.errors import InvalidInput
+from django.urls import reverse
+
+from captain.rules import notation
+from captain.rules.errors import InvalidInput, RulesError
+from captain.rules.situation import Situation
+from tutorials.models import CODE_ALPHABET, SavedPosition
 
 #: Longest title kept (characters, after trimming white space at both ends).
 TITLE_MAX_LENGTH = 120
@@ -29,11 +39,51 @@ def clean_title(text: str) -> str:
     """
     title = text.strip()
     if len(title) > TITLE_MAX_LENGTH:
-        raise InvalidInput(f"title of {len(title)} characters", where="title", code="bad-title",
-                           length=len(title))
+        raise InvalidInput(f"title of {len(title)} characters", where="title", field="title",
+                           code="bad-title", length=len(title))
     found = _REFUSED.search(title)
     if found:
         char = f"U+{ord(found.group()):04X}"
         raise InvalidInput(f"{char} in the title at character {found.start()}", where="title",
-                           code="bad-title", char=char, offset=found.start())
+                           field="title", code="bad-title", char=char, offset=found.start())
     return title
+
+
+#: A segment of a link that can only be a short code (no ``_``, only code letters).
+SHORT_CODE = re.compile(rf"^[{CODE_ALPHABET}]{{1,16}}$")
+
+
+def save_position(text: str, title: str = "") -> tuple[SavedPosition, Situation]:
+    """Check a position with the rules engine and store it for good, in canonical notation.
+
+    ``text`` is a position in the site's notation (``Rb_11r1.12-13b2.14``); ``title`` is
+    cleaned by :func:`clean_title`. Returns the new row (its ``code`` is the short code)
+    and the situation read. Raises :class:`~captain.rules.errors.RulesError`: ``bad-title``
+    (``field`` ``"title"``) before the notation is read, then what the notation reader
+    or the position's rules refuse (``field`` ``"notation"`` unless the error names one).
+    """
+    cleaned = clean_title(title)
+    try:
+        situation = notation.parse(text)
+    except RulesError as exc:
+        exc.field = exc.field or "notation"
+        raise
+    saved = SavedPosition(notation=situation.to_notation(), title=cleaned)
+    saved.save()
+    return saved, situation
+
+
+def find_saved(code: str) -> SavedPosition | None:
+    """The position saved under short code ``code``, or ``None``.
+
+    Any ASCII letters and digits (up to 16) are looked up, not only today's
+    :data:`~tutorials.models.CODE_ALPHABET`: links made under an earlier alphabet stay valid.
+    """
+    if not (code.isascii() and code.isalnum() and len(code) <= 16):
+        return None
+    return SavedPosition.objects.filter(code=code).first()
+
+
+def short_link(code: str) -> str:
+    """The path of a saved position's short link, ``/p/<code>/`` (language-free)."""
+    return reverse("short-link", args=[code])

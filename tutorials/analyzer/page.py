@@ -20,7 +20,7 @@ from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView
 from tutorials.drawing.walkthrough import Walkthrough
-from tutorials.models import SavedPosition
+from tutorials.services import find_saved, short_link
 from tutorials.wording.events import explain
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
 from tutorials.wording.problems import describe
@@ -121,18 +121,15 @@ class AnalyzerPage:
         try:
             tool_value = Tool.parse(tool_code)
         except InvalidInput as exc:
-
             tool_value, error = Tool.parse(""), error or describe(exc)
         page = cls(situation, raw or (situation.to_notation() if situation else ""), error,
                    tool_value, view, walk.clamp(k) if walk else 0, walk)
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
-        if saved and re.fullmatch(r"[0-9a-z]{1,16}", saved):
-
-            record = SavedPosition.objects.filter(code=saved).first()
-            if record is not None and situation is not None and record.notation == page.code:
-                page.saved_url = request.build_absolute_uri(f"/p/{saved}/")
-                page.saved_title = record.title
+        record = find_saved(saved) if saved else None
+        if record is not None and situation is not None and record.notation == page.code:
+            page.saved_url = request.build_absolute_uri(short_link(record.code))
+            page.saved_title = record.title
         return page
 
     @property

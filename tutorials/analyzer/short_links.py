@@ -5,12 +5,14 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponseRedirect
+from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_safe
 
 from tutorials.http.limits import check_misses, miss
-from tutorials.models import SavedPosition
+from tutorials.services import find_saved
 
 
 @require_safe
@@ -24,12 +26,13 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     :class:`~tutorials.http.limits.RateLimited` is raised for any code.
     """
     check_misses(request, "code-miss")
-    saved = SavedPosition.objects.filter(code=code).first()
+    saved = find_saved(code)
     if saved is None:
         miss(request, "code-miss")
         raise Http404("no position is saved under this code")
     lang = get_language_from_request(request)
     query = urlencode({"pos": saved.notation, "saved": saved.code})
-    response = HttpResponseRedirect(f"/{lang}/analyze/?{query}")
+    with translation.override(lang):
+        response = HttpResponseRedirect(f"{reverse('tutorials:analyze')}?{query}")
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response

@@ -8,14 +8,13 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url, replace_url
 
 from captain.rules import RulesError, notation
-
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
 from tutorials.analyzer.page import AnalyzerPage, apply_edit
 from tutorials.http.limits import hit
-from tutorials.models import SavedPosition
-from tutorials.services import clean_title
+from tutorials.services import save_position
 from tutorials.wording.problems import describe
+
 
 # --- analyzer ---------------------------------------------------------------------------------
 @require_safe
@@ -30,7 +29,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
         error = describe(exc)
         situation = None
     page = AnalyzerPage.build(request, situation, raw=raw, error=error)
-    template = "tutorials/_analyzer.html" if request.htmx else "tutorials/analyzer.html"
+    template = "tutorials/analyzer.html#analyzer" if request.htmx else "tutorials/analyzer.html"
     return render(request, template, {"page": page}, status=200)
 
 
@@ -43,7 +42,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
         situation = notation.parse(raw)
     except RulesError as exc:
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
-        return render(request, "tutorials/_analyzer.html" if request.htmx
+        return render(request, "tutorials/analyzer.html#analyzer" if request.htmx
                       else "tutorials/analyzer.html", {"page": page})
     error = ""
     try:
@@ -62,7 +61,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     if error and op in ("deck", "won"):
         page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
     if request.htmx:
-        response = render(request, "tutorials/_analyzer.html", {"page": page})
+        response = render(request, "tutorials/analyzer.html#analyzer", {"page": page})
         if request.GET.get("op") in ("tool", "colour", "value", "dice") or error:
             # choosing a tool (or a refused edit) is not a step to undo with Back / Z
             return replace_url(response, page.url())
@@ -75,20 +74,13 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
 @require_POST
 def analyze_save(request: HttpRequest) -> HttpResponse:
     """POST ``pos`` (+ optional ``title``): store it for good and show its short link."""
-
-
-
     hit(request, "save")
-
     raw = request.POST.get("pos", "")
     try:
-        title = clean_title(request.POST.get("title", ""))
-        situation = notation.parse(raw)
+        saved, situation = save_position(raw, request.POST.get("title", ""))
     except RulesError as exc:
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
         return render(request, "tutorials/analyzer.html", {"page": page}, status=422)
-    saved = SavedPosition(notation=situation.to_notation(), title=title)
-    saved.save()
     page = AnalyzerPage.build(request, situation)
     return redirect(page.url(saved=saved.code) + "#saved")
 

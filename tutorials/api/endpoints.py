@@ -28,7 +28,6 @@ rate-limited per client (429, :mod:`tutorials.limits`).
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse
@@ -45,15 +44,14 @@ from captain.rules.cases import META_KEYS
 from captain.rules.errors import InvalidInput
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
+from tutorials import services
 from tutorials.http.limits import RateLimited, check_misses, hit, miss
-from tutorials.models import CODE_ALPHABET, SavedPosition
+from tutorials.models import CODE_ALPHABET
+from tutorials.services import SHORT_CODE, TITLE_MAX_LENGTH, TITLE_PATTERN
 from tutorials.wording.problems import describe
-from tutorials.services import TITLE_MAX_LENGTH, TITLE_PATTERN, clean_title
-
 
 #: A path segment that can only be a saved short code: code letters, no ``_`` (every
 #: notation has one between the seats and the board).
-SHORT_CODE = re.compile(rf"^[{CODE_ALPHABET}]{{1,16}}$")
 
 # The notation grammar (captain.rules.notation) as a regular expression, for the OpenAPI
 # schema: every notation the engine reads matches it, so input that does not match is
@@ -490,7 +488,7 @@ def read_position(request: HttpRequest,
     short = bool(SHORT_CODE.match(code))
     if short:
         check_misses(request, "code-miss")
-    saved = SavedPosition.objects.filter(code=code).first()
+    saved = services.find_saved(code)
     if saved is None and short:
         miss(request, "code-miss")
         with translation.override(language(request)):
@@ -525,16 +523,9 @@ def save_position(request: HttpRequest, payload: PositionIn):
     """
     hit(request, "save")
     try:
-        title = clean_title(payload.title)
+        saved, _situation = services.save_position(payload.notation, payload.title)
     except RulesError as exc:
         with translation.override(language(request)):
-            raise Problems(422, [rules_problem(exc, field="title")]) from None
-    try:
-        situation = parse_notation(payload.notation)
-    except RulesError as exc:
-        with translation.override(language(request)):
-            raise Problems(422, [rules_problem(exc, field="notation")]) from None
-    saved = SavedPosition(notation=situation.to_notation(), title=title)
-    saved.save()
-    return Status(201, {"code": saved.code, "url": f"/p/{saved.code}/",
+            raise Problems(422, [rules_problem(exc)]) from None
+    return Status(201, {"code": saved.code, "url": services.short_link(saved.code),
                         "notation": saved.notation, "title": saved.title})

@@ -90,18 +90,22 @@ def _session(request: HttpRequest, code: str) -> TeachSession:
 
 def _boards(session: TeachSession, section, *, presenter: bool) -> list:
     out = []
-    base = reverse("tutorials:teach-board", args=[session.code, "x"]).rsplit("x/", 1)[0]
-    page = reverse("tutorials:teach-present", args=[session.code])
     for board_id in section.boards:
         board = load_board(session, section, board_id)
         board.note = ""
         if presenter:
-            board.action_base, board.page_base = base, page
+            _presenter_urls(board, session)
         else:
             board.readonly = True
             board.page_base = reverse("tutorials:teach-guest", args=[session.code])
         out.append(board)
     return out
+
+
+def _presenter_urls(board, session: TeachSession) -> None:
+    """Route ``board``'s actions to the presenter's endpoint and its page to the presenter."""
+    board.post_url = reverse("tutorials:teach-board", args=[session.code, board.board_id])
+    board.page_base = reverse("tutorials:teach-present", args=[session.code])
 
 
 def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) -> dict:
@@ -207,7 +211,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
         note, status = _stale_message(), 409
     if request.htmx:
         ctx = {**_context(request, session, presenter=True), "note": note}
-        return render(request, "teach/_present_section.html", ctx, status=status)
+        return render(request, "teach/present.html#section", ctx, status=status)
     if status != 200:
         return _present_page(request, session, note=note, status=status)
     return redirect("tutorials:teach-present", code=session.code)
@@ -236,8 +240,7 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
         status = 200
         if not request.htmx:
             return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
-    board.action_base = reverse("tutorials:teach-board", args=[session.code, "x"]).rsplit("x/", 1)[0]
-    board.page_base = reverse("tutorials:teach-present", args=[session.code])
+    _presenter_urls(board, session)
     response = render(request, "tutorials/_board.html", {"board": board}, status=status)
     return push_url(response, False)
 
@@ -278,4 +281,4 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
         seen = 0
     if seen == session.version:
         return HttpResponse(status=204)
-    return render(request, "teach/_guest_section.html", _context(request, session, presenter=False))
+    return render(request, "teach/guest.html#section", _context(request, session, presenter=False))

@@ -94,8 +94,9 @@ class ExampleBoard:
         self.note: str = ""
         #: guests of a teaching session see the board but cannot change it
         self.readonly = False
-        #: presenter mode routes actions to its own endpoint: "<base><board_id>/?…"
-        self.action_base: str | None = None
+        #: presenter mode posts actions (``do``, ``at``) to its own endpoint, this URL
+        self.post_url: str | None = None
+        #: where the board lives when it is not a tutorial step (the teaching pages)
         self.page_base: str | None = None
 
     # to implement
@@ -129,12 +130,7 @@ class ExampleBoard:
     @property
     def posts(self) -> bool:
         """Whether actions are POSTed forms (presenter mode) rather than links."""
-        return self.action_base is not None
-
-    @property
-    def post_url(self) -> str:
-        """Where presenter mode posts this board's actions (``do``, ``at``)."""
-        return f"{self.action_base}{self.board_id}/"
+        return self.post_url is not None
 
     def action_url(self, action: str, arg: str = "") -> ActionLink:
         """The link that applies ``action`` (with ``arg``) to this state.
