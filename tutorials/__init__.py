@@ -1,1 +1,13 @@
-"""The site: read-aloud tutorial, example boards (and later analyzer and sheets)."""
+"""The site, one Django app with a subpackage per capability.
+
+* :mod:`tutorials.tutorial` — the read-aloud tutorial and its example boards;
+* :mod:`tutorials.analyzer` — "What happens here?", the position editor and its answers;
+* :mod:`tutorials.teach` — teaching a table: presenter and guests;
+* :mod:`tutorials.sheets` — printable PDF sheets;
+* :mod:`tutorials.api` — the JSON API.
+
+They share :mod:`tutorials.drawing` (SVG boards, walkthroughs), :mod:`tutorials.wording`
+(how the engine's events and errors are said in each language), :mod:`tutorials.http`
+(limits and middleware), :mod:`tutorials.services` and :mod:`tutorials.models`. The
+rules themselves live in :mod:`captain.rules`, which knows nothing of the site.
+"""

@@ -18,7 +18,7 @@ urlpatterns = [
                                   http_method_names=["get", "head"]), name="home"),
     # the tutorial and the rules reference
     path("tutorial/", tutorial.tutorial_index, name="index"),
-    path("tutorial/<slug:slug>/", tutorial.tutorial_step, name="step"),
+    path("tutorial/<slug:slug>/", tutorial.tutorial_lesson, name="lesson"),
     path("tutorial/<slug:slug>/board/<slug:board_id>/", tutorial.board_action, name="board"),
     path("rules/", tutorial.rules_page, name="rules"),
     # "What happens here?"

@@ -7,13 +7,13 @@ function that fills a table lives beside the rule it computes and is bound with
 :meth:`Memo.computes`; :func:`every_memo` lists the tables so that a property test can
 check that every cached answer equals a fresh computation.
 
->>> squares = Memo("example", maxsize=2, why="doctest")
->>> @squares.computes
-... def square(n):
+>>> cells = Memo("example", maxsize=2, why="doctest")
+>>> @cells.computes
+... def cell(n):
 ...     return n * n
->>> squares(3), squares(3), len(squares)
+>>> cells(3), cells(3), len(cells)
 (9, 9, 1)
->>> squares(4), squares(5), len(squares)   # full at 2 entries: emptied, then filled again
+>>> cells(4), cells(5), len(cells)   # full at 2 entries: emptied, then filled again
 (16, 25, 1)
 """
 
@@ -126,6 +126,6 @@ PLACEMENTS = _memo("placements", maxsize=1 << 12, why=(
     "Setting Time lists, for every card holding a player's dice, one action per attack card "
     "in hand; the (colour, position) pairs repeat all game."))
 
-SQUARES = _memo("squares", maxsize=1 << 12, why=(
-    "A square is an immutable (treasure card, occupant) value; games place and clear "
+CELLS = _memo("cells", maxsize=1 << 12, why=(
+    "A cell is an immutable (treasure card, occupant) value; games place and clear "
     "occupants hundreds of times with only 21 faces and a few occupants."))

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidInput, InvalidPosition
+from .errors import InvalidInput, InvalidSituation
 from .model import MAX_COLUMNS, MAX_ROWS, Board, Colour, Treasure
 from .situation import RuleSet, Seating, Situation
 
@@ -26,7 +26,7 @@ MAX_ROW_LENGTH = MAX_COLUMNS
 def situation_from_json(data: object) -> Situation:
     """Build and validate a :class:`Situation` from a decoded case object.
 
-    Raises :class:`InvalidInput` (malformed) or :class:`InvalidPosition` (against the
+    Raises :class:`InvalidInput` (malformed) or :class:`InvalidSituation` (against the
     rules), each naming the field or board position.
     """
     if not isinstance(data, Mapping):
@@ -74,7 +74,7 @@ def situation_from_json(data: object) -> Situation:
         for name, cards in won_raw.items():
             colour = Colour.from_name(name, where=f"won key {name!r}", field="won")
             if colour not in players:
-                raise InvalidPosition(f"{colour.value} has won cards but is not seated",
+                raise InvalidSituation(f"{colour.value} has won cards but is not seated",
                                       where=f"won.{colour.value}", field=f"won.{colour.value}",
                                       clause="SETUP-1", code="colour-not-seated",
                                       colour=colour.value)

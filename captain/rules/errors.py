@@ -57,8 +57,12 @@ class InvalidInput(RulesError):
     code = "invalid-input"
 
 
-class InvalidPosition(RulesError):
-    """A position the rules do not allow: unseated colour, too many cards, two occupants…"""
+class InvalidSituation(RulesError):
+    """A situation the rules do not allow: unseated colour, too many cards, two occupants…
+
+    Its code stays ``invalid-position``: the API and the case format call a situation a
+    position.
+    """
 
     code = "invalid-position"
 

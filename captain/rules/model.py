@@ -22,15 +22,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple, Union
 
-from .caches import SQUARES
+from .caches import CELLS
 from .clauses import implements
 from .coords import DIRECTIONS, Position
-from .errors import InvalidInput, InvalidPosition
+from .errors import InvalidInput, InvalidSituation
 from .geometry import Geometry, geometry
 
 __all__ = ["AttackCard", "AttackKind", "Board", "COLOURS", "Colour", "DIRECTIONS", "Dice",
-           "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy", "Position", "Square", "Treasure",
-           "square_of", "treasure_deck"]
+           "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy", "Position", "Cell", "Treasure",
+           "cell_of", "treasure_deck"]
 
 
 class Colour(enum.Enum):
@@ -126,7 +126,7 @@ class Treasure:
 
     def __post_init__(self) -> None:
         if not (1 <= self.low <= 6 and 1 <= self.high <= 6):
-            raise InvalidPosition(f"die faces must be 1-6, got {self.low} and {self.high}",
+            raise InvalidSituation(f"die faces must be 1-6, got {self.low} and {self.high}",
                                   clause="SETUP-2", code="bad-faces")
         if self.low > self.high:
             raise InvalidInput(f"write the smaller face first ({self.high}{self.low}, "
@@ -135,7 +135,7 @@ class Treasure:
     @classmethod
     def parse(cls, text: str, *, where: str = "treasure card", field: str | None = None,
               position: tuple[int, int] | None = None) -> Treasure:
-        """Parse two digits, smaller first (``"35"``). Raises InvalidInput / InvalidPosition
+        """Parse two digits, smaller first (``"35"``). Raises InvalidInput / InvalidSituation
         naming ``where``, the input ``field`` and the board ``position`` when given."""
         at = {"position": list(position)} if position is not None else {}
         if len(text) != 2 or not text.isascii() or not text.isdigit():
@@ -143,7 +143,7 @@ class Treasure:
                                where=where, field=field, code="bad-treasure", value=text, **at)
         low, high = int(text[0]), int(text[1])
         if not (1 <= low <= 6 and 1 <= high <= 6):
-            raise InvalidPosition(f"die faces must be 1-6, got {text!r}", where=where, field=field,
+            raise InvalidSituation(f"die faces must be 1-6, got {text!r}", where=where, field=field,
                                   clause="SETUP-2", code="bad-faces", value=text, **at)
         if low > high:
             raise InvalidInput(f"write the smaller face first: {text[1]}{text[0]}, not {text}",
@@ -233,7 +233,7 @@ Occupant = Union[AttackCard, Dice]
 
 
 @dataclass(frozen=True, slots=True)
-class Square:
+class Cell:
     """What lies at one position: a treasure card or none, and at most one occupant."""
 
     treasure: Treasure | None = None
@@ -256,23 +256,23 @@ class Square:
         return f"{base}:{self.occupant.token}" if self.occupant else base
 
 
-def square_of(treasure: Treasure, colour: Colour | None = None,
-              kind: AttackKind | None = None) -> Square:
-    """The shared :class:`Square` holding ``treasure`` and, if ``colour`` is given, that
+def cell_of(treasure: Treasure, colour: Colour | None = None,
+              kind: AttackKind | None = None) -> Cell:
+    """The shared :class:`Cell` holding ``treasure`` and, if ``colour`` is given, that
     colour's attack card of ``kind`` or (``kind`` None) that colour's dice. Squares are
     immutable values, so one instance per value does."""
     key = (treasure.low * 8 + treasure.high, colour, kind)  # cheap to hash
-    found = SQUARES.table.get(key)
-    return found if found is not None else SQUARES.fill(key)
+    found = CELLS.table.get(key)
+    return found if found is not None else CELLS.fill(key)
 
 
-@SQUARES.computes
-def _square(key: tuple[int, Colour | None, AttackKind | None]) -> Square:
+@CELLS.computes
+def _cell(key: tuple[int, Colour | None, AttackKind | None]) -> Cell:
     faces, colour, kind = key
     treasure = Treasure(faces // 8, faces % 8)
     if colour is None:
-        return Square(treasure)
-    return Square(treasure, Dice(colour) if kind is None else AttackCard(colour, kind))
+        return Cell(treasure)
+    return Cell(treasure, Dice(colour) if kind is None else AttackCard(colour, kind))
 
 
 class Occupancy(NamedTuple):
@@ -296,18 +296,18 @@ class Occupancy(NamedTuple):
 class Board:
     """The grid of positions, rows top to bottom; rows may differ in length.
 
-    ``rows[r][c]`` is the :class:`Square` at ``Position(r, c)``. A short row simply
-    has fewer positions; a position without a treasure card is ``Square(None)``.
+    ``rows[r][c]`` is the :class:`Cell` at ``Position(r, c)``. A short row simply
+    has fewer positions; a position without a treasure card is ``Cell(None)``.
     """
 
-    rows: tuple[tuple[Square, ...], ...]
+    rows: tuple[tuple[Cell, ...], ...]
     _cache: dict[object, object] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cache", {})
 
     def __reduce__(self):
-        """Pickle and copy the squares only; derived values are worked out again."""
+        """Pickle and copy the cells only; derived values are worked out again."""
         return (Board, (self.rows,))
 
     def __repr__(self) -> str:
@@ -318,10 +318,10 @@ class Board:
     def parse(cls, rows: Iterable[str]) -> Board:
         """Build a board from case-format rows (``["11:R 12", "-- 13:b1"]``).
 
-        Raises :class:`InvalidInput` for malformed tokens and :class:`InvalidPosition`
+        Raises :class:`InvalidInput` for malformed tokens and :class:`InvalidSituation`
         for an occupant on a position without a treasure card, naming the position.
         """
-        parsed: list[tuple[Square, ...]] = []
+        parsed: list[tuple[Cell, ...]] = []
         for r, line in enumerate(rows):
             if not isinstance(line, str):
                 raise InvalidInput(f"each board row must be a string, got {type(line).__name__}",
@@ -337,10 +337,10 @@ class Board:
         return cls(tuple(parsed))
 
     @classmethod
-    def from_squares(cls, squares: dict[Position, Square], shape: tuple[int, int]) -> Board:
+    def from_cells(cls, cells: dict[Position, Cell], shape: tuple[int, int]) -> Board:
         """A rectangular ``shape = (rows, cols)`` board; missing positions hold no treasure."""
         n_rows, n_cols = shape
-        return cls(tuple(tuple(squares.get(Position(r, c), Square()) for c in range(n_cols))
+        return cls(tuple(tuple(cells.get(Position(r, c), Cell()) for c in range(n_cols))
                          for r in range(n_rows)))
 
     def to_rows(self) -> list[str]:
@@ -356,23 +356,23 @@ class Board:
     def __contains__(self, pos: object) -> bool:
         return pos in self.geometry.index
 
-    def __iter__(self) -> Iterator[tuple[Position, Square]]:
-        """Positions and squares, row by row, left to right."""
+    def __iter__(self) -> Iterator[tuple[Position, Cell]]:
+        """Positions and cells, row by row, left to right."""
         return zip(self.geometry.positions, (sq for row in self.rows for sq in row))
 
     def positions(self) -> list[Position]:
         """Every position, row by row."""
         return list(self.geometry.positions)
 
-    def at(self, pos: Position) -> Square:
-        """The square at ``pos``. Raises :class:`InvalidInput` when off the grid."""
+    def at(self, pos: Position) -> Cell:
+        """The cell at ``pos``. Raises :class:`InvalidInput` when off the grid."""
         if pos not in self.geometry.index:
             raise InvalidInput(f"position {Position(*pos)} is not on the board", code="off-board",
                                position=list(pos))
         return self.rows[pos[0]][pos[1]]
 
-    def get(self, pos: Position) -> Square | None:
-        """The square at ``pos`` or ``None`` when off the grid."""
+    def get(self, pos: Position) -> Cell | None:
+        """The cell at ``pos`` or ``None`` when off the grid."""
         if pos not in self.geometry.index:
             return None
         return self.rows[pos[0]][pos[1]]
@@ -487,10 +487,10 @@ class Board:
         return frozenset(g.to_positions(g.reach[int(kind)][i]))
 
     # --- changes (return new boards) ------------------------------------------------
-    def with_square(self, pos: Position, square: Square) -> Board:
-        """A copy with ``square`` at ``pos`` (which must exist).
+    def with_cell(self, pos: Position, cell: Cell) -> Board:
+        """A copy with ``cell`` at ``pos`` (which must exist).
 
-        Values derived from this board that one square changes cheaply (its geometry,
+        Values derived from this board that one cell changes cheaply (its geometry,
         :meth:`occupancy`, :meth:`free_faces`) are carried over to the copy, so a game
         that places one occupant at a time never rescans the grid.
         """
@@ -498,46 +498,46 @@ class Board:
         i = geometry.index.get(pos)
         if i is None:
             self.at(pos)  # raises the off-board error
-        if square.treasure is None and square.occupant is not None:
-            raise InvalidPosition("an attack card or dice must lie on a treasure card, but this "
+        if cell.treasure is None and cell.occupant is not None:
+            raise InvalidSituation("an attack card or dice must lie on a treasure card, but this "
                                   "position has none", where=f"position {Position(*pos)}",
                                   clause="DICE-2", code="occupant-without-treasure",
                                   position=list(pos))
         r, c = pos
         row = self.rows[r]
         old = row[c]
-        rows = self.rows[:r] + (row[:c] + (square,) + row[c + 1:],) + self.rows[r + 1:]
+        rows = self.rows[:r] + (row[:c] + (cell,) + row[c + 1:],) + self.rows[r + 1:]
         new = object.__new__(Board)  # a frozen dataclass: fill its fields directly
         cache: dict[object, object] = {"geometry": geometry}
         new.__dict__.update(rows=rows, _cache=cache)
         occupancy = self._cache.get("occupancy")
         if occupancy is not None:
-            cache["occupancy"] = _moved(occupancy, 1 << i, old, square)  # type: ignore[arg-type]
+            cache["occupancy"] = _moved(occupancy, 1 << i, old, cell)  # type: ignore[arg-type]
         free = self._cache.get("free_faces")
-        if free is not None and (square.treasure is old.treasure or square.treasure == old.treasure):
-            if square.occupant is not None and old.occupant is None:
+        if free is not None and (cell.treasure is old.treasure or cell.treasure == old.treasure):
+            if cell.occupant is not None and old.occupant is None:
                 left = free.copy()  # type: ignore[attr-defined]
                 del left[pos]  # a free card (the treasure check above refused gaps)
                 cache["free_faces"] = MappingProxyType(left)
-            elif (square.occupant is None) == (old.occupant is None):
+            elif (cell.occupant is None) == (old.occupant is None):
                 cache["free_faces"] = free
         return new
 
     def with_occupant(self, pos: Position, occupant: Occupant | None) -> Board:
         """A copy with the occupant at ``pos`` replaced (``None`` clears it)."""
-        return self.with_square(pos, Square(self.at(pos).treasure, occupant))
+        return self.with_cell(pos, Cell(self.at(pos).treasure, occupant))
 
     def without(self, positions: Iterable[Position], *, treasure: bool = False) -> Board:
         """A copy with the occupants at ``positions`` taken off (and their treasure if asked)."""
         drop = set(positions)
         return Board(tuple(
-            tuple((Square(None if treasure else sq.treasure, None) if Position(r, c) in drop else sq)
+            tuple((Cell(None if treasure else sq.treasure, None) if Position(r, c) in drop else sq)
                   for c, sq in enumerate(row))
             for r, row in enumerate(self.rows)))
 
 
-def _moved(occupancy: Occupancy, bit: int, old: Square, new: Square) -> Occupancy:
-    """``occupancy`` after the square at ``bit`` changed from ``old`` to ``new``."""
+def _moved(occupancy: Occupancy, bit: int, old: Cell, new: Cell) -> Occupancy:
+    """``occupancy`` after the cell at ``bit`` changed from ``old`` to ``new``."""
     treasure, dice, cards, dice_of = occupancy
     if (old.treasure is None) is not (new.treasure is None):
         treasure ^= bit
@@ -567,15 +567,15 @@ def _moved(occupancy: Occupancy, bit: int, old: Square, new: Square) -> Occupanc
 _tuple_new = tuple.__new__
 
 
-def _parse_token(token: str, pos: Position) -> Square:
+def _parse_token(token: str, pos: Position) -> Cell:
     where = f"position {pos} (token {token!r})"
     face, sep, occ = token.partition(":")
     treasure = None if face == "--" else Treasure.parse(face, where=where, field="board",
                                                         position=pos)
     if not sep:
-        return Square(treasure)
+        return Cell(treasure)
     if ":" in occ:
-        raise InvalidPosition("two occupants on one card; a card holds one attack card or one "
+        raise InvalidSituation("two occupants on one card; a card holds one attack card or one "
                               "player's dice", where=where, clause="DICE-2",
                               code="two-occupants", position=list(pos))
     if len(occ) == 1 and occ in "RBGW":
@@ -586,19 +586,19 @@ def _parse_token(token: str, pos: Position) -> Square:
                                code="bad-attack-value", position=list(pos))
         value = int(occ[1])
         if value > 5:
-            raise InvalidPosition(f"attack values run 0-5, got {value}", where=where,
+            raise InvalidSituation(f"attack values run 0-5, got {value}", where=where,
                                   clause="SETUP-1", code="bad-attack-value", position=list(pos))
         occupant = AttackCard(Colour.from_letter(occ[0], where=where, field="board", position=pos),
                               AttackKind(value))
     elif len(occ) > 2 and occ[0] in "rbgw" and occ[1:].isdigit():
-        raise InvalidPosition(f"attack values run 0-5, got {occ[1:]}", where=where,
+        raise InvalidSituation(f"attack values run 0-5, got {occ[1:]}", where=where,
                               clause="SETUP-1", code="bad-attack-value", position=list(pos))
     else:
         raise InvalidInput(f"unknown occupant {occ!r}: expected an attack card like 'b1' or "
                            "dice like 'B'", where=where, code="bad-occupant", position=list(pos))
     if treasure is None:
-        raise InvalidPosition("an attack card or dice must lie on a treasure card, but this "
+        raise InvalidSituation("an attack card or dice must lie on a treasure card, but this "
                               "position has none", where=where, clause="DICE-2",
                               code="occupant-without-treasure", position=list(pos))
-    return Square(treasure, occupant)
+    return Cell(treasure, occupant)
 

@@ -6,8 +6,8 @@ Grammar (every character is URL-safe: letters, digits, ``-``, ``.``, ``_``, ``~`
     seats    := 2-4 colour letters (r b g w) in clockwise order; the start player
                 in upper case                              e.g. "Rbg", "rBgw"
     board    := row ( "-" row )*                           rows top to bottom
-    row      := square ( "." square )*                     left to right
-    square   := ( faces | "x" ) [ occupant ]               "x" = no treasure card
+    row      := cell ( "." cell )*                     left to right
+    cell   := ( faces | "x" ) [ occupant ]               "x" = no treasure card
     faces    := digit digit, 1-6, smaller first            "35", "44"
     occupant := colour value                               attack card: "b1"
               | COLOUR                                     dice: "B"
@@ -44,7 +44,7 @@ captain.rules.notation.NotationError: expected a second die face (1-6) at charac
 from __future__ import annotations
 
 from .errors import InvalidInput
-from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Square, Treasure
+from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Cell, Treasure
 from .situation import BellRule, Collection, Mode, RuleSet, Seating, Situation, SpeedOrder
 
 #: Longest notation accepted (characters); longer input is refused before any work.
@@ -175,11 +175,11 @@ def parse_unchecked(text: str) -> Situation:
         raise r.fail("start-player-letter", 0)
     if r.take() != "_":
         raise r.fail("seats-end", r.i - 1)
-    rows: list[tuple[Square, ...]] = []
-    row: list[Square] = []
+    rows: list[tuple[Cell, ...]] = []
+    row: list[Cell] = []
     while True:
         at = r.i
-        row.append(_square(r))
+        row.append(_cell(r))
         if len(row) > MAX_COLUMNS:
             raise r.fail("row-length", at, limit=MAX_COLUMNS)
         ch = r.peek()
@@ -220,12 +220,12 @@ def parse(text: str) -> Situation:
     """Read a notation and validate it against the rules.
 
     Raises :class:`NotationError` (unreadable, with the character offset) or
-    :class:`~captain.rules.errors.InvalidPosition` (readable but against the rules).
+    :class:`~captain.rules.errors.InvalidSituation` (readable but against the rules).
     """
     return parse_unchecked(text).validate()
 
 
-def _square(r: _Reader) -> Square:
+def _cell(r: _Reader) -> Cell:
     if r.peek() == "x":
         r.take()
         treasure = None
@@ -248,7 +248,7 @@ def _square(r: _Reader) -> Square:
             occupant = AttackCard(colour, AttackKind(r.digit("attack-value", 0, 5)))
         if treasure is None:
             raise r.fail("treasure-under-occupant", at)
-    return Square(treasure, occupant)
+    return Cell(treasure, occupant)
 
 
 _FLAGS = ("v1", "v2", "v3", "v4", "s", "p", "i")

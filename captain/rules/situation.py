@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .clauses import implements
-from .errors import InvalidInput, InvalidPosition
+from .errors import InvalidInput, InvalidSituation
 from .model import AttackCard, AttackKind, Board, Colour, Dice, Treasure
 
 
@@ -235,15 +235,15 @@ class Seating:
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.players) <= 4:
-            raise InvalidPosition(f"2 to 4 players take part, got {len(self.players)}",
+            raise InvalidSituation(f"2 to 4 players take part, got {len(self.players)}",
                                   where="players", field="players", clause="SETUP-3",
                                   code="player-count",
                                   count=len(self.players))
         if len(set(self.players)) != len(self.players):
-            raise InvalidPosition("a colour is seated twice", where="players", field="players",
+            raise InvalidSituation("a colour is seated twice", where="players", field="players",
                                   clause="SETUP-1", code="duplicate-colour")
         if self.start_player not in self.players:
-            raise InvalidPosition(f"start player {self.start_player.value} is not seated",
+            raise InvalidSituation(f"start player {self.start_player.value} is not seated",
                                   where="start_player", field="start_player", clause="SETUP-3",
                                   code="start-player-not-seated", colour=self.start_player.value)
 
@@ -302,7 +302,7 @@ class Situation:
                         for c in self.players)
         rows = []
         for row in self.board.rows:
-            squares = []
+            cells = []
             for sq in row:
                 text = str(sq.treasure) if sq.treasure else "x"
                 occupant = sq.occupant
@@ -310,8 +310,8 @@ class Situation:
                     text += occupant.colour.letter.upper()  # type: ignore[union-attr]
                 elif occupant is not None:
                     text += occupant.token
-                squares.append(text)
-            rows.append(".".join(squares))
+                cells.append(text)
+            rows.append(".".join(cells))
         out = seats + "_" + "-".join(rows)
         flags = self.rules.flags()
         if flags:
@@ -331,7 +331,7 @@ class Situation:
     def validate(self) -> Situation:
         """Check the situation against the rules; return it unchanged.
 
-        Raises :class:`InvalidPosition` for: a colour on the board or in ``won`` that is
+        Raises :class:`InvalidSituation` for: a colour on the board or in ``won`` that is
         not seated; more attack cards of a kind than a colour owns (SETUP-1/4, VAR-2);
         more than three cards holding one colour's dice (six dice, SETUP-1); dice and
         attack cards on the board together (SET-3); more than two copies of a treasure
@@ -347,7 +347,7 @@ class Situation:
             if occ is None:
                 continue
             if occ.colour not in players:
-                raise InvalidPosition(f"{occ.colour.value} is on the board but not seated",
+                raise InvalidSituation(f"{occ.colour.value} is on the board but not seated",
                                       where=f"position {pos}", clause="SETUP-1",
                                       code="colour-not-seated", colour=occ.colour.value,
                                       position=list(pos))
@@ -359,7 +359,7 @@ class Situation:
                     clause = ("VAR-2" if self.rules.no_scouts and occ.kind is AttackKind.SCOUT_SHIP
                               else "SETUP-4" if n == 2 and occ.kind is AttackKind.SCOUT_SHIP
                               else "SETUP-1")
-                    raise InvalidPosition(
+                    raise InvalidSituation(
                         f"{occ.colour.value} owns {owned} card(s) [{int(occ.kind)}] but the board "
                         f"holds more", where=f"position {pos}", clause=clause,
                         code="too-many-cards", colour=occ.colour.value, value=int(occ.kind),
@@ -368,17 +368,17 @@ class Situation:
                 has_dice = True
                 dice_cards[occ.colour] += 1
                 if dice_cards[occ.colour] > 3:
-                    raise InvalidPosition(
+                    raise InvalidSituation(
                         f"{occ.colour.value} has 6 dice, enough for 3 cards, but dice lie on more",
                         where=f"position {pos}", clause="SETUP-1", code="too-many-dice",
                         colour=occ.colour.value, position=list(pos))
         if has_cards and has_dice:
-            raise InvalidPosition("dice and attack cards lie on the board together; Battle Time "
+            raise InvalidSituation("dice and attack cards lie on the board together; Battle Time "
                                   "begins only when no dice remain", where="board", field="board",
                                   clause="SET-3", code="dice-and-cards")
         for colour in self.won:
             if colour not in players:
-                raise InvalidPosition(f"{colour.value} has won cards but is not seated",
+                raise InvalidSituation(f"{colour.value} has won cards but is not seated",
                                       where=f"won.{colour.value}", field=f"won.{colour.value}",
                                       clause="SETUP-1",
                                       code="colour-not-seated", colour=colour.value)
@@ -389,7 +389,7 @@ class Situation:
             if count > 2:
                 on_board = [p for p, sq in self.board if sq.treasure == treasure]
                 where = f"position {on_board[-1]}" if on_board else f"won cards ({treasure})"
-                raise InvalidPosition(f"treasure card {treasure} appears {count} times on the "
+                raise InvalidSituation(f"treasure card {treasure} appears {count} times on the "
                                       f"board and among won cards; the game has two of each",
                                       where=where, field="board" if on_board else "won",
                                       clause="SETUP-2", code="too-many-copies",
@@ -403,7 +403,7 @@ class Situation:
                                    code="bad-deck")
             total += self.deck
         if total > limit:
-            raise InvalidPosition(f"{total} treasure cards on the board, won and in the deck; the "
+            raise InvalidSituation(f"{total} treasure cards on the board, won and in the deck; the "
                                   f"game has {limit}", where="deck" if self.deck else "board",
                                   field="deck" if self.deck else "board",
                                   clause="SETUP-4" if n == 2 else "SETUP-2",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Dice,
-                           Mode, RuleSet, Seating, Situation, SpeedOrder, Square)
+                           Mode, RuleSet, Seating, Situation, SpeedOrder, Cell)
 from captain.rules.model import Colour
 from captain.rules.situation import full_treasure_count
 
@@ -52,11 +52,11 @@ def situations(draw) -> Situation:
         row = []
         for what in draw(st.lists(st.integers(0, 3), min_size=length, max_size=length)):
             if what == 0 or not pool:
-                row.append(Square())
+                row.append(Cell())
             elif what == 3 and supply:
-                row.append(Square(pool.pop(), supply.pop()))
+                row.append(Cell(pool.pop(), supply.pop()))
             else:
-                row.append(Square(pool.pop()))
+                row.append(Cell(pool.pop()))
         rows.append(tuple(row))
     won = {}
     for colour in draw(st.lists(st.sampled_from(players), unique=True)):

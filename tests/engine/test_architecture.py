@@ -15,7 +15,7 @@ import pytest
 
 import captain.rules
 from captain.rules import (AttackCard, AttackKind, Board, BellRule, Collection, Colour, Dice, Event,
-                           Mode, Position, RuleSet, Seating, SpeedOrder, Square, Treasure, clauses,
+                           Mode, Position, RuleSet, Seating, SpeedOrder, Cell, Treasure, clauses,
                            notation)
 from captain.rules.events import documented_codes
 from captain.rules.game import (Claim, PlaceAttackCard, RingBell, RingStartBell, Roll, apply,
@@ -190,7 +190,7 @@ def test_codes_seen_in_play_are_documented():
 NAMESPACE = {"AttackCard": AttackCard, "AttackKind": AttackKind, "Board": Board, "Colour": Colour,
              "Dice": Dice, "Position": Position, "RuleSet": RuleSet, "Seating": Seating,
              "SpeedOrder": SpeedOrder, "Mode": Mode, "BellRule": BellRule, "Collection": Collection,
-             "Square": Square, "Treasure": Treasure, "notation": notation, "Event": Event,
+             "Cell": Cell, "Treasure": Treasure, "notation": notation, "Event": Event,
              "Claim": Claim, "RingBell": RingBell, "Roll": Roll, "PlaceAttackCard": PlaceAttackCard,
              "RingStartBell": RingStartBell}
 

@@ -10,7 +10,7 @@ import pytest
 
 from captain.rules import AttackCard, AttackKind, BellRule, Board, Colour, Dice, RuleSet, Seating
 from captain.rules.resolve.bell import bell_status, may_ring
-from captain.rules.errors import InvalidPosition
+from captain.rules.errors import InvalidSituation
 from captain.rules.game import Phase, RingStartBell, apply, legal_actions, new_game
 from captain.rules.model import Position
 
@@ -52,7 +52,7 @@ def test_occupancy_and_free_cards_are_read_only():
 def test_an_occupant_on_a_gap_is_refused_by_name():
     board = Board.parse(["11 12 13", "-- 22 23", "33 34 35"])
     board.free_faces()
-    with pytest.raises(InvalidPosition) as err:
+    with pytest.raises(InvalidSituation) as err:
         board.with_occupant(Position(1, 0), Dice(R))
     assert err.value.code == "occupant-without-treasure"
     assert err.value.clause == "DICE-2"

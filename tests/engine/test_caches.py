@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from captain.rules import (BellRule, Board, Colour, Dice, Mode, RuleSet, Seating, Square, Treasure,
+from captain.rules import (BellRule, Board, Colour, Dice, Mode, RuleSet, Seating, Cell, Treasure,
                            bell_status, may_ring, solve)
 from captain.rules.caches import GEOMETRY, every_memo
 from captain.rules.geometry import Geometry
@@ -74,10 +74,10 @@ def _random_board(rng: random.Random) -> Board:
         row = []
         for _ in range(rng.randint(1, 6)):
             if rng.random() < 0.15 or not faces:
-                row.append(Square())
+                row.append(Cell())
             else:
                 occupant = Dice(rng.choice((R, B, G))) if rng.random() < 0.5 else None
-                row.append(Square(faces.pop(), occupant))
+                row.append(Cell(faces.pop(), occupant))
         rows.append(tuple(row))
     return Board(tuple(rows))
 

@@ -14,7 +14,7 @@ from captain.rules.captains.strengths import CAPTAINS, GreedyCaptain, StrongCapt
 from captain.rules.captains.policies import greedy_policy
 from captain.rules.game import GameState, Phase, legal_actions, new_game
 from captain.rules.game.view import determinize, unrevealed, unseen_treasure
-from captain.rules.model import square_of
+from captain.rules.model import cell_of
 from captain.rules.sim.players import play_game
 
 from engine_strategies import rule_sets, seatings
@@ -51,7 +51,7 @@ def with_other_hidden_facts(state: GameState, colour: Colour, rng: random.Random
         kinds = list(p.hand) + [board.at(pos).card.kind for pos in face_down]
         rng.shuffle(kinds)
         for pos, kind in zip(face_down, kinds):
-            board = board.with_square(pos, square_of(board.at(pos).treasure, p.colour, kind))
+            board = board.with_cell(pos, cell_of(board.at(pos).treasure, p.colour, kind))
         players.append(replace(p, hand=tuple(sorted(kinds[len(face_down):]))))
     return replace(state, board=board, deck=tuple(unseen[:len(state.deck)]),
                    box=tuple(unseen[len(state.deck):]), players=tuple(players),
@@ -106,13 +106,13 @@ def test_a_view_keeps_everything_its_player_sees(mode):
             assert view.turn == state.turn and view.round == state.round
             assert len(view.deck) == len(state.deck) and len(view.box) == len(state.box)
             assert sorted(view.deck + view.box) == unseen_treasure(state)
-            for pos, square in state.board:
+            for pos, cell in state.board:
                 seen = view.board.at(pos)
-                assert seen.treasure == square.treasure
-                if square.dice is not None or (square.card is not None and square.card.colour is colour):
-                    assert seen.occupant == square.occupant
-                elif square.card is not None:
-                    assert seen.card.colour is square.card.colour
+                assert seen.treasure == cell.treasure
+                if cell.dice is not None or (cell.card is not None and cell.card.colour is colour):
+                    assert seen.occupant == cell.occupant
+                elif cell.card is not None:
+                    assert seen.card.colour is cell.card.colour
             for p, q in zip(state.players, view.players):
                 assert q.won == p.won and q.dice == p.dice and q.discard == p.discard
                 assert q.false_bell == p.false_bell

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Colour,
-                           Dice, InvalidInput, InvalidPosition, Mode, Outcome, Position, RuleSet,
+                           Dice, InvalidInput, InvalidSituation, Mode, Outcome, Position, RuleSet,
                            Seating, Situation, SpeedOrder, Treasure, bell_lines, bell_status,
                            collect_treasure, end_round, rearranged_shape, resolution_order,
                            resolve_battle, solve)
@@ -64,8 +64,8 @@ def situation(rows, *players, start=None, deck=None, won=None, **rules) -> Situa
                      won or {})
 
 
-def invalid(rows, *players, **kw) -> InvalidPosition:
-    with pytest.raises(InvalidPosition) as info:
+def invalid(rows, *players, **kw) -> InvalidSituation:
+    with pytest.raises(InvalidSituation) as info:
         situation(rows, *players, **kw).validate()
     return info.value
 
@@ -110,7 +110,7 @@ def test_setup_1_colours_on_the_board_must_be_seated():
 
 
 def test_setup_1_attack_values_run_0_to_5():
-    with pytest.raises(InvalidPosition) as info:
+    with pytest.raises(InvalidSituation) as info:
         Board.parse(["11 12:r6"])
     assert info.value.clause == "SETUP-1"
     assert "[0, 1]" in str(info.value)
@@ -135,7 +135,7 @@ def test_setup_2_treasure_faces_1_to_6_smaller_first():
     assert Treasure.parse("35").faces == (3, 5)
     assert Treasure.parse("44").is_double and not Treasure.parse("45").is_double
     for bad in ("07", "17", "70"):
-        with pytest.raises(InvalidPosition) as info:
+        with pytest.raises(InvalidSituation) as info:
             Board.parse([f"11 {bad}"])
         assert info.value.clause == "SETUP-2"
         assert "[0, 1]" in str(info.value)
@@ -198,14 +198,14 @@ def test_dice_2_occupant_tokens():
 
 @pytest.mark.parametrize("token", ["--:r1", "--:R"])
 def test_dice_2_occupant_needs_a_treasure_card(token):
-    with pytest.raises(InvalidPosition) as info:
+    with pytest.raises(InvalidSituation) as info:
         Board.parse([f"11 {token} 12"])
     assert (info.value.clause, info.value.code) == ("DICE-2", "occupant-without-treasure")
     assert "[0, 1]" in str(info.value)
 
 
 def test_dice_2_one_occupant_per_card():
-    with pytest.raises(InvalidPosition) as info:
+    with pytest.raises(InvalidSituation) as info:
         Board.parse(["12", "11:r1:b2"])
     assert (info.value.clause, info.value.code) == ("DICE-2", "two-occupants")
     assert "[1, 0]" in str(info.value)
@@ -363,7 +363,7 @@ def test_bat_2_seating_order_from_a_later_start_player():
     result = resolve_battle(board, seating)
     assert survivors(result) == {(0, 2): "g2", (3, 0): "b2"}
     assert result.removals == [(P(0, 2), (P(0, 0),))]
-    red_step = result.steps[2]
+    red_step = result.turns[2]
     assert red_step.card.token == "r2" and red_step.tie_break
 
 
@@ -371,7 +371,7 @@ def test_bat_3_removed_card_does_not_act():
     # r1 removes b2 before b2's turn; b2 would have removed r1 along row 0.
     result = battle(["11:r1 12:b2 13 14"], R, B, start=B)
     assert survivors(result) == {(0, 0): "r1"}
-    step = result.steps[1]
+    step = result.turns[1]
     assert (step.card.token, step.outcome, step.removed_by) == ("b2", Outcome.REMOVED_BEFORE,
                                                                  P(0, 0))
     assert step.event.code == "battle.skipped" and step.event.clause == "BAT-3"
@@ -381,7 +381,7 @@ def test_bat_3_official_battle_example():
     # EX-BATTLE: green[0]; blue[1] beside red[3] and green[1]; red[2] in blue[1]'s row.
     rows = ["11 13:r3 22 14", "15 16:b1 23 24:r2", "26 33 34:g1 35", "36:g0 44 45 46"]
     result = battle(rows, R, B, G)
-    assert [(s.card.token, s.outcome) for s in result.steps] == [
+    assert [(s.card.token, s.outcome) for s in result.turns] == [
         ("g0", Outcome.NO_EFFECT), ("b1", Outcome.ACTS), ("g1", Outcome.REMOVED_BEFORE),
         ("r2", Outcome.ACTS), ("r3", Outcome.REMOVED_BEFORE)]
     assert survivors(result) == {(3, 0): "g0", (1, 3): "r2"}
@@ -438,7 +438,7 @@ def test_bat_4_hostage_and_scout_have_no_effect():
     result = battle(rows, R, B, G)
     assert result.removals == []
     assert len(survivors(result)) == 7
-    assert {s.outcome for s in result.steps} == {Outcome.NO_EFFECT}
+    assert {s.outcome for s in result.turns} == {Outcome.NO_EFFECT}
 
 
 def test_bat_4_own_cards_are_never_removed():
@@ -452,7 +452,7 @@ def test_bat_4_hostage_gambit_is_never_removed():
     result = battle(rows, R, B)
     assert (1, 1) in survivors(result)
     assert result.removals == []
-    immune = {s.card.token: s.immune for s in result.steps}
+    immune = {s.card.token: s.immune for s in result.turns}
     assert immune == {"r0": (), "b1": (P(1, 1),), "b2": (P(1, 1),), "b3": (P(1, 1),),
                       "b4": (P(1, 1),)}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from captain.rules import (BellRule, Board, Collection, Colour, Event, InvalidPosition, Mode,
+from captain.rules import (BellRule, Board, Collection, Colour, Event, InvalidSituation, Mode,
                            RuleSet, Seating, Situation, situation_from_json, solve)
 from captain.rules import events as events_module
 
@@ -139,10 +139,10 @@ def test_error_clauses_are_real_clause_ids():
         (["11:R 12:R 13:R 14:R"], (R, B, G)),
     ]
     for rows, players in bad:
-        with pytest.raises(InvalidPosition) as info:
+        with pytest.raises(InvalidSituation) as info:
             _situation(rows, players).validate()
         assert info.value.clause in CLAUSES
     for token in ("--:r1", "11:r1:b2", "07", "11:r6"):
-        with pytest.raises(InvalidPosition) as info:
+        with pytest.raises(InvalidSituation) as info:
             Board.parse([token])
         assert info.value.clause in CLAUSES

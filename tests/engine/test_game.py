@@ -22,7 +22,7 @@ from dataclasses import replace
 import pytest
 
 from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, IllegalAction,
-                           InvalidPosition, Mode, Outcome, Position, RuleSet, Treasure)
+                           InvalidSituation, Mode, Outcome, Position, RuleSet, Treasure)
 from captain.rules.game import (Claim, GameState, Pass, Phase, PlaceAttackCard, RingBell,
                                 RingStartBell, Roll, apply, attack_cards_of, legal_actions,
                                 new_game, refill)
@@ -159,10 +159,10 @@ def test_setup_3_shuffles_by_seed_and_picks_a_seated_start_player():
 
 
 def test_setup_3_rejects_a_bad_player_list():
-    with pytest.raises(InvalidPosition) as info:
+    with pytest.raises(InvalidSituation) as info:
         new_game((R,), seed=1)
     assert info.value.clause == "SETUP-3"
-    with pytest.raises(InvalidPosition) as info:
+    with pytest.raises(InvalidSituation) as info:
         new_game((R, R, B), seed=1)
     assert info.value.clause == "SETUP-1"
 
@@ -606,7 +606,7 @@ def test_set_3_battle_and_treasure_resolve_when_the_last_card_is_placed():
     assert record is not None and record.round == 1
     assert record.board.cards() == {P(0, 0): AttackCard(R, K2), P(0, 3): AttackCard(B, K5),
                                     P(3, 3): AttackCard(G, K3)}
-    steps = [(s.card.token, s.outcome, s.removed) for s in record.battle.steps]
+    steps = [(s.card.token, s.outcome, s.removed) for s in record.battle.turns]
     assert steps == [("r2", Outcome.ACTS, (P(0, 3),)), ("g3", Outcome.ACTS, ()),
                      ("b5", Outcome.REMOVED_BEFORE, ())]
     assert record.treasure.winnings == {R: (P(0, 0),), B: (), G: (P(3, 3),)}
@@ -809,5 +809,5 @@ def test_a_game_can_be_dealt_on_a_given_grid():
 @pytest.mark.parametrize("rows", [["12 35", "15 33"], ["12 35 44", "15 33:R 24", "11 46 23"],
                                   ["11 11 11", "15 33 24", "12 46 23"]])
 def test_a_given_grid_must_be_the_full_grid_of_cards_the_game_has(rows):
-    with pytest.raises(InvalidPosition):
+    with pytest.raises(InvalidSituation):
         new_game((R, B), seed=1, layout=Board.parse(rows))

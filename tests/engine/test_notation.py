@@ -17,7 +17,7 @@ import pytest
 
 from captain.rules.model import MAX_COLUMNS, MAX_ROWS
 
-from captain.rules import (BellRule, Board, Collection, Colour, InvalidInput, InvalidPosition,
+from captain.rules import (BellRule, Board, Collection, Colour, InvalidInput, InvalidSituation,
                            Mode, Position, RuleSet, Seating, Situation, SpeedOrder, Treasure,
                            situation_from_json)
 from captain.rules.game import Claim, RingStartBell, apply, new_game
@@ -224,7 +224,7 @@ INVALID = [
 @pytest.mark.parametrize("text, clause, code", INVALID, ids=[t for t, _, _ in INVALID])
 def test_parse_rejects_positions_against_the_rules(text, clause, code):
     parse_unchecked(text)  # readable
-    with pytest.raises(InvalidPosition) as info:
+    with pytest.raises(InvalidSituation) as info:
         parse(text)
     assert info.value.clause == clause, str(info.value)
     assert info.value.code == code

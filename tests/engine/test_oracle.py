@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 
 from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Position, RuleSet,
-                           Seating, Square, Treasure, collect_treasure, may_ring, resolve_battle,
+                           Seating, Cell, Treasure, collect_treasure, may_ring, resolve_battle,
                            solve)
 
 import oracle
@@ -54,12 +54,12 @@ def test_engine_agrees_with_the_reference_on_full_boards():
         supply = [AttackCard(c, k) for c in players for k in AttackKind
                   for _ in range(4 if k is AttackKind.SCOUT_SHIP else 1)]
         rng.shuffle(supply)
-        squares = {}
+        cells = {}
         for r in range(4):
             for c in range(4):
                 card = supply.pop() if rng.random() < 0.8 else None
-                squares[Position(r, c)] = Square(rng.choice(faces), card)
-        board = Board.from_squares(squares, (4, 4))
+                cells[Position(r, c)] = Cell(rng.choice(faces), card)
+        board = Board.from_cells(cells, (4, 4))
         battle = resolve_battle(board, seating)
         want_removals, want_survivors = oracle.battle(board, seating, RuleSet())
         assert [(tuple(b), [tuple(p) for p in rs]) for b, rs in battle.removals] == want_removals

@@ -109,7 +109,7 @@ class Checker:
         record = state.last_round
         before = record.battle.before
         removed_at: dict[object, int] = {}
-        for step in record.battle.steps:
+        for step in record.battle.turns:
             if step.position in removed_at:
                 # a card removed before its turn never acts (BAT-3)
                 assert step.outcome is Outcome.REMOVED_BEFORE and step.removed == ()
@@ -222,7 +222,7 @@ def test_notation_round_trips_for_random_positions(situation):
 @settings(max_examples=100, deadline=None)
 @given(st.text(alphabet="RBGWrbgwx0123456789._-spvdi", max_size=40))
 def test_notation_reader_never_crashes(text):
-    """Any string either reads or fails with a NotationError/InvalidPosition, never else."""
+    """Any string either reads or fails with a NotationError/InvalidSituation, never else."""
     from captain.rules import RulesError
     from captain.rules.notation import NotationError
 

@@ -100,7 +100,7 @@ def test_dice_practice_colour_limited_to_three_cards():
 @pytest.mark.parametrize("state", ["garbage", "9r_1_", "4q_1_", "4r_x_", "4r_1_c99", "4r_1_zz",
                                    "2r_1_g00", "4r_1_x.x", "4r_1_c00", "4r_1_" + ".".join(["r"] * 81)])
 def test_dice_bad_state_restarts_with_note(state):
-    board = boards.load("dice", state, step="dice-time")
+    board = boards.load("dice", state, lesson="dice-time")
     assert board.note == "reset"
     assert board.state() == DiceBoard.preset("dice-time", "dice").state()
 
@@ -251,9 +251,9 @@ def test_quiz_board_right_and_wrong_answers():
 
 
 def test_quiz_state_round_trip_and_bad_state():
-    board = boards.load("quiz-battle", "3_0011_c", step="battle-time")
+    board = boards.load("quiz-battle", "3_0011_c", lesson="battle-time")
     assert board.index == 3 and board.checked and board.state() == "3_0011_c"
-    assert boards.load("quiz-battle", "x_zz_q", step="battle-time").note == "reset"
+    assert boards.load("quiz-battle", "x_zz_q", lesson="battle-time").note == "reset"
 
 
 @pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tutorials.tutorial.script import STEPS
+from tutorials.tutorial.script import LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ["ja", "en", "de"]
@@ -71,13 +71,13 @@ def test_index_lists_every_step(client, lang):
     assert response.status_code == 200
     html = response.content.decode()
     assert f'<html lang="{lang}">' in html
-    for step in STEPS:
+    for step in LESSONS:
         assert f'/{lang}/tutorial/{step.slug}/' in html
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("step", [s.slug for s in STEPS])
+@pytest.mark.parametrize("step", [s.slug for s in LESSONS])
 def test_every_step_renders(client, lang, step):
     response = client.get(f"/{lang}/tutorial/{step}/")
     assert response.status_code == 200
@@ -91,7 +91,7 @@ def test_every_step_renders(client, lang, step):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["ja", "de"])
-@pytest.mark.parametrize("step", [s.slug for s in STEPS])
+@pytest.mark.parametrize("step", [s.slug for s in LESSONS])
 def test_no_untranslated_english(client, lang, step):
     messages = english_messages()
     assert len(messages) > 50, "the catalog should hold the site's sentences"
@@ -102,7 +102,7 @@ def test_no_untranslated_english(client, lang, step):
 
 @pytest.mark.django_db
 def test_hands_on_moments_are_marked(client):
-    marked = [s.slug for s in STEPS
+    marked = [s.slug for s in LESSONS
               if 'class="hands-on"' in client.get(f"/en/tutorial/{s.slug}/").content.decode()]
     # the official script has hands-on moments in setup, dice, bell, setting, battle,
     # treasure and refilling
@@ -177,4 +177,4 @@ def test_glossary_terms_follow_rules_md():
 
 def test_step_urls_reverse():
     with translation.override("de"):
-        assert reverse("tutorials:step", args=["battle-time"]) == "/de/tutorial/battle-time/"
+        assert reverse("tutorials:lesson", args=["battle-time"]) == "/de/tutorial/battle-time/"

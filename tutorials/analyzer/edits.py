@@ -23,12 +23,12 @@ from captain.rules import (
     Colour,
     Dice,
     InvalidInput,
-    InvalidPosition,
+    InvalidSituation,
     Position,
     RuleSet,
     Seating,
     Situation,
-    Square,
+    Cell,
     Treasure,
     notation,
     solve,
@@ -127,7 +127,7 @@ def _fresh_faces(board: Board, won: dict, count: int, rng: random.Random) -> lis
             pool.append(t)
     rng.shuffle(pool)
     if len(pool) < count:
-        raise InvalidPosition("no treasure cards left to lay out", code="too-many-treasures",
+        raise InvalidSituation("no treasure cards left to lay out", code="too-many-treasures",
                               clause="SETUP-2", total=42 + count - len(pool), limit=42)
     return pool[:count]
 
@@ -135,27 +135,27 @@ def _fresh_faces(board: Board, won: dict, count: int, rng: random.Random) -> lis
 def put(situation: Situation, pos: Position, tool: Tool) -> Situation:
     """Apply ``tool`` at ``pos``. Placing what is already there takes it off again."""
     board = situation.board
-    square = board.at(pos)
+    cell = board.at(pos)
     if tool.kind == "erase":
         new = board.with_occupant(pos, None)
     elif tool.kind == "gap":
-        if square.treasure is None:
+        if cell.treasure is None:
             faces = _fresh_faces(board, dict(situation.won), 1, random.Random(pos.row * 31 + pos.col))
-            new = board.with_square(pos, Square(faces[0]))
+            new = board.with_cell(pos, Cell(faces[0]))
         else:
-            new = board.with_square(pos, Square(None))
+            new = board.with_cell(pos, Cell(None))
     elif tool.kind == "faces":
-        new = board.with_square(pos, Square(tool.faces, square.occupant))
+        new = board.with_cell(pos, Cell(tool.faces, cell.occupant))
     else:
         if tool.colour not in situation.players:
-            raise InvalidPosition(f"{tool.colour.value} is not seated", code="colour-not-seated",
+            raise InvalidSituation(f"{tool.colour.value} is not seated", code="colour-not-seated",
                                   colour=tool.colour.value, position=list(pos))
         occupant = (Dice(tool.colour) if tool.kind == "dice"
                     else AttackCard(tool.colour, AttackKind(tool.value)))
-        if square.treasure is None:
-            raise InvalidPosition("no treasure card here", code="occupant-without-treasure",
+        if cell.treasure is None:
+            raise InvalidSituation("no treasure card here", code="occupant-without-treasure",
                                   position=list(pos))
-        new = board.with_occupant(pos, None if square.occupant == occupant else occupant)
+        new = board.with_occupant(pos, None if cell.occupant == occupant else occupant)
     return replace(situation, board=new).validate()
 
 
@@ -166,21 +166,21 @@ def resize(situation: Situation, rows: int, cols: int) -> Situation:
     old = situation.board
     keep = {p: sq for p, sq in old if p.row < rows and p.col < cols}
     missing = [Position(r, c) for r in range(rows) for c in range(cols) if Position(r, c) not in keep]
-    kept_board = Board.from_squares(keep, (rows, cols)) if keep else Board(((Square(),),))
+    kept_board = Board.from_cells(keep, (rows, cols)) if keep else Board(((Cell(),),))
     faces = _fresh_faces(kept_board, dict(situation.won), len(missing), random.Random(rows * 7 + cols))
     for p, t in zip(missing, faces):
-        keep[p] = Square(t)
-    return replace(situation, board=Board.from_squares(keep, (rows, cols))).validate()
+        keep[p] = Cell(t)
+    return replace(situation, board=Board.from_cells(keep, (rows, cols))).validate()
 
 
 def shuffle_faces(situation: Situation, rng: random.Random) -> Situation:
     """New random faces for every treasure card; gaps and occupants stay."""
-    empty = Board(tuple(tuple(Square() for _ in row) for row in situation.board.rows))
+    empty = Board(tuple(tuple(Cell() for _ in row) for row in situation.board.rows))
     positions = [p for p, sq in situation.board if sq.treasure is not None]
     faces = _fresh_faces(empty, dict(situation.won), len(positions), rng)
     board = situation.board
     for p, t in zip(positions, faces):
-        board = board.with_square(p, Square(t, board.at(p).occupant))
+        board = board.with_cell(p, Cell(t, board.at(p).occupant))
     return replace(situation, board=board).validate()
 
 
@@ -308,7 +308,7 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
             alt = replace(situation, board=situation.board.with_occupant(pos, new))
             try:
                 won, survivors, _bell = _outcome_counts(alt.validate())
-            except (InvalidInput, InvalidPosition):
+            except (InvalidInput, InvalidSituation):
                 continue
             swing = sum(abs(won.get(c, 0) - base_won.get(c, 0)) for c in situation.players)
             if not swing:
@@ -356,7 +356,7 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
     for label, alt in options:
         try:
             won, survivors, bell = _outcome_counts(alt.validate())
-        except (InvalidInput, InvalidPosition):
+        except (InvalidInput, InvalidSituation):
             continue
         changes = []
         for colour in situation.players:

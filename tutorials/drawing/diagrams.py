@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from captain.rules import AttackKind, Board, Position, Square, Treasure
+from captain.rules import AttackKind, Board, Position, Cell, Treasure
 from captain.rules.situation import RuleSet
 
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
@@ -44,7 +44,7 @@ class RangeDiagram:
 def range_diagram(kind: AttackKind, size: int = 5) -> RangeDiagram:
     """The range of ``kind`` drawn on an empty ``size``×``size`` grid (BAT-4, BAT-5)."""
     filler = Treasure(1, 1)
-    board = Board.from_squares({Position(r, c): Square(filler) for r in range(size)
+    board = Board.from_cells({Position(r, c): Cell(filler) for r in range(size)
                                 for c in range(size)}, (size, size))
     centre = Position(size // 2, size // 2)
     reach = board.range_of(kind, centre)

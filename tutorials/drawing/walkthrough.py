@@ -59,7 +59,7 @@ class Walkthrough:
             steps.append(Step("bell"))
         if self.solution.battle is not None:
             steps.append(Step("reveal"))
-            steps += [Step("battle", i) for i in range(len(self.solution.battle.steps))]
+            steps += [Step("battle", i) for i in range(len(self.solution.battle.turns))]
             steps.append(Step("battle-done"))
             assert self.solution.treasure is not None
             steps += [Step("treasure", i) for i in range(len(self.solution.treasure.order))]
@@ -98,7 +98,7 @@ class Walkthrough:
             return grid
         if sol.battle is None:
             return grid
-        battle_steps = sol.battle.steps
+        battle_steps = sol.battle.turns
         done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(battle_steps))
         current = battle_steps[step.index] if step.kind == "battle" else None
         removed_by: dict[Position, Position] = {}
@@ -155,7 +155,7 @@ class Walkthrough:
         step = self.steps[i]
         if step.kind == "battle" and self.solution.battle is not None:
 
-            s = self.solution.battle.steps[step.index]
+            s = self.solution.battle.turns[step.index]
             return _("%(phase)s: %(card)s") % {"phase": step.title,
                                                 "card": card_at(s.card.token, s.position)}
         if step.kind == "treasure" and self.solution.treasure is not None:
@@ -178,7 +178,7 @@ class Walkthrough:
         if step.kind == "reveal":
             return [sol.battle.events[0]] if sol.battle else []
         if step.kind == "battle":
-            return [sol.battle.steps[step.index].event] if sol.battle else []
+            return [sol.battle.turns[step.index].event] if sol.battle else []
         if step.kind == "battle-done":
             return [sol.battle.events[-1]] if sol.battle else []
         if step.kind == "treasure":
@@ -203,11 +203,11 @@ class Walkthrough:
         step = self.steps[self.clamp(k)]
         if step.kind == "bell":
             return []
-        done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(sol.battle.steps))
+        done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(sol.battle.turns))
 
-        removed_now = {p for s in sol.battle.steps[:done] for p in s.removed}
+        removed_now = {p for s in sol.battle.turns[:done] for p in s.removed}
         out = []
-        for i, s in enumerate(sol.battle.steps):
+        for i, s in enumerate(sol.battle.turns):
             status = ("current" if step.kind == "battle" and i == step.index
                       else "done" if i < done else "pending")
             if s.outcome is Outcome.REMOVED_BEFORE and i < done:

@@ -10,7 +10,7 @@ from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import board_svg
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
-from tutorials.tutorial.script import STEPS
+from tutorials.tutorial.script import LESSONS
 from tutorials.wording.clauses import CLAUSES, sections
 from tutorials.wording.glossary import PHASE_NAMES
 
@@ -90,7 +90,7 @@ def context_for(name: str) -> dict:
         ctx.update(examples=examples(), phases=PHASES, faq=FAQ, strategy=STRATEGY,
                    clauses=CLAUSES, sections=sections())
     if name == "teach":
-        ctx["steps"] = STEPS
+        ctx["lessons"] = LESSONS
     return ctx
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 from tutorials.tutorial import boards
-from tutorials.tutorial.script import STEPS
+from tutorials.tutorial.script import LESSONS
 
 VARIANTS = ("v1", "v2", "v3", "v4")
 VARIANT_CLAUSES = {"v1": "VAR-1", "v2": "VAR-2", "v3": "VAR-3", "v4": "VAR-4"}
@@ -64,16 +64,16 @@ def sections(options: Mapping[str, object]) -> list[Section]:
     """The script for these choices, in teaching order."""
     out: list[Section] = []
     strategy = options.get("mode") == "strategy"
-    for step in STEPS:
-        if strategy and step.slug == "dice-time":
+    for lesson in LESSONS:
+        if strategy and lesson.slug == "dice-time":
             out.append(Section("strategy-dice-time", _("Dice Time in strategy mode"),
                                "teach/strategy-dice-time.html", (), 0.8))
             continue
-        if strategy and step.slug == "ending-dice-time":
+        if strategy and lesson.slug == "ending-dice-time":
             continue
-        if step.slug == "game-end" and options.get("variants"):
+        if lesson.slug == "game-end" and options.get("variants"):
             out.append(Section("variants", _("Variants in this game"), "teach/variants.html", (), 0.3))
-        out.append(Section(step.slug, step.title, step.template, step.boards, step.minutes))
+        out.append(Section(lesson.slug, lesson.title, lesson.template, lesson.boards, lesson.minutes))
     return out
 
 
@@ -98,7 +98,7 @@ def load_board(session, section: Section, board_id: str):
     state = session.board_states.get(board_id, "")
     if not state and board_id in ("dice", "bell") and session.options.get("players") == 2:
         state = boards.DiceBoard(section.slug, board_id, players=2).state()
-    return boards.load(board_id, state, step=section.slug)
+    return boards.load(board_id, state, lesson=section.slug)
 
 
 def move(session, to: int) -> None:

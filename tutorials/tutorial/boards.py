@@ -3,7 +3,7 @@
 A board's whole state fits in a short string kept in the page URL
 (``?dice=4r_135566_01r_``), so every state can be linked, reloaded and reached
 without JavaScript: each action is a plain link to
-``/<lang>/tutorial/<step>/board/<id>/?state=…&do=…``, which htmx swaps in place.
+``/<lang>/tutorial/<lesson>/board/<id>/?state=…&do=…``, which htmx swaps in place.
 A state string that cannot be read starts the board afresh with a note saying so.
 """
 
@@ -24,7 +24,7 @@ from captain.rules import (
     Dice,
     IllegalAction,
     InvalidInput,
-    InvalidPosition,
+    InvalidSituation,
     Position,
     Seating,
     Situation,
@@ -89,14 +89,14 @@ class ExampleBoard:
     board_id: str = ""
     template: str = ""
 
-    def __init__(self, step: str) -> None:
-        self.step = step
+    def __init__(self, lesson: str) -> None:
+        self.lesson = lesson
         self.note: str = ""
         #: guests of a teaching session see the board but cannot change it
         self.readonly = False
         #: presenter mode posts actions (``do``, ``at``) to its own endpoint, this URL
         self.post_url: str | None = None
-        #: where the board lives when it is not a tutorial step (the teaching pages)
+        #: where the board lives when it is not a tutorial lesson (the teaching pages)
         self.page_base: str | None = None
 
     # to implement
@@ -121,7 +121,7 @@ class ExampleBoard:
     def page_url(self) -> str:
         if self.page_base is not None:
             return f"{self.page_base}#{self.anchor}"
-        url = reverse("tutorials:step", args=[self.step])
+        url = reverse("tutorials:lesson", args=[self.lesson])
         query = {self.board_id: self.state()}
         if self.note:
             query[f"{self.board_id}-note"] = self.note
@@ -142,7 +142,7 @@ class ExampleBoard:
         query = {"state": self.state(), "do": action}
         if arg:
             query["at"] = arg
-        url = reverse("tutorials:board", args=[self.step, self.board_id])
+        url = reverse("tutorials:board", args=[self.lesson, self.board_id])
         return ActionLink(f"{url}?{urlencode(query)}", action, arg)
 
     #: (name, action, argument) of the links every state offers; see :attr:`links`.
@@ -219,9 +219,9 @@ class DiceBoard(ExampleBoard):
     #: B3) each need one more card for the bell
     BELL_PRESET = ("s", "b03", "g21", "w00")
 
-    def __init__(self, step: str, board_id: str = "dice", players: int = 4,
+    def __init__(self, lesson: str, board_id: str = "dice", players: int = 4,
                  paint: Colour = Colour.RED, seed: int = 1, moves: tuple[str, ...] = ()) -> None:
-        super().__init__(step)
+        super().__init__(lesson)
         self.board_id = board_id
         self.players = players
         self.paint = paint
@@ -230,19 +230,19 @@ class DiceBoard(ExampleBoard):
         self.game = self._replay()
 
     @classmethod
-    def preset(cls, step: str, board_id: str) -> DiceBoard:
+    def preset(cls, lesson: str, board_id: str) -> DiceBoard:
         if board_id == "bell":
-            return cls(step, board_id, paint=Colour.BLUE, moves=cls.BELL_PRESET)
-        return cls(step, board_id)
+            return cls(lesson, board_id, paint=Colour.BLUE, moves=cls.BELL_PRESET)
+        return cls(lesson, board_id)
 
     # state ---------------------------------------------------------------
     def state(self) -> str:
         return f"{self.players}{self.paint.letter}_{self.seed}_{'.'.join(self.moves)}"
 
     @classmethod
-    def from_state(cls, step: str, board_id: str, state: str) -> DiceBoard:
+    def from_state(cls, lesson: str, board_id: str, state: str) -> DiceBoard:
         if not state:
-            return cls.preset(step, board_id)
+            return cls.preset(lesson, board_id)
         match = re.fullmatch(r"([24])([rbgw])_([0-9]{1,9})_((?:[srx]|[cbgw][0-5][0-5])"
                              r"(?:\.(?:[srx]|[cbgw][0-5][0-5]))*)?", state)
         board = None
@@ -250,12 +250,12 @@ class DiceBoard(ExampleBoard):
             moves = tuple(match[4].split(".")) if match[4] else ()
             if len(moves) <= cls.MAX_MOVES:
                 try:
-                    board = cls(step, board_id, int(match[1]), Colour.from_letter(match[2]),
+                    board = cls(lesson, board_id, int(match[1]), Colour.from_letter(match[2]),
                                 int(match[3]), moves)
-                except (IllegalAction, InvalidInput, InvalidPosition):
+                except (IllegalAction, InvalidInput, InvalidSituation):
                     board = None
         if board is None or board.paint not in board.seating.players:
-            board = cls.preset(step, board_id)
+            board = cls.preset(lesson, board_id)
             board.note = "reset"
         return board
 
@@ -312,14 +312,14 @@ class DiceBoard(ExampleBoard):
     def _with(self, *moves: str, **changes) -> DiceBoard:
         settings = {"players": self.players, "paint": self.paint, "seed": self.seed,
                     "moves": self.moves + moves} | changes
-        return DiceBoard(self.step, self.board_id, **settings)
+        return DiceBoard(self.lesson, self.board_id, **settings)
 
     def apply(self, action: str, arg: str, rng: random.Random) -> DiceBoard:
         if action == "reset":
-            fresh = DiceBoard.preset(self.step, self.board_id)
+            fresh = DiceBoard.preset(self.lesson, self.board_id)
             return fresh._with(seed=rng.randrange(10**9), moves=fresh.moves)
         if action == "players" and arg in ("2", "4"):
-            return DiceBoard(self.step, self.board_id, players=int(arg), seed=rng.randrange(10**9))
+            return DiceBoard(self.lesson, self.board_id, players=int(arg), seed=rng.randrange(10**9))
         if action == "paint":
             chosen = next((c for c in self.seating.players if c.letter == arg), None)
             return self._with(paint=chosen) if chosen else self._with()
@@ -332,7 +332,7 @@ class DiceBoard(ExampleBoard):
             return self._with()
         try:
             new = self._with(move)
-        except (IllegalAction, InvalidInput, InvalidPosition) as exc:
+        except (IllegalAction, InvalidInput, InvalidSituation) as exc:
             refused = self._with()
             refused.note = _refusal_note(exc, self)
             return refused
@@ -398,10 +398,10 @@ def _practice(game: GameState, colour: Colour, pos: Position) -> GameState:
         raise IllegalAction("Dice Time is over", clause="DICE-1", code="wrong-phase")
     if colour not in game.seating.players:
         raise IllegalAction(f"{colour.value} is not seated", clause="SETUP-1", code="not-seated")
-    square = game.board.at(pos)
-    if square.dice is not None and square.dice.colour is colour:
+    cell = game.board.at(pos)
+    if cell.dice is not None and cell.dice.colour is colour:
         return replace(game, board=game.board.with_occupant(pos, None))
-    if square.occupant is not None:
+    if cell.occupant is not None:
         raise IllegalAction(f"the card at {pos} already holds dice", clause="DICE-2",
                             code="occupied", position=list(pos))
     if len(game.dice_cards(colour)) >= 3:
@@ -443,8 +443,8 @@ class BattleBoard(ExampleBoard):
     LINKS = (("reveal", "reveal", ""), ("next", "next", ""), ("back", "back", ""),
              ("reset", "reset", ""), ("end", "end", ""))
 
-    def __init__(self, step: str, k: int = 0) -> None:
-        super().__init__(step)
+    def __init__(self, lesson: str, k: int = 0) -> None:
+        super().__init__(lesson)
         self.seating = Seating(EX_BATTLE_SEATS, Colour.RED)
         self.board = Board.parse(EX_BATTLE)
         self.result: BattleResult = resolve_battle(self.board, self.seating)
@@ -452,7 +452,7 @@ class BattleBoard(ExampleBoard):
 
     @property
     def last(self) -> int:
-        return len(self.result.steps) + 1
+        return len(self.result.turns) + 1
 
     def situation(self) -> Situation:
         return Situation(self.board, self.seating)
@@ -461,19 +461,19 @@ class BattleBoard(ExampleBoard):
         return str(self.k)
 
     @classmethod
-    def from_state(cls, step: str, state: str) -> BattleBoard:
+    def from_state(cls, lesson: str, state: str) -> BattleBoard:
         if not state:
-            return cls(step)
+            return cls(lesson)
         if not re.fullmatch(r"[0-9]{1,2}", state):
-            board = cls(step)
+            board = cls(lesson)
             board.note = "reset"
             return board
-        return cls(step, int(state))
+        return cls(lesson, int(state))
 
     def apply(self, action: str, arg: str, rng: random.Random) -> BattleBoard:
         k = {"reveal": max(self.k, 1), "next": self.k + 1, "back": self.k - 1,
              "reset": 0, "end": self.last}.get(action, self.k)
-        return BattleBoard(self.step, k)
+        return BattleBoard(self.lesson, k)
 
     @property
     def revealed(self) -> bool:
@@ -481,7 +481,7 @@ class BattleBoard(ExampleBoard):
 
     @property
     def done_steps(self):
-        return self.result.steps[: max(0, self.k - 1)]
+        return self.result.turns[: max(0, self.k - 1)]
 
     @property
     def current(self):
@@ -532,8 +532,8 @@ class TreasureBoard(ExampleBoard):
     template = "tutorials/boards/treasure.html"
     LINKS = (("next", "next", ""), ("back", "back", ""), ("reset", "reset", ""), ("end", "end", ""))
 
-    def __init__(self, step: str, board_id: str, k: int = 0, start: Colour | None = None) -> None:
-        super().__init__(step)
+    def __init__(self, lesson: str, board_id: str, k: int = 0, start: Colour | None = None) -> None:
+        super().__init__(lesson)
         self.board_id = board_id
         rows, players, default_start = TREASURE_EXAMPLES[board_id]
         self.start = start if start in players else default_start
@@ -551,27 +551,27 @@ class TreasureBoard(ExampleBoard):
         return Situation(self.board, self.seating)
 
     @classmethod
-    def from_state(cls, step: str, board_id: str, state: str) -> TreasureBoard:
+    def from_state(cls, lesson: str, board_id: str, state: str) -> TreasureBoard:
         if not state:
-            return cls(step, board_id)
+            return cls(lesson, board_id)
         try:
             if not re.fullmatch(r"[0-4][rbgw]", state):
                 raise ValueError(state)
-            return cls(step, board_id, int(state[:-1]), Colour.from_letter(state[-1]))
+            return cls(lesson, board_id, int(state[:-1]), Colour.from_letter(state[-1]))
         except Exception:  # noqa: BLE001
-            board = cls(step, board_id)
+            board = cls(lesson, board_id)
             board.note = "reset"
             return board
 
     def apply(self, action: str, arg: str, rng: random.Random) -> TreasureBoard:
         if action == "start":
             try:
-                return TreasureBoard(self.step, self.board_id, 0, Colour.from_letter(arg))
+                return TreasureBoard(self.lesson, self.board_id, 0, Colour.from_letter(arg))
             except Exception:  # noqa: BLE001
                 return self
         k = {"next": self.k + 1, "back": self.k - 1, "reset": 0,
              "end": len(self.seating.players)}.get(action, self.k)
-        return TreasureBoard(self.step, self.board_id, k, self.start)
+        return TreasureBoard(self.lesson, self.board_id, k, self.start)
 
     @property
     def collected(self) -> tuple[Colour, ...]:
@@ -616,19 +616,19 @@ class TreasureBoard(ExampleBoard):
                  "href": self.action_url("start", c.letter)} for c in self.seating.players]
 
 
-def load(board_id: str, state: str, *, step: str) -> ExampleBoard:
-    """The board ``board_id`` of tutorial step ``step`` in ``state`` ("" = initial).
+def load(board_id: str, state: str, *, lesson: str) -> ExampleBoard:
+    """The board ``board_id`` of tutorial lesson ``lesson`` in ``state`` ("" = initial).
 
     Raises ``KeyError`` for an unknown board id. Unreadable states restart the board.
     """
     if board_id in ("dice", "bell"):
-        return DiceBoard.from_state(step, board_id, state)
+        return DiceBoard.from_state(lesson, board_id, state)
     if board_id == "battle":
-        return BattleBoard.from_state(step, state)
+        return BattleBoard.from_state(lesson, state)
     if board_id in TREASURE_EXAMPLES:
-        return TreasureBoard.from_state(step, board_id, state)
+        return TreasureBoard.from_state(lesson, board_id, state)
     if board_id in QUIZ_EXAMPLES:
-        return QuizBoard.from_state(step, board_id, state)
+        return QuizBoard.from_state(lesson, board_id, state)
     raise KeyError(board_id)
 
 
@@ -649,9 +649,9 @@ class QuizBoard(ExampleBoard):
     template = "tutorials/boards/quiz.html"
     LINKS = (("check", "check", ""), ("another", "another", ""), ("clear", "clear", ""))
 
-    def __init__(self, step: str, board_id: str, index: int = 0,
+    def __init__(self, lesson: str, board_id: str, index: int = 0,
                  selected: frozenset[Position] = frozenset(), checked: bool = False) -> None:
-        super().__init__(step)
+        super().__init__(lesson)
 
         self.board_id = board_id
         self.pool = for_examples(QUIZ_EXAMPLES[board_id])
@@ -665,17 +665,17 @@ class QuizBoard(ExampleBoard):
         return f"{self.index}_{sel}_{'c' if self.checked else ''}"
 
     @classmethod
-    def from_state(cls, step: str, board_id: str, state: str) -> QuizBoard:
+    def from_state(cls, lesson: str, board_id: str, state: str) -> QuizBoard:
         if not state:
-            return cls(step, board_id)
+            return cls(lesson, board_id)
         try:
             if not re.fullmatch(r"[0-9]{1,3}_([0-9][0-9]){0,20}_c?", state):
                 raise ValueError(state)
             index_s, sel_s, flag = state.split("_")
             selected = frozenset(Position(int(sel_s[i]), int(sel_s[i + 1])) for i in range(0, len(sel_s), 2))
-            return cls(step, board_id, int(index_s), selected, flag == "c")
+            return cls(lesson, board_id, int(index_s), selected, flag == "c")
         except (ValueError, IndexError):
-            board = cls(step, board_id)
+            board = cls(lesson, board_id)
             board.note = "reset"
             return board
 
@@ -687,13 +687,13 @@ class QuizBoard(ExampleBoard):
             if not re.fullmatch(r"[0-9][0-9]", arg):
                 return self
             pos = Position(int(arg[0]), int(arg[1]))
-            return QuizBoard(self.step, self.board_id, self.index, self.selected ^ {pos})
+            return QuizBoard(self.lesson, self.board_id, self.index, self.selected ^ {pos})
         if action == "check":
-            return QuizBoard(self.step, self.board_id, self.index, self.selected, True)
+            return QuizBoard(self.lesson, self.board_id, self.index, self.selected, True)
         if action == "clear":
-            return QuizBoard(self.step, self.board_id, self.index)
+            return QuizBoard(self.lesson, self.board_id, self.index)
         if action == "another":
-            return QuizBoard(self.step, self.board_id, self.index + 1 + rng.randrange(len(self.pool) - 1))
+            return QuizBoard(self.lesson, self.board_id, self.index + 1 + rng.randrange(len(self.pool) - 1))
         return self
 
     # view -------------------------------------------------------------------------------
@@ -756,8 +756,8 @@ class QuizBoard(ExampleBoard):
         if self.question.kind == "survivors":
             return [e for e in items if e.code.startswith("battle.") and e.code != "battle.reveal"]
         # the battle steps that removed something explain why a treasure card was lost
-        acted = [walk.solution.battle.steps[i].event for i in range(len(walk.solution.battle.steps))
-                 if walk.solution.battle.steps[i].removed] if walk.solution.battle else []
+        acted = [walk.solution.battle.turns[i].event for i in range(len(walk.solution.battle.turns))
+                 if walk.solution.battle.turns[i].removed] if walk.solution.battle else []
 
         return [explain(e) for e in acted] + [
             e for e in items if e.code.startswith("treasure.") and e.code != "treasure.discard"]

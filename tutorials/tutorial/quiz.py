@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from captain.rules import (AttackCard, AttackKind, Board, Colour, InvalidPosition, Position,
+from captain.rules import (AttackCard, AttackKind, Board, Colour, InvalidSituation, Position,
                            Seating, Situation, solve)
 
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
@@ -80,7 +80,7 @@ def questions() -> tuple[Question, ...]:
         for change, situation in changes:
             try:
                 situation.validate()
-            except InvalidPosition:
+            except InvalidSituation:
                 continue
             answer = _answer(situation, kind, colour)
             if answer != base_answer:

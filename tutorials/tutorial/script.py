@@ -1,7 +1,7 @@
-"""The read-aloud teaching script: its steps, in the official order.
+"""The read-aloud teaching script: its lessons (one page each), in the official order.
 
-Each :class:`Step` has a stable ``slug`` (its URL), a translated ``title``, the
-template holding its text (``templates/tutorials/steps/<slug>.html``) and the
+Each :class:`Lesson` has a stable ``slug`` (its URL), a translated ``title``, the
+template holding its text (``templates/tutorials/lessons/<slug>.html``) and the
 example board shown with it, if any.
 """
 
@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 
 @dataclass(frozen=True)
-class Step:
+class Lesson:
     """One page of the tutorial.
 
     Attributes:
@@ -32,29 +32,29 @@ class Step:
 
     @property
     def template(self) -> str:
-        """Template with the step's text."""
-        return f"tutorials/steps/{self.slug}.html"
+        """Template with the lesson's text."""
+        return f"tutorials/lessons/{self.slug}.html"
 
 
-STEPS: tuple[Step, ...] = (
-    Step("welcome", _("What the game is about"), minutes=0.3),
-    Step("setup", _("Setting up"), minutes=0.6),
-    Step("round", _("One round in four phases"), minutes=0.4),
-    Step("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",), minutes=0.8),
-    Step("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",), minutes=0.7),
-    Step("setting-time", pgettext_lazy("phase", "Setting Time"), minutes=0.7),
-    Step("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle"),
+LESSONS: tuple[Lesson, ...] = (
+    Lesson("welcome", _("What the game is about"), minutes=0.3),
+    Lesson("setup", _("Setting up"), minutes=0.6),
+    Lesson("round", _("One round in four phases"), minutes=0.4),
+    Lesson("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",), minutes=0.8),
+    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",), minutes=0.7),
+    Lesson("setting-time", pgettext_lazy("phase", "Setting Time"), minutes=0.7),
+    Lesson("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle"),
          minutes=0.8),
-    Step("treasure-time", pgettext_lazy("phase", "Treasure Time"),
+    Lesson("treasure-time", pgettext_lazy("phase", "Treasure Time"),
          boards=("sandwich", "block", "priority", "quiz-treasure"), minutes=0.8),
-    Step("next-round", _("Discards, refilling and the next round"), minutes=0.4),
-    Step("game-end", _("End of the game and the winner"), minutes=0.3),
+    Lesson("next-round", _("Discards, refilling and the next round"), minutes=0.4),
+    Lesson("game-end", _("End of the game and the winner"), minutes=0.3),
 )
 
-STEPS_BY_SLUG = {s.slug: s for s in STEPS}
+LESSONS_BY_SLUG = {s.slug: s for s in LESSONS}
 
 
-def neighbours(slug: str) -> tuple[Step | None, Step | None]:
-    """The steps before and after ``slug`` (``None`` at either end). KeyError if unknown."""
-    i = STEPS.index(STEPS_BY_SLUG[slug])
-    return (STEPS[i - 1] if i > 0 else None, STEPS[i + 1] if i + 1 < len(STEPS) else None)
+def neighbours(slug: str) -> tuple[Lesson | None, Lesson | None]:
+    """The lessons before and after ``slug`` (``None`` at either end). KeyError if unknown."""
+    i = LESSONS.index(LESSONS_BY_SLUG[slug])
+    return (LESSONS[i - 1] if i > 0 else None, LESSONS[i + 1] if i + 1 < len(LESSONS) else None)

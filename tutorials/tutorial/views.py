@@ -11,37 +11,37 @@ from django.views.decorators.http import require_safe
 from django_htmx.http import push_url
 
 from tutorials.tutorial import boards
-from tutorials.tutorial.script import STEPS, STEPS_BY_SLUG, neighbours
+from tutorials.tutorial.script import LESSONS, LESSONS_BY_SLUG, neighbours
 from tutorials.wording.clauses import sections
 
 @require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
     """Table of contents of the read-aloud script."""
-    total = sum(s.minutes for s in STEPS)
-    return render(request, "tutorials/index.html", {"steps": STEPS, "total_minutes": total})
+    total = sum(s.minutes for s in LESSONS)
+    return render(request, "tutorials/index.html", {"lessons": LESSONS, "total_minutes": total})
 
 
-def _step_or_404(slug: str):
+def _lesson_or_404(slug: str):
     try:
-        return STEPS_BY_SLUG[slug]
+        return LESSONS_BY_SLUG[slug]
     except KeyError:
-        raise Http404("no such tutorial step") from None
+        raise Http404("no such tutorial page") from None
 
 
 @require_safe
-def tutorial_step(request: HttpRequest, slug: str) -> HttpResponse:
-    """One step of the script with its example boards (state from the query string)."""
-    step = _step_or_404(slug)
+def tutorial_lesson(request: HttpRequest, slug: str) -> HttpResponse:
+    """One lesson of the script with its example boards (state from the query string)."""
+    lesson = _lesson_or_404(slug)
     previous, following = neighbours(slug)
     board_views = []
-    for board_id in step.boards:
-        board = boards.load(board_id, request.GET.get(board_id, ""), step=step.slug)
+    for board_id in lesson.boards:
+        board = boards.load(board_id, request.GET.get(board_id, ""), lesson=lesson.slug)
         board.note = board.note or request.GET.get(f"{board_id}-note", "")
         board_views.append(board)
-    return render(request, "tutorials/step.html", {
-        "step": step,
-        "steps": STEPS,
-        "number": STEPS.index(step) + 1,
+    return render(request, "tutorials/lesson.html", {
+        "lesson": lesson,
+        "lessons": LESSONS,
+        "number": LESSONS.index(lesson) + 1,
         "previous": previous,
         "next": following,
         "boards": board_views,
@@ -53,13 +53,13 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
     """Apply one action (``?state=…&do=…``) to an example board.
 
     htmx requests get the board partial and the page URL pushed into history; plain
-    requests are redirected to the step page holding the new state, so every board
+    requests are redirected to the lesson page holding the new state, so every board
     also works without JavaScript.
     """
-    step = _step_or_404(slug)
-    if board_id not in step.boards:
-        raise Http404("no such board on this step")
-    board = boards.load(board_id, request.GET.get("state", ""), step=slug)
+    lesson = _lesson_or_404(slug)
+    if board_id not in lesson.boards:
+        raise Http404("no such board on this page")
+    board = boards.load(board_id, request.GET.get("state", ""), lesson=slug)
     action = request.GET.get("do", "")
     arg = request.GET.get("at", "")
     board = board.apply(action, arg, rng=random.SystemRandom())
@@ -68,7 +68,7 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
         return redirect(page_url)
     # a check answered on a teaching session's guest page keeps that page's address
     current = request.htmx.current_url_abs_path
-    if current and current.split("?")[0] != reverse("tutorials:step", args=[slug]):
+    if current and current.split("?")[0] != reverse("tutorials:lesson", args=[slug]):
         return render(request, board.template, {"board": board})
     response = render(request, "tutorials/_board.html", {"board": board})
     return push_url(response, page_url)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ..game import (Action, Claim, GameState, LegalActions, Pass, PlaceAttackCard, RingBell,
                     RingStartBell, Roll, legal_actions, pairs_shown)
 from ..game.view import determinize
-from ..model import AttackKind, Board, Colour, Position, square_of
+from ..model import AttackKind, Board, Colour, Position, cell_of
 from ..resolve.bell import may_ring
 from ..resolve.treasure import resolve_round
 from ..situation import Mode, Seating
@@ -131,7 +131,7 @@ class StrongCaptain(Captain):
         for _ in range(self._samples_for(len(actions))):
             world = determinize(view, colour, rng)
             for action in actions:
-                board = world.board.with_square(action.position, square_of(
+                board = world.board.with_cell(action.position, cell_of(
                     world.board.at(action.position).treasure, colour, action.kind))  # type: ignore[arg-type]
                 hands = _hands(world)
                 hands[colour] = _without(hands[colour], action.kind)
@@ -155,7 +155,7 @@ class StrongCaptain(Captain):
             world = determinize(view, colour, rng)
             hands = _hands(world)
             for pos in positions:
-                board = world.board.with_square(pos, square_of(world.board.at(pos).treasure, colour))  # type: ignore[arg-type]
+                board = world.board.with_cell(pos, cell_of(world.board.at(pos).treasure, colour))  # type: ignore[arg-type]
                 seating = world.seating
                 if world.rules.mode is Mode.STRATEGY and may_ring(board, seating, world.rules):
                     seating = Seating(seating.players, colour)
@@ -215,7 +215,7 @@ def _round_value(world: GameState, colour: Colour, board: Board,
             kind = _pick(board, owner, pos, hand, rng, greedy=owner is colour or rng.random() < 0.6)
             hand.remove(kind)
             hands[owner] = hand
-            board = board.with_square(pos, square_of(board.at(pos).treasure, owner, kind))  # type: ignore[arg-type]
+            board = board.with_cell(pos, cell_of(board.at(pos).treasure, owner, kind))  # type: ignore[arg-type]
     _battle, treasure = resolve_round(board, seating, world.rules)
     won = treasure.winnings
     others = [len(won[c]) for c in seating.players if c is not colour]

@@ -176,8 +176,8 @@ def check(state: GameState, action: Action) -> None:
         if player != state.turn:
             raise _illegal(f"it is {state.turn.value if state.turn else 'nobody'}'s turn",
                            "SET-1", "not-your-turn")
-        square = state.board.get(action.position)
-        if square is None or square.dice is None or square.dice.colour != player:
+        cell = state.board.get(action.position)
+        if cell is None or cell.dice is None or cell.dice.colour != player:
             raise _illegal(f"no {player.value} dice on {action.position}", "SET-1",
                            "no-own-dice", position=list(action.position))
         hand = ps.hand or ps.discard

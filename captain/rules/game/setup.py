@@ -11,9 +11,9 @@ import random
 from collections.abc import Sequence
 
 from ..clauses import implements
-from ..errors import InvalidPosition
+from ..errors import InvalidSituation
 from ..events import Event
-from ..model import FULL_DECK, AttackKind, Board, Colour, Treasure, square_of
+from ..model import FULL_DECK, AttackKind, Board, Colour, Treasure, cell_of
 from ..situation import RuleSet, Seating, table_setup
 from .state import GameState, PlayerState
 
@@ -50,20 +50,20 @@ def _without_layout(deck: list[Treasure], layout: Board, players: int) -> list[T
     """The deck less the cards of ``layout``, after checking the layout (see new_game)."""
     side = table_setup(players).side
     if len(layout.rows) != side or any(len(row) != side for row in layout.rows):
-        raise InvalidPosition(f"the grid must be {side}×{side} for {players} players",
+        raise InvalidSituation(f"the grid must be {side}×{side} for {players} players",
                               where="layout", clause="SETUP-4" if players == 2 else "SETUP-3",
                               code="layout-shape")
     left = list(deck)
-    for pos, square in layout:
-        if square.treasure is None or square.occupant is not None:
-            raise InvalidPosition("a starting grid holds one treasure card on every position and "
+    for pos, cell in layout:
+        if cell.treasure is None or cell.occupant is not None:
+            raise InvalidSituation("a starting grid holds one treasure card on every position and "
                                   "nothing on them", where=f"position {pos}", clause="SETUP-3",
                                   code="layout-square", position=list(pos))
-        if square.treasure not in left:
-            raise InvalidPosition(f"treasure card {square.treasure} is there more than twice",
+        if cell.treasure not in left:
+            raise InvalidSituation(f"treasure card {cell.treasure} is there more than twice",
                                   where=f"position {pos}", clause="SETUP-2",
                                   code="too-many-copies", position=list(pos))
-        left.remove(square.treasure)
+        left.remove(cell.treasure)
     return left
 
 
@@ -89,7 +89,7 @@ def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int
             tutorial): the full grid's shape, treasure cards only; the deck (and box)
             are the other cards, shuffled.
 
-    Raises :class:`~captain.rules.errors.InvalidPosition` for a bad player list or a
+    Raises :class:`~captain.rules.errors.InvalidSituation` for a bad player list or a
     layout that is not the full grid of treasure cards the game can hold.
     """
     players = tuple(players)
@@ -106,7 +106,7 @@ def new_game(players: Sequence[Colour], *, rules: RuleSet = RuleSet(), seed: int
     box, deck = deck[:table.boxed], deck[table.boxed:]  # SETUP-4: unseen, back to the box
     if layout is None:
         cards, deck = deck[: side * side], deck[side * side:]
-        board = Board(tuple(tuple(square_of(cards[r * side + c]) for c in range(side))
+        board = Board(tuple(tuple(cell_of(cards[r * side + c]) for c in range(side))
                             for r in range(side)))
     else:
         board = layout

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from ..resolve.bell import bell_status, may_ring
 from ..clauses import implements
 from ..events import Event, EventLog
-from ..model import AttackKind, Board, Colour, Treasure, square_of
+from ..model import AttackKind, Board, Colour, Treasure, cell_of
 from ..resolve.round_end import end_round, lay_out, refill_plan
 from ..situation import Mode, Seating, table_setup
 from ..resolve.treasure import after_treasure_time, resolve_round
@@ -185,7 +185,7 @@ def _claim(state: GameState, action: Claim) -> GameState:
     assert treasure is not None
     left = pair_left(ps.dice, treasure.faces)
     assert left is not None
-    board = state.board.with_square(action.position, square_of(treasure, ps.colour))
+    board = state.board.with_cell(action.position, cell_of(treasure, ps.colour))
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, board=board, players=_set_player(state, _evolve(ps, dice=left)),
                   rerolled=False, log=(Event.of("dice.claim", "DICE-2", {
@@ -295,12 +295,12 @@ def _place_attack_card(state: GameState, action: PlaceAttackCard) -> GameState:
         ps = _evolve(ps, hand=tuple(sorted(ps.discard)), discard=())
     hand = list(ps.hand)
     hand.remove(action.kind)
-    square = state.board.at(action.position)
-    treasure = square.treasure
+    cell = state.board.at(action.position)
+    treasure = cell.treasure
     assert treasure is not None
     ps = _evolve(ps, hand=tuple(hand), dice=tuple(sorted(ps.dice + treasure.faces)))
-    board = state.board.with_square(action.position,
-                                    square_of(treasure, action.player, action.kind))
+    board = state.board.with_cell(action.position,
+                                    cell_of(treasure, action.player, action.kind))
     new = _evolve(state, board=board, players=_set_player(state, ps), log=(
         Event.of("setting.place", "SET-1", {"colour": action.player.value,
                                             "position": tuple(action.position)}),))
@@ -316,17 +316,17 @@ def _resolve_round(state: GameState) -> GameState:
     battle, treasure = resolve_round(board, state.seating, state.rules)
     g = board.geometry
     index = g.index
-    squares = [sq for row in board.rows for sq in row]  # in bit order
+    cells = [sq for row in board.rows for sq in row]  # in bit order
     won_all = 0
     won_now: dict[Colour, tuple[Treasure, ...]] = {}
     for colour, positions in treasure.winnings.items():
         if positions:
-            won_now[colour] = tuple([squares[index[p]].treasure for p in positions])  # type: ignore[misc]
+            won_now[colour] = tuple([cells[index[p]].treasure for p in positions])  # type: ignore[misc]
             for p in positions:
                 won_all |= 1 << index[p]
     played: dict[Colour, list[AttackKind]] = {}
     for i in g.bits(board.occupancy().cards):
-        card = squares[i].occupant
+        card = cells[i].occupant
         played.setdefault(card.colour, []).append(card.kind)  # type: ignore[union-attr]
     players = []
     for ps in state.players:

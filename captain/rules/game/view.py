@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from ..model import FULL_DECK, AttackKind, Colour, Treasure, square_of
+from ..model import FULL_DECK, AttackKind, Colour, Treasure, cell_of
 from .setup import starting_hand
 from .state import GameState, Phase, PlayerState
 
@@ -38,9 +38,9 @@ def unseen_treasure(state: GameState) -> list[Treasure]:
     """Treasure cards nobody at the table has seen: the deck and the box, as a sorted
     list (their order is hidden): the full deck less the board and the won cards."""
     left = Counter(FULL_DECK)
-    for _pos, square in state.board:
-        if square.treasure is not None:
-            left[square.treasure] -= 1
+    for _pos, cell in state.board:
+        if cell.treasure is not None:
+            left[cell.treasure] -= 1
     for p in state.players:
         left.subtract(p.won)
     return sorted(left.elements())
@@ -70,7 +70,7 @@ def determinize(state: GameState, colour: Colour, rng: random.Random) -> GameSta
         kinds = sorted(unrevealed(state, p.colour).elements())
         rng.shuffle(kinds)
         for pos, kind in zip(face_down, kinds):
-            board = board.with_square(pos, square_of(board.at(pos).treasure, p.colour, kind))  # type: ignore[arg-type]
+            board = board.with_cell(pos, cell_of(board.at(pos).treasure, p.colour, kind))  # type: ignore[arg-type]
         players.append(_with_hand(p, tuple(sorted(kinds[len(face_down):]))))
     return replace(state, board=board, deck=deck, box=box, players=tuple(players),
                    seed=rng.getrandbits(62))

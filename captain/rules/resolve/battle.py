@@ -5,7 +5,7 @@
 >>> board = Board.parse(["11 13:r3 22 14", "15 16:b1 23 24:r2", "26 33 34:g1 35", "36:g0 44 45 46"])
 >>> seats = Seating((Colour.RED, Colour.BLUE, Colour.GREEN), Colour.RED)
 >>> result = resolve_battle(board, seats)
->>> [(s.card.token, s.outcome.value) for s in result.steps]
+>>> [(s.card.token, s.outcome.value) for s in result.turns]
 [('g0', 'no-effect'), ('b1', 'acts'), ('g1', 'removed-before'), ('r2', 'acts'), ('r3', 'removed-before')]
 >>> sorted(c.token for c in result.board.cards().values())
 ['g0', 'r2']
@@ -31,7 +31,7 @@ class Outcome(enum.Enum):
 
 
 @dataclass(frozen=True)
-class BattleStep:
+class CardTurn:
     """One card's turn in Battle Time.
 
     Attributes:
@@ -45,7 +45,7 @@ class BattleStep:
         removed_by: for ``REMOVED_BEFORE``, the position of the card that removed it.
         tie_break: True when this card's place among cards of its speed decided something
             (see :meth:`BattleResult.ties_that_matter`; BAT-2).
-        event: the explanation of this step.
+        event: the explanation of this turn.
     """
 
     index: int
@@ -64,14 +64,14 @@ class BattleResult:
     """Battle Time resolved.
 
     The outcome is computed at once as bit masks (see :mod:`captain.rules.geometry`);
-    the step objects, events and the board after Battle Time are built the first time
+    the turns, events and the board after Battle Time are built the first time
     they are asked for, from that compact trace. The result never changes.
 
     Attributes:
         before: the board as revealed.
         board: the board after Battle Time (removed cards gone, treasure untouched).
-        steps: every card's turn in order (:class:`BattleStep`).
-        events: ``battle.reveal``, one event per step, ``battle.done``.
+        turns: every card's turn in order (:class:`CardTurn`).
+        events: ``battle.reveal``, one event per turn, ``battle.done``.
     """
 
     __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own", "_treasure",
@@ -145,10 +145,11 @@ class BattleResult:
                 for i, t in enumerate(self._trace) if t[1]]
 
     @property
-    def steps(self) -> tuple[BattleStep, ...]:
-        if "steps" not in self._cache:
+    def turns(self) -> tuple[CardTurn, ...]:
+        """Every card's turn, in resolution order (BAT-1, BAT-2)."""
+        if "turns" not in self._cache:
             self._build()
-        return self._cache["steps"]  # type: ignore[return-value]
+        return self._cache["turns"]  # type: ignore[return-value]
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -159,8 +160,8 @@ class BattleResult:
     def discarded(self) -> dict[Colour, list[AttackCard]]:
         """Cards sent to each owner's discard during Battle Time (BAT-4)."""
         out: dict[Colour, list[AttackCard]] = {}
-        for step in self.steps:
-            for pos in step.removed:
+        for turn in self.turns:
+            for pos in turn.removed:
                 card = self.before.at(pos).card
                 assert card is not None
                 out.setdefault(card.colour, []).append(card)
@@ -211,7 +212,7 @@ class BattleResult:
             "order_clause": speed_clause,
         })]
         ties = self.ties_that_matter()
-        steps: list[BattleStep] = []
+        turns: list[CardTurn] = []
         for index, ((pos, card), (outcome, removed_m, immune_m, by)) in enumerate(
                 zip(self._order, self._trace)):
             went_before = [self._tie_entry(index, j) for i, j in ties if i == index]
@@ -227,11 +228,11 @@ class BattleResult:
             if outcome == _SKIPPED:
                 by_pos = self._order[by][0]
                 event = Event("battle.skipped", "BAT-3", {**base, "removed_by": list(by_pos)})
-                steps.append(BattleStep(index, pos, card, Outcome.REMOVED_BEFORE, frozenset(), (), (),
+                turns.append(CardTurn(index, pos, card, Outcome.REMOVED_BEFORE, frozenset(), (), (),
                                         by_pos, tie_break, event))
             elif outcome == _NO_EFFECT:
                 event = Event("battle.no_effect", "BAT-4", base)
-                steps.append(BattleStep(index, pos, card, Outcome.NO_EFFECT, frozenset(), (), (),
+                turns.append(CardTurn(index, pos, card, Outcome.NO_EFFECT, frozenset(), (), (),
                                         None, tie_break, event))
             else:
                 reach = frozenset(g.to_positions(g.reach[card.speed][g.index[pos]]))
@@ -242,12 +243,12 @@ class BattleResult:
                     "removed": [list(p) for p in removed],
                     "removed_cards": [self.before.at(p).card.token for p in removed],  # type: ignore[union-attr]
                     "immune": [list(p) for p in immune]})
-                steps.append(BattleStep(index, pos, card, Outcome.ACTS, reach, removed, immune,
+                turns.append(CardTurn(index, pos, card, Outcome.ACTS, reach, removed, immune,
                                         None, tie_break, event))
             events.append(event)
         events.append(Event("battle.done", "BAT-1", {
             "survivors": [[list(p), c.token] for p, c in sorted(self.survivors.items())]}))
-        self._cache["steps"] = tuple(steps)
+        self._cache["turns"] = tuple(turns)
         self._cache["events"] = tuple(events)
 
     def _tie_entry(self, index: int, other: int) -> dict:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..clauses import implements
 from ..events import Event
-from ..model import Board, Colour, Square, Treasure, square_of
+from ..model import Board, Colour, Cell, Treasure, cell_of
 from ..situation import Seating, table_setup
 
 
@@ -212,7 +212,7 @@ def lay_out(board: Board, deck: Sequence[Treasure], end: Refill) -> tuple[Board,
     """
     drawn, rest = tuple(deck[:end.drawn]), tuple(deck[end.drawn:])
     if end.board_after == 0:
-        return Board(((Square(),),)), rest
+        return Board(((Cell(),),)), rest
     if end.in_place:
         cards = iter(drawn)
         rows = tuple(tuple(sq if sq.treasure is not None else _plain(next(cards)) for sq in row)
@@ -224,5 +224,5 @@ def lay_out(board: Board, deck: Sequence[Treasure], end: Refill) -> tuple[Board,
     return Board(rows), rest
 
 
-def _plain(treasure: Treasure) -> Square:
-    return square_of(treasure)
+def _plain(treasure: Treasure) -> Cell:
+    return cell_of(treasure)

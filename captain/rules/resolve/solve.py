@@ -74,7 +74,7 @@ class Solution:
 def solve(situation: Situation) -> Solution:
     """Validate ``situation`` and resolve everything that applies to it.
 
-    Raises :class:`~captain.rules.errors.InvalidPosition` (via ``validate``) for
+    Raises :class:`~captain.rules.errors.InvalidSituation` (via ``validate``) for
     positions the rules do not allow.
     """
     situation.validate()

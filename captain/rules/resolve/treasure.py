@@ -24,7 +24,7 @@ from typing import NamedTuple
 from .battle import BattleResult, resolve_battle
 from ..clauses import implements
 from ..events import Event
-from ..model import AttackCard, Board, Colour, Position, Square, square_of
+from ..model import AttackCard, Board, Colour, Position, Cell, cell_of
 from ..situation import Collection, RuleSet, Seating
 
 
@@ -283,7 +283,7 @@ def after_treasure_time(board: Board, won: int) -> Board:
             if won & bit:
                 kept.append(_EMPTY)
             elif sq.occupant is not None:
-                kept.append(square_of(sq.treasure))  # type: ignore[arg-type]
+                kept.append(cell_of(sq.treasure))  # type: ignore[arg-type]
             else:
                 kept.append(sq)
             bit <<= 1
@@ -291,7 +291,7 @@ def after_treasure_time(board: Board, won: int) -> Board:
     return Board(tuple(rows))
 
 
-_EMPTY = Square()
+_EMPTY = Cell()
 
 
 def _explain(board: Board, seating: Seating, reading: Collection,

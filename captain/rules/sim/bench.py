@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import GameState, apply, legal_actions
-from ..model import AttackCard, AttackKind, Board, Colour, Position, Square, Treasure
+from ..model import AttackCard, AttackKind, Board, Colour, Position, Cell, Treasure
 from ..resolve.treasure import resolve_round
 from ..situation import RuleSet, Seating
 from .players import POLICIES, play_game
@@ -54,9 +54,9 @@ def full_battle_board(seed: int = 1) -> tuple[Board, Seating]:
     cards = [AttackCard(c, k) for c in Colour for k in rng.sample(kinds, 4)]
     rng.shuffle(cards)
     faces = [Treasure(a, b) for a in range(1, 7) for b in range(a, 7)]
-    squares = {Position(r, c): Square(faces[r * 4 + c], cards[r * 4 + c])
+    cells = {Position(r, c): Cell(faces[r * 4 + c], cards[r * 4 + c])
                for r in range(4) for c in range(4)}
-    return Board.from_squares(squares, (4, 4)), Seating(tuple(Colour), Colour.RED)
+    return Board.from_cells(cells, (4, 4)), Seating(tuple(Colour), Colour.RED)
 
 
 def _batch(fn: Callable[[], object], n: int) -> float:

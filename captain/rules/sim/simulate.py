@@ -75,7 +75,7 @@ def _speed_ties(state_before: GameState, state_after: GameState) -> tuple[int, i
     if record is None or record is state_before.last_round:
         return (0, 0)
     ties = won = 0
-    for step in record.battle.steps:
+    for step in record.battle.turns:
         if step.outcome is not Outcome.ACTS:
             continue
         for pos in step.removed:

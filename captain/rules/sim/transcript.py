@@ -30,7 +30,7 @@ def _faces(dice) -> str:
 
 
 def draw(board: Board) -> list[str]:
-    """The board as text: one line per row, ``35:b1`` style squares, ``--`` for gaps."""
+    """The board as text: one line per row, ``35:b1`` style cells, ``--`` for gaps."""
     width = max(len(r) for r in board.rows)
     lines = ["     " + " ".join(f"{_COLS[c]:<5}" for c in range(width)).rstrip()]
     for r, row in enumerate(board.rows):
@@ -85,7 +85,7 @@ def transcript(players: int, seed: int, mode: Mode = Mode.ACTION, policy: str = 
         record = after.last_round
         if record is not None and record is not before.last_round:
             out.append("  Battle Time:")
-            for step in record.battle.steps:
+            for step in record.battle.turns:
                 card = f"{step.card.colour.value} [{int(step.card.kind)}] at {_label(step.position)}"
                 if step.outcome.value == "removed-before":
                     out.append(f"    {card}: removed before its turn")
