@@ -107,7 +107,7 @@ def test_dice_bad_state_restarts_with_note(state):
 
 def test_dice_state_round_trips():
     board = board_with_hand((1, 2, 3, 4, 5, 6), moves=("g33", "x"), paint=Colour.GREEN)
-    again = boards.load("dice", board.state(), step="dice-time")
+    again = boards.load("dice", board.state(), lesson="dice-time")
     assert again.state() == board.state() and again.note == ""
 
 
@@ -200,7 +200,7 @@ def test_board_action_htmx_returns_partial_and_pushes_url(client):
 def test_dice_roll_through_view(client):
     response = client.get("/ja/tutorial/dice-time/board/dice/?state=&do=roll", **HTMX)
     assert response.status_code == 200
-    hand = "".join(map(str, boards.load("dice", _state_after(response, "dice"), step="dice-time").hand))
+    hand = "".join(map(str, boards.load("dice", _state_after(response, "dice"), lesson="dice-time").hand))
     assert len(hand) == 6 and hand.isdigit()
 
 
