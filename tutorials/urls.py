@@ -24,6 +24,7 @@ urlpatterns = [
     # "What happens here?"
     path("analyze/", analyzer.analyze, name="analyze"),
     path("analyze/edit/", analyzer.analyze_edit, name="analyze-edit"),
+    path("analyze/what-if/", analyzer.analyze_what_if, name="analyze-what-if"),
     path("analyze/save/", analyzer.analyze_save, name="analyze-save"),
     path("analyze/position.pdf", sheets.analyze_pdf, name="analyze-pdf"),
     # printable sheets

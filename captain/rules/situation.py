@@ -342,6 +342,7 @@ class Situation:
         counts: Counter[tuple[Colour, AttackKind]] = Counter()
         dice_cards: Counter[Colour] = Counter()
         has_cards = has_dice = False
+        owned_copies = table_setup(n, self.rules.no_scouts).copies
         for pos, sq in self.board:
             occ = sq.occupant
             if occ is None:
@@ -354,7 +355,7 @@ class Situation:
             if isinstance(occ, AttackCard):
                 has_cards = True
                 counts[(occ.colour, occ.kind)] += 1
-                owned = self.rules.copies(occ.kind, n)
+                owned = owned_copies[int(occ.kind)]
                 if counts[(occ.colour, occ.kind)] > owned:
                     clause = ("VAR-2" if self.rules.no_scouts and occ.kind is AttackKind.SCOUT_SHIP
                               else "SETUP-4" if n == 2 and occ.kind is AttackKind.SCOUT_SHIP

@@ -32,24 +32,38 @@
   }
   // Keys typed while an edit is on its way wait for it: every link on the page is
   // built from the position it shows, so the next key must use the new links.
+  // Panels that load themselves after the answer (data-background: the what-ifs) change
+  // no link the keys use, so they neither hold keys back nor release them.
   var busy = false;
   var queue = [];
-  document.addEventListener("htmx:beforeRequest", function () {
+  function background(e) {
+    var d = e.detail || {};
+    var elt = (d.requestConfig && d.requestConfig.elt) || d.elt;
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-background"));
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (background(e)) return;
     busy = true;
     document.body.dataset.busy = "1";
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (background(e)) return;
     busy = false;
     document.body.dataset.busy = "0";
     if (queue.length) handleKey(queue.shift());
   });
-  document.addEventListener("htmx:responseError", function () { busy = false; queue = []; });
+  document.addEventListener("htmx:responseError", function (e) {
+    if (background(e)) return;
+    busy = false;
+    queue = [];
+  });
   document.addEventListener("focusin", function (e) {
     if (e.target.closest && e.target.closest("#analyzer .grid .cell")) {
       lastFocus = e.target.closest(".cell").dataset.pos;
     }
   });
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (background(e)) return;
     var error = document.querySelector("#analyzer [data-testid=analyzer-error]");
     if (error && error.getBoundingClientRect().top < 0) error.scrollIntoView({ block: "center" });
     if (!lastFocus) return;

@@ -128,3 +128,17 @@ def test_no_content_security_policy_violations_while_editing(site, page: Page):
     act(page, lambda: page.get_by_test_id("explain").click())
     act(page, lambda: page.get_by_test_id("next-step").click())
     assert page.evaluate("window.__csp") == []
+
+
+def test_what_ifs_arrive_after_the_answer_and_open_on_click(site, page: Page):
+    """Issue 13: the answer comes first, the what-if panel loads by itself, its links edit."""
+    pos = "Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
+    page.goto(f"{site}/en/analyze/?pos={pos}")
+    panel = page.locator("#what-ifs")
+    expect(panel.locator(".whatifs li").first).to_be_visible()
+    expect(panel).to_contain_text("Blue as start player")
+    act(page, lambda: panel.get_by_role("link", name="Blue as start player").click())
+    expect(page).to_have_url(re.compile(r"pos=rBgw_"))
+    # the new position's panel loads again, once
+    expect(page.locator("#what-ifs")).to_contain_text("Red as start player")
+    expect(page.locator("#what-ifs")).to_have_count(1)

@@ -139,9 +139,38 @@ def test_reading_note_when_int1_decides(client):
     assert "interpretation-box" in html and "INT-1" in html
 
 
+def _what_if_page(client, pos: str) -> str:
+    """The analyzer page of ``pos`` with its what-if panel, reached as a reader without
+    JavaScript does: the page names the panel's address and the link opens it."""
+    html = client.get("/en/analyze/", {"pos": pos}).content.decode()
+    link = re.search(r'<section class="panel" id="what-ifs"[^>]*>.*?<a href="([^"]+)"', html, re.S)[1]
+    return client.get(link.replace("&amp;", "&")).content.decode()
+
+
+@pytest.mark.django_db
+def test_what_if_panel_comes_after_the_answer(client):
+    """Issue 13: the page answers first; htmx fetches the what-ifs once it is shown."""
+    html = client.get("/en/analyze/", {"pos": EX_BATTLE}).content.decode()
+    section = re.search(r'<section class="panel" id="what-ifs"([^>]*)>', html)[1]
+    assert 'hx-trigger="load"' in section and "/en/analyze/what-if/?pos=" in section
+    assert "Green as start player" not in html
+    url = re.search(r'hx-get="([^"]+)"', section)[1].replace("&amp;", "&")
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.lstrip().startswith('<section class="panel" id="what-ifs"')
+    assert "Green as start player" in fragment and "<html" not in fragment
+    assert "hx-trigger" not in fragment  # loaded once, not again and again
+
+
+@pytest.mark.django_db
+def test_what_if_panel_absent_without_cards_or_dice(client):
+    html = client.get("/en/analyze/", {"pos": "Rb_11.12.13-14.15.16-22.23.24"}).content.decode()
+    assert 'data-testid="analyzer-error"' not in html and 'class="grid-wrap"' in html
+    assert 'id="what-ifs"' not in html
+
+
 @pytest.mark.django_db
 def test_what_if_lists_changes(client):
-    html = client.get("/en/analyze/", {"pos": EX_BATTLE}).content.decode()
+    html = _what_if_page(client, EX_BATTLE)
     assert "Green as start player" in html
     assert "green: 1 → 2 cards" in html
 
@@ -180,7 +209,7 @@ def test_save_needs_csrf_token():
 
 @pytest.mark.django_db
 def test_what_if_offers_card_changes_that_swing_the_treasure(client):
-    html = client.get("/en/analyze/", {"pos": EX_BATTLE}).content.decode()
+    html = _what_if_page(client, EX_BATTLE)
     assert "Blue [0] Hostage Gambit at B2 instead of [1]" in html
     # following it gives exactly that position
     link = re.search(r'href="([^"]*op=whatif[^"]*)"[^>]*>Blue \[0\] Hostage Gambit at B2', html).group(1)

@@ -178,3 +178,22 @@ def test_glossary_terms_follow_rules_md():
 def test_step_urls_reverse():
     with translation.override("de"):
         assert reverse("tutorials:lesson", args=["battle-time"]) == "/de/tutorial/battle-time/"
+
+
+@pytest.mark.parametrize("name, args, current", [
+    ("tutorials:index", [], "tutorials:index"),
+    ("tutorials:lesson", [LESSONS[1].slug], "tutorials:index"),
+    ("tutorials:rules", [], "tutorials:rules"),
+    ("tutorials:analyze", [], "tutorials:analyze"),
+    ("tutorials:teach", [], "tutorials:teach"),
+    ("tutorials:sheets", [], "tutorials:sheets"),
+])
+@pytest.mark.django_db
+def test_main_navigation_marks_the_current_section(client, name, args, current):
+    """Every page says where the reader is (a lesson belongs to the tutorial)."""
+    with translation.override("en"):
+        url, expected = reverse(name, args=args), reverse(current)
+    html = client.get(url).content.decode()
+    nav = re.search(r'<nav class="site-nav".*?</nav>', html, re.S)
+    marked = re.findall(r'<a href="([^"]+)" aria-current="page"', nav[0] if nav else html)
+    assert marked == [expected]

@@ -6,7 +6,8 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
+from functools import cached_property
+from urllib.parse import quote_plus, urlencode
 
 from django.http import HttpRequest
 from django.urls import reverse
@@ -19,6 +20,7 @@ from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView
+from tutorials.drawing.chips import Chip, text
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.services import find_saved, short_link
 from tutorials.wording.events import explain
@@ -101,6 +103,9 @@ class AnalyzerPage:
     saved_title: str = ""
     #: what the user typed into the deck / won fields when it was refused (kept, not erased)
     typed: dict[str, str] = field(default_factory=dict)
+    #: the what-if panel computed into the page; otherwise it is fetched after the answer
+    #: (htmx, on load) or through a link (without JavaScript), see :attr:`what_if_url`
+    what_ifs_inline: bool = False
 
     @classmethod
     def build(cls, request: HttpRequest, situation: Situation | None, *, raw: str = "",
@@ -140,9 +145,16 @@ class AnalyzerPage:
         return format_html("<bdi>{}</bdi>", self.saved_title)
 
     # --- urls -----------------------------------------------------------------------------
-    @property
+    @cached_property
     def code(self) -> str:
+        """The situation's notation (computed once: every link on the page carries it)."""
         return self.situation.to_notation() if self.situation else self.raw
+
+    @cached_property
+    def _edit_prefix(self) -> str:
+        """``/…/analyze/edit/?pos=…&tool=…&op=`` — the part every edit link shares."""
+        query = urlencode({"pos": self.code, "tool": self.tool.code})
+        return f"{reverse('tutorials:analyze-edit')}?{query}&op="
 
     def url(self, **extra) -> str:
         query = {"pos": self.code}
@@ -155,22 +167,25 @@ class AnalyzerPage:
         return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
 
     def edit_url(self, op: str, arg: str = "") -> str:
-        query = {"pos": self.code, "tool": self.tool.code, "op": op}
-        if arg:
-            query["arg"] = arg
-        return f"{reverse('tutorials:analyze-edit')}?{urlencode(query)}"
+        """The link that applies edit ``op`` (with ``arg``) to this page's situation."""
+        url = self._edit_prefix + quote_plus(op)
+        return f"{url}&arg={quote_plus(arg)}" if arg else url
 
-    @property
+    @cached_property
     def links(self) -> dict[str, str]:
         """Fixed actions: random faces, clear, back to editing."""
         return {"faces": self.edit_url("faces"), "clear": self.edit_url("clear"),
                 "edit": self.view_url("edit")}
 
+    @cached_property
+    def _view_prefix(self) -> str:
+        """``/…/analyze/?pos=…&tool=…`` — the part every view link shares."""
+        query = urlencode({"pos": self.code, "tool": self.tool.code})
+        return f"{reverse('tutorials:analyze')}?{query}"
+
     def view_url(self, view: str, step: int = 0) -> str:
-        query = {"pos": self.code, "tool": self.tool.code}
-        if view == "explain":
-            query.update(view="explain", step=str(step))
-        return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
+        """This situation shown as ``view`` (``edit``, or ``explain`` at step ``step``)."""
+        return f"{self._view_prefix}&view=explain&step={step}" if view == "explain" else self._view_prefix
 
     # --- board ------------------------------------------------------------------------------
     def _cells(self) -> list[list[CellView]]:
@@ -198,31 +213,41 @@ class AnalyzerPage:
         return "analyzer"
 
     # --- palette ----------------------------------------------------------------------------
-    def colour_buttons(self) -> list[dict]:
+    def colour_buttons(self) -> list[Chip]:
+        """R, B, G, W: the colour of the card or dice the tool places (unseated dimmed)."""
         seated = self.situation.players if self.situation else ()
-        return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
-                 "key": c.letter, "seated": c in seated,
-                 "active": self.tool.kind in ("card", "dice") and self.tool.colour == c,
-                 "href": self.edit_url("colour", c.letter)} for c in Colour]
+        return [Chip(self.edit_url("colour", c.letter),
+                     format_html('<span class="token-letter" aria-hidden="true">{}</span> {}',
+                                 COLOUR_LETTERS[c], COLOUR_NAMES[c]),
+                     css=f"token-chip colour-{c.value}" + ("" if c in seated else " unseated"),
+                     active=self.tool.kind in ("card", "dice") and self.tool.colour == c,
+                     key=c.letter)
+                for c in Colour]
 
-    def value_buttons(self) -> list[dict]:
-        return [{"value": int(k), "name": CARD_NAMES[k], "key": str(int(k)),
-                 "active": self.tool.kind == "card" and self.tool.value == int(k),
-                 "href": self.edit_url("value", str(int(k)))} for k in AttackKind]
+    def value_buttons(self) -> list[Chip]:
+        """0-5: the attack card the tool places."""
+        return [Chip(self.edit_url("value", str(int(k))),
+                     format_html('<strong>{}</strong> <span class="chip-name">{}</span>',
+                                 int(k), CARD_NAMES[k]),
+                     css="value-chip", active=self.tool.kind == "card" and self.tool.value == int(k),
+                     key=str(int(k)), title=str(CARD_NAMES[k]))
+                for k in AttackKind]
 
-    def other_tools(self) -> list[dict]:
+    def other_tools(self) -> list[Chip]:
+        """Dice, remove, no treasure card."""
         return [
-            {"label": _("Dice"), "key": "d", "active": self.tool.kind == "dice",
-             "href": self.edit_url("dice")},
-            {"label": _("Remove"), "key": "e", "active": self.tool.kind == "erase",
-             "href": self.edit_url("tool", "e")},
-            {"label": _("No treasure card"), "key": "x", "active": self.tool.kind == "gap",
-             "href": self.edit_url("tool", "x")},
+            Chip(self.edit_url("dice"), text(_("Dice")), active=self.tool.kind == "dice", key="d"),
+            Chip(self.edit_url("tool", "e"), text(_("Remove")), active=self.tool.kind == "erase",
+                 key="e"),
+            Chip(self.edit_url("tool", "x"), text(_("No treasure card")),
+                 active=self.tool.kind == "gap", key="x"),
         ]
 
-    def face_choices(self) -> list[dict]:
-        return [{"faces": f"{a}{b}", "active": self.tool.kind == "faces" and str(self.tool.faces) == f"{a}{b}",
-                 "href": self.edit_url("tool", f"t{a}{b}")}
+    def face_choices(self) -> list[Chip]:
+        """The 21 treasure cards (11 to 66): the tool that changes a position's faces."""
+        current = str(self.tool.faces) if self.tool.kind == "faces" else ""
+        return [Chip(self.edit_url("tool", f"t{a}{b}"), text(f"{a}{b}"), css="face-chip",
+                     active=current == f"{a}{b}")
                 for a in range(1, 7) for b in range(a, 7)]
 
     # --- setup panels -----------------------------------------------------------------------
@@ -239,9 +264,10 @@ class AnalyzerPage:
                         "make_start": self.edit_url("start", c.letter)})
         return out
 
-    def shapes(self) -> list[dict]:
+    def shapes(self) -> list[Chip]:
+        """The usual board shapes, one click each."""
         current = self.situation.board.shape if self.situation else (0, 0)
-        return [{"label": f"{r}×{c}", "active": current == (r, c), "href": self.edit_url("shape", f"{r}x{c}")}
+        return [Chip(self.edit_url("shape", f"{r}x{c}"), text(f"{r}×{c}"), active=current == (r, c))
                 for r, c in ((3, 3), (4, 4), (3, 4), (4, 5), (5, 5), (6, 6))]
 
     def size_options(self) -> list[int]:
@@ -299,11 +325,11 @@ class AnalyzerPage:
         return [{"n": i + 1, "title": self.walk.step_title(i), "current": self.view == "explain" and i == self.step,
                  "href": self.view_url("explain", i)} for i, s in enumerate(self.walk.steps)]
 
-    @property
+    @cached_property
     def prev_url(self) -> str | None:
         return self.view_url("explain", self.step - 1) if self.view == "explain" and self.step > 0 else None
 
-    @property
+    @cached_property
     def next_url(self) -> str | None:
         if not self.walk or not self.walk.steps:
             return None
@@ -311,7 +337,7 @@ class AnalyzerPage:
             return self.view_url("explain", 0)
         return self.view_url("explain", self.step + 1) if self.step + 1 < len(self.walk.steps) else None
 
-    @property
+    @cached_property
     def end_url(self) -> str | None:
         if not self.walk or not self.walk.steps:
             return None
@@ -322,9 +348,11 @@ class AnalyzerPage:
             return []
         return self.walk.explanations(self.step)
 
+    @cached_property
     def order(self):
         return self.walk.order(self.step) if self.walk and self.view == "explain" else []
 
+    @cached_property
     def winnings(self):
         if not self.walk:
             return []
@@ -358,6 +386,21 @@ class AnalyzerPage:
                  "now": len(self.walk.solution.treasure.winnings[c])}
                 for c in self.walk.solution.treasure.order]
 
+    @property
+    def offers_what_ifs(self) -> bool:
+        """Whether the page has a what-if panel: cards or dice lie on the board."""
+        if self.situation is None:
+            return False
+        board = self.situation.board
+        return bool(board.cards() or board.dice())
+
+    @cached_property
+    def what_if_url(self) -> str:
+        """The what-if panel of this situation: a fragment for htmx, else the page with it."""
+        query = urlencode({"pos": self.code, "tool": self.tool.code})
+        return f"{reverse('tutorials:analyze-what-if')}?{query}"
+
+    @cached_property
     def what_ifs(self):
         if self.situation is None:
             return []

@@ -34,6 +34,24 @@ def analyze(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def analyze_what_if(request: HttpRequest) -> HttpResponse:
+    """The what-if panel of ``pos``: for htmx the panel alone (the page asks for it once the
+    answer is shown), without JavaScript the whole page with the panel in it."""
+
+    raw = request.GET.get("pos", "")
+    try:
+        situation = notation.parse(raw)
+    except RulesError as exc:
+        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
+        return render(request, "tutorials/analyzer.html", {"page": page})
+    page = AnalyzerPage.build(request, situation, raw=raw, view="edit")
+    page.what_ifs_inline = True
+    if request.htmx:
+        return render(request, "tutorials/analyzer.html#what-ifs", {"page": page})
+    return render(request, "tutorials/analyzer.html", {"page": page})
+
+
+@require_safe
 def analyze_edit(request: HttpRequest) -> HttpResponse:
     """Apply one edit (``op``) to ``pos``; refused edits keep the position and say why."""
 

@@ -11,6 +11,7 @@ same in a browser, in WeasyPrint and on paper.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -150,12 +151,20 @@ def _frame(classes: set[str], has_treasure: bool, won) -> tuple[str, str, float,
 def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> SafeString:
     """One position as a self-contained SVG (viewBox 0 0 100 100).
 
-    ``cell`` is a :class:`tutorials.tutorial.boards.CellView`. ``pixel`` sets width/height
-    attributes (for print); on the web the SVG scales to its box.
+    ``cell`` is a :class:`tutorials.drawing.cells.CellView`. ``pixel`` sets width/height
+    attributes (for print); on the web the SVG scales to its box. The picture depends only
+    on what the position shows, the font and the language (card names), so it is drawn once
+    per process for each of those (the same treasure cards, cards and dice recur on every
+    board).
     """
-    font = font or font_family()
-    classes = set(cell.classes)
-    fill, stroke, width, dash = _frame(classes, cell.treasure is not None, cell.won_by)
+    return _cell_svg(cell.treasure, cell.card, cell.dice, cell.face_down, cell.ghost, cell.won_by,
+                     frozenset(cell.classes), font or font_family(), pixel, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pixel,
+              language) -> SafeString:  # language: part of the cache key (card names)
+    fill, stroke, width, dash = _frame(classes, treasure is not None, won_by)
     size = f' width="{pixel}" height="{pixel}"' if pixel else ""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"{size} '
              f'class="cell-svg" aria-hidden="true" focusable="false">',
@@ -170,10 +179,9 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
                      f'stroke-width="3" stroke-dasharray="7 5"/>')
     if "claimable" in classes:
         parts.append(f'<rect x="8" y="8" width="84" height="84" rx="7" fill="none" stroke="{ACCENT}" stroke-width="3"/>')
-    occupied = cell.card is not None or cell.ghost is not None
-    if cell.treasure is not None:
-        low, high = cell.treasure.faces
-        dice = cell.dice
+    occupied = card is not None or ghost is not None
+    if treasure is not None:
+        low, high = treasure.faces
         if dice is not None:
             kw = {"fill": TINT[dice.colour], "stroke": FILL[dice.colour] if dice.colour is not Colour.WHITE
                   else "#1d2430", "width": 4.0, "dash": "5 3" if dice.colour is Colour.WHITE else ""}
@@ -189,12 +197,12 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
                          f'<text x="15" y="20.5" font-size="12" font-weight="800" text-anchor="middle" '
                          f'fill="{INK[dice.colour]}" font-family="{font}">'
                          f'{escape(COLOUR_LETTERS[dice.colour])}</text></g>')
-    if cell.card is not None:
-        parts.append(_card(cell.card, face_down=cell.face_down, hit="hit" in classes, font=font))
-    elif cell.ghost is not None:
-        parts.append(_card(cell.ghost, ghost=True, font=font))
-    if cell.won_by is not None:
-        c = cell.won_by
+    if card is not None:
+        parts.append(_card(card, face_down=face_down, hit="hit" in classes, font=font))
+    elif ghost is not None:
+        parts.append(_card(ghost, ghost=True, font=font))
+    if won_by is not None:
+        c = won_by
         parts.append(f'<g class="won-mark"><rect x="81" y="4" width="16" height="31" rx="4" fill="{FILL[c]}" '
                      f'stroke="#1d2430" stroke-width="1"/><text x="89" y="17" font-size="11" '
                      f'font-weight="800" text-anchor="middle" fill="{INK[c]}" font-family="{font}">'

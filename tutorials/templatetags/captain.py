@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
 from django.conf import settings
+from django.urls import NoReverseMatch, reverse
 from django.urls import translate_url as _translate_url
+from django.utils.html import format_html
+from django.utils import translation
 from django.utils.translation import get_language, pgettext
 
 from captain.rules import AttackKind, Colour
 from tutorials.drawing.diagrams import all_diagrams
+from tutorials.drawing.grid import grid_html
 from tutorials.drawing.svg import cell_svg, range_svg
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import card_phrase as phrase
@@ -53,6 +59,24 @@ def clause_text(clause: str) -> str:
     return clause_summary(clause)
 
 
+@register.simple_tag
+def clause_link(clause: str) -> str:
+    """``<a class="clause">BAT-3</a>``: the clause id linking to it on the rules page, its
+    translated statement as the tooltip."""
+
+    return format_html('<a class="clause" href="{}#{}" title="{}">{}</a>',
+                       _rules_url(), clause, clause_summary(clause), clause)
+
+
+@lru_cache(maxsize=8)
+def _rules_url_for(language: str | None) -> str:
+    return reverse("tutorials:rules")
+
+
+def _rules_url() -> str:
+    return _rules_url_for(get_language())
+
+
 @register.inclusion_tag("tutorials/_card_table_rows.html")
 def card_table():
     """The six attack cards with their range diagrams (BAT-4)."""
@@ -75,9 +99,25 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
     request = context["request"]
     current = get_language()
     path = page_url or request.get_full_path()
+    match = None if page_url else getattr(request, "resolver_match", None)
     return [{"code": code, "name": LANGUAGE_SELF_NAMES.get(code, code),
-             "url": _translate_url(path, code), "current": code == current}
+             "url": _in_language(match, path, code), "current": code == current}
             for code, _name in settings.LANGUAGES]
+
+
+def _in_language(match, path: str, code: str) -> str:
+    """``path`` in language ``code``; ``match`` is the request's resolved route when
+    ``path`` is the request's own (spares resolving it again, once per language)."""
+    if match is None or not match.url_name:
+        return _translate_url(path, code)
+    name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
+    with translation.override(code):
+        try:
+            url = reverse(name, args=match.args, kwargs=match.kwargs)
+        except NoReverseMatch:
+            return _translate_url(path, code)
+    query = path.partition("?")[2]
+    return f"{url}?{query}" if query else url
 
 
 @register.filter
@@ -99,6 +139,16 @@ def cell_svg_filter(cell) -> str:
     """The position's picture from the shared SVG renderer (tutorials.drawing.svg)."""
 
     return cell_svg(cell)
+
+
+@register.simple_tag(takes_context=True)
+def board_grid(context, rows, post_url=None):
+    """The whole board (:func:`tutorials.drawing.grid.grid_html`): ``{% board_grid rows %}``,
+    or ``{% board_grid rows post_url=board.post_url %}`` for a board whose positions post
+    forms (they carry the page's CSRF token)."""
+
+    token = str(context.get("csrf_token", "")) if post_url else ""
+    return grid_html(rows, post_url=post_url, csrf_token=token)
 
 
 @register.filter(name="range_svg")
