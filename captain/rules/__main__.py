@@ -9,9 +9,10 @@
     Plays whole games with computer players and prints statistics (``--jobs 0``: one
     process per core; the figures do not depend on ``--jobs``).
 
-``python -m captain.rules winrate --strength strong --against greedy --games 1000 [--mode strategy] [--jobs 0]``
+``python -m captain.rules winrate --strength strong --against greedy --games 1000 [--jobs 0]``
     Plays one computer captain against others, seats rotated, and prints its win share
-    with a 95% confidence interval and its decision times.
+    with a 95% confidence interval and its decision times (``--mode strategy`` for the
+    strategy mode).
 
 ``python -m captain.rules bench``
     Prints benchmark figures, each interleaved with a yardstick (:mod:`captain.rules.sim.bench`).

@@ -48,7 +48,18 @@ def situation_from_json(data: object) -> Situation:
                     for i, p in enumerate(players_raw))
     start = Colour.from_name(data["start_player"], where="start_player", field="start_player")
     seating = Seating(players, start)
-    board_raw = data["board"]
+    board = _board_from_json(data["board"])
+    rules = RuleSet.from_json(data.get("rules"))
+    deck = data.get("deck")
+    if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool) or deck < 0):
+        raise InvalidInput("deck must be a whole number, 0 or more", where="deck", field="deck",
+                           code="bad-deck")
+    won = _won_from_json(data.get("won"), players)
+    return Situation(board, seating, rules, deck, won).validate()
+
+
+def _board_from_json(board_raw: object) -> Board:
+    """``board``: a list of row strings (``"35 35r1 x"``), within the size limits."""
     if not isinstance(board_raw, list) or not board_raw:
         raise InvalidInput("board must be a non-empty list of row strings", where="board",
                            field="board", code="bad-board")
@@ -59,31 +70,31 @@ def situation_from_json(data: object) -> Situation:
         if isinstance(row, str) and len(row.split()) > MAX_ROW_LENGTH:
             raise InvalidInput(f"at most {MAX_ROW_LENGTH} positions a row", where=f"board row {r}",
                                field=f"board[{r}]", code="board-too-large")
-    board = Board.parse(board_raw)
-    rules = RuleSet.from_json(data.get("rules"))
-    deck = data.get("deck")
-    if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool) or deck < 0):
-        raise InvalidInput("deck must be a whole number, 0 or more", where="deck", field="deck",
-                           code="bad-deck")
+    return Board.parse(board_raw)
+
+
+def _won_from_json(won_raw: object,
+                   players: tuple[Colour, ...]) -> dict[Colour, tuple[Treasure, ...]]:
+    """``won``: seated colour -> list of treasure cards like ``"35"``."""
     won: dict[Colour, tuple[Treasure, ...]] = {}
-    won_raw = data.get("won")
-    if won_raw is not None:
-        if not isinstance(won_raw, Mapping):
-            raise InvalidInput("won must map colours to lists of cards like \"35\"", where="won",
-                               field="won", code="bad-won")
-        for name, cards in won_raw.items():
-            colour = Colour.from_name(name, where=f"won key {name!r}", field="won")
-            if colour not in players:
-                raise InvalidSituation(f"{colour.value} has won cards but is not seated",
-                                      where=f"won.{colour.value}", field=f"won.{colour.value}",
-                                      clause="SETUP-1", code="colour-not-seated",
-                                      colour=colour.value)
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise InvalidInput("won cards must be a list of strings like \"35\"",
-                                   where=f"won.{name}", field=f"won.{name}", code="bad-won")
-            won[colour] = tuple(Treasure.parse(c, where=f"won.{name}[{i}]", field=f"won.{name}[{i}]")
-                                for i, c in enumerate(cards))
-    return Situation(board, seating, rules, deck, won).validate()
+    if won_raw is None:
+        return won
+    if not isinstance(won_raw, Mapping):
+        raise InvalidInput("won must map colours to lists of cards like \"35\"", where="won",
+                           field="won", code="bad-won")
+    for name, cards in won_raw.items():
+        colour = Colour.from_name(name, where=f"won key {name!r}", field="won")
+        if colour not in players:
+            raise InvalidSituation(f"{colour.value} has won cards but is not seated",
+                                  where=f"won.{colour.value}", field=f"won.{colour.value}",
+                                  clause="SETUP-1", code="colour-not-seated",
+                                  colour=colour.value)
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise InvalidInput("won cards must be a list of strings like \"35\"",
+                               where=f"won.{name}", field=f"won.{name}", code="bad-won")
+        won[colour] = tuple(Treasure.parse(c, where=f"won.{name}[{i}]", field=f"won.{name}[{i}]")
+                            for i, c in enumerate(cards))
+    return won
 
 
 def situation_to_json(situation: Situation) -> dict[str, Any]:

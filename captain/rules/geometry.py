@@ -171,8 +171,8 @@ def _build(row_lengths: tuple[int, ...]) -> Geometry:
     matrix = [[-1] * n for _ in range(n)]
     for (a, b), mask in between.items():
         matrix[a][b] = matrix[b][a] = mask
-    return Geometry(row_lengths, shape_key(row_lengths), positions, index, tuple(lines), tuple(full), reach, between,
-                    frozenset(lattice_gap), tuple(tuple(row) for row in matrix))
+    return Geometry(row_lengths, shape_key(row_lengths), positions, index, tuple(lines), tuple(full), reach,
+                    between, frozenset(lattice_gap), tuple(tuple(row) for row in matrix))
 
 
 @BITS.computes

@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .caches import CELLS
 from .clauses import implements
@@ -229,7 +229,7 @@ class Dice:
         return self.token
 
 
-Occupant = Union[AttackCard, Dice]
+Occupant = AttackCard | Dice
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +358,7 @@ class Board:
 
     def __iter__(self) -> Iterator[tuple[Position, Cell]]:
         """Positions and cells, row by row, left to right."""
-        return zip(self.geometry.positions, (sq for row in self.rows for sq in row))
+        return zip(self.geometry.positions, (sq for row in self.rows for sq in row), strict=True)
 
     def positions(self) -> list[Position]:
         """Every position, row by row."""

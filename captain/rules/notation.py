@@ -154,6 +154,32 @@ def parse_unchecked(text: str) -> Situation:
     if len(text) > MAX_LENGTH:
         raise NotationError("length", text, MAX_LENGTH, limit=MAX_LENGTH)
     r = _Reader(text)
+    seats, start = _seats(r)
+    rows = _rows(r)
+    rules = RuleSet()
+    deck: int | None = None
+    won: dict[Colour, tuple[Treasure, ...]] = {}
+    seen = ""
+    while r.peek() == "_":
+        r.take()
+        key = r.peek()
+        if key not in "rdw" or not key or (seen and "rdw".index(key) <= "rdw".index(seen[-1])):
+            raise r.fail("section")
+        seen += key
+        r.take()
+        if key == "r":
+            rules = _rules(r)
+        elif key == "d":
+            deck = r.number("deck-number")
+        else:
+            won = _won(r, seats)
+    if r.peek():
+        raise r.fail("separator")
+    return Situation(Board(tuple(rows)), Seating(tuple(seats), start), rules, deck, won)
+
+
+def _seats(r: _Reader) -> tuple[list[Colour], Colour]:
+    """``rBgw_``: the seated colours clockwise, the capital one the start player."""
     seats: list[Colour] = []
     start: Colour | None = None
     while r.peek() and r.peek() != "_":
@@ -175,6 +201,11 @@ def parse_unchecked(text: str) -> Situation:
         raise r.fail("start-player-letter", 0)
     if r.take() != "_":
         raise r.fail("seats-end", r.i - 1)
+    return seats, start
+
+
+def _rows(r: _Reader) -> list[tuple[Cell, ...]]:
+    """Cells separated by ``.``, rows by ``-``."""
     rows: list[tuple[Cell, ...]] = []
     row: list[Cell] = []
     while True:
@@ -193,27 +224,7 @@ def parse_unchecked(text: str) -> Situation:
                 raise r.fail("row-count", limit=MAX_ROWS)
             r.take()
             continue
-        break
-    rules = RuleSet()
-    deck: int | None = None
-    won: dict[Colour, tuple[Treasure, ...]] = {}
-    seen = ""
-    while r.peek() == "_":
-        r.take()
-        key = r.peek()
-        if key not in "rdw" or not key or (seen and "rdw".index(key) <= "rdw".index(seen[-1])):
-            raise r.fail("section")
-        seen += key
-        r.take()
-        if key == "r":
-            rules = _rules(r)
-        elif key == "d":
-            deck = r.number("deck-number")
-        else:
-            won = _won(r, seats)
-    if r.peek():
-        raise r.fail("separator")
-    return Situation(Board(tuple(rows)), Seating(tuple(seats), start), rules, deck, won)
+        return rows
 
 
 def parse(text: str) -> Situation:

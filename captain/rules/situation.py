@@ -338,6 +338,48 @@ class Situation:
         card or more treasure cards than the game has (SETUP-2/4); a negative deck.
         """
         players = set(self.players)
+        self._check_occupants(players)
+        for colour in self.won:
+            if colour not in players:
+                raise InvalidSituation(f"{colour.value} has won cards but is not seated",
+                                      where=f"won.{colour.value}", field=f"won.{colour.value}",
+                                      clause="SETUP-1",
+                                      code="colour-not-seated", colour=colour.value)
+        self._check_treasures()
+        return self
+
+    def _check_treasures(self) -> None:
+        """:meth:`validate` for the treasure cards: copies and total (SETUP-2/4), the deck."""
+        n = len(self.players)
+        copies: Counter[Treasure] = Counter(sq.treasure for _, sq in self.board if sq.treasure)
+        for cards in self.won.values():
+            copies.update(cards)
+        for treasure, count in sorted(copies.items()):
+            if count > 2:
+                on_board = [p for p, sq in self.board if sq.treasure == treasure]
+                where = f"position {on_board[-1]}" if on_board else f"won cards ({treasure})"
+                raise InvalidSituation(f"treasure card {treasure} appears {count} times on the "
+                                      f"board and among won cards; the game has two of each",
+                                      where=where, field="board" if on_board else "won",
+                                      clause="SETUP-2", code="too-many-copies",
+                                      treasure=str(treasure), count=count,
+                                      position=list(on_board[-1]) if on_board else None)
+        total = sum(copies.values())
+        limit = full_treasure_count(n)
+        if self.deck is not None:
+            if self.deck < 0:
+                raise InvalidInput("deck must be 0 or more", where="deck", field="deck",
+                                   code="bad-deck")
+            total += self.deck
+        if total > limit:
+            raise InvalidSituation(f"{total} treasure cards on the board, won and in the deck; the "
+                                  f"game has {limit}", where="deck" if self.deck else "board",
+                                  field="deck" if self.deck else "board",
+                                  clause="SETUP-4" if n == 2 else "SETUP-2",
+                                  code="too-many-treasures", total=total, limit=limit)
+
+    def _check_occupants(self, players: set[Colour]) -> None:
+        """:meth:`validate` for the attack cards and dice on the board."""
         n = len(self.players)
         counts: Counter[tuple[Colour, AttackKind]] = Counter()
         dice_cards: Counter[Colour] = Counter()
@@ -377,36 +419,3 @@ class Situation:
             raise InvalidSituation("dice and attack cards lie on the board together; Battle Time "
                                   "begins only when no dice remain", where="board", field="board",
                                   clause="SET-3", code="dice-and-cards")
-        for colour in self.won:
-            if colour not in players:
-                raise InvalidSituation(f"{colour.value} has won cards but is not seated",
-                                      where=f"won.{colour.value}", field=f"won.{colour.value}",
-                                      clause="SETUP-1",
-                                      code="colour-not-seated", colour=colour.value)
-        copies: Counter[Treasure] = Counter(sq.treasure for _, sq in self.board if sq.treasure)
-        for cards in self.won.values():
-            copies.update(cards)
-        for treasure, count in sorted(copies.items()):
-            if count > 2:
-                on_board = [p for p, sq in self.board if sq.treasure == treasure]
-                where = f"position {on_board[-1]}" if on_board else f"won cards ({treasure})"
-                raise InvalidSituation(f"treasure card {treasure} appears {count} times on the "
-                                      f"board and among won cards; the game has two of each",
-                                      where=where, field="board" if on_board else "won",
-                                      clause="SETUP-2", code="too-many-copies",
-                                      treasure=str(treasure), count=count,
-                                      position=list(on_board[-1]) if on_board else None)
-        total = sum(copies.values())
-        limit = full_treasure_count(n)
-        if self.deck is not None:
-            if self.deck < 0:
-                raise InvalidInput("deck must be 0 or more", where="deck", field="deck",
-                                   code="bad-deck")
-            total += self.deck
-        if total > limit:
-            raise InvalidSituation(f"{total} treasure cards on the board, won and in the deck; the "
-                                  f"game has {limit}", where="deck" if self.deck else "board",
-                                  field="deck" if self.deck else "board",
-                                  clause="SETUP-4" if n == 2 else "SETUP-2",
-                                  code="too-many-treasures", total=total, limit=limit)
-        return self

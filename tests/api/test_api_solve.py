@@ -27,7 +27,7 @@ def cli_outcomes():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert len(lines) == len(CASE_FILES)
-    return {path.name: json.loads(line) for path, line in zip(CASE_FILES, lines)}
+    return {path.name: json.loads(line) for path, line in zip(CASE_FILES, lines, strict=True)}
 
 
 @pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""Load benchmark of the deployed configuration: ``bin/bench-load`` (prints figures; no speed goal is asserted).
+"""Load benchmark of the deployed configuration: ``bin/bench-load`` (prints figures; no speed goal
+is asserted).
 
 Runs the README's release steps and gunicorn with three workers, Redis and the default
 limits (render limit: one per CPU; rate limits from settings.RATE_LIMITS; one trusted
@@ -40,7 +41,8 @@ POSITIONS = ["Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-3
 CLIENTS, LOAD_SECONDS = 30, 30
 
 
-def page_latencies(server: Server, *, count: int | None = None, until: threading.Event | None = None) -> list[float]:
+def page_latencies(server: Server, *, count: int | None = None,
+                   until: threading.Event | None = None) -> list[float]:
     """Seconds per tutorial page request, one after another (one reader)."""
     times = []
     while (count is None or len(times) < count) and not (until and until.is_set()):
@@ -76,7 +78,8 @@ def pdf_clients(server: Server, stop_at: float) -> Counter:
 
 def figures(times: list[float]) -> str:
     p95 = statistics.quantiles(times, n=20)[18]
-    return f"median {statistics.median(times) * 1000:6.1f} ms, p95 {p95 * 1000:6.1f} ms ({len(times)} requests)"
+    median = statistics.median(times)
+    return f"median {median * 1000:6.1f} ms, p95 {p95 * 1000:6.1f} ms ({len(times)} requests)"
 
 
 def save_limit(server: Server) -> tuple[int, str]:
@@ -93,7 +96,8 @@ def save_limit(server: Server) -> tuple[int, str]:
 
 def schemathesis_requests() -> str:
     with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
-        subprocess.run([sys.executable, "-m", "pytest", "tests/api/test_api_schema.py", "-q", "-p", "no:randomly"],
+        subprocess.run([sys.executable, "-m", "pytest", "tests/api/test_api_schema.py", "-q",
+                        "-p", "no:randomly"],
                        cwd=BASE_DIR, env={**os.environ, "SCHEMATHESIS_COUNT_FILE": out.name},
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         return out.read().strip() or "?"

@@ -134,7 +134,8 @@ def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: b
     # (translations are compiled by bin/setup already)
     finish(manage("migrate", "--noinput", env=env), "migrate")
     finish(manage("collectstatic", "--noinput", env=env), "collectstatic")
-    assert any(re.fullmatch(r"sheet\.[0-9a-f]{12}\.css", p.name) for p in (tmp / "static" / "css").iterdir()), \
+    css = (tmp / "static" / "css").iterdir()
+    assert any(re.fullmatch(r"sheet\.[0-9a-f]{12}\.css", p.name) for p in css), \
         "collectstatic did not write hashed names: is the manifest storage on?"
     output = ""
     sheet_dir = tmp / "sheets"

@@ -149,7 +149,8 @@ class Browser:
 
     def start_table(self) -> str:
         self.request("GET", f"/{self.lang}/teach/")
-        status, headers, body = self.request("POST", f"/{self.lang}/teach/", {"players": "4", "mode": "action"})
+        status, headers, body = self.request("POST", f"/{self.lang}/teach/",
+                                             {"players": "4", "mode": "action"})
         assert status == 302, body[:1000]
         return headers["Location"].rstrip("/").rsplit("/", 1)[-1]
 

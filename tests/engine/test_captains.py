@@ -50,7 +50,7 @@ def with_other_hidden_facts(state: GameState, colour: Colour, rng: random.Random
         face_down = [pos for pos, card in board.cards().items() if card.colour is p.colour]
         kinds = list(p.hand) + [board.at(pos).card.kind for pos in face_down]
         rng.shuffle(kinds)
-        for pos, kind in zip(face_down, kinds):
+        for pos, kind in zip(face_down, kinds, strict=False):  # the rest go back to the hand
             board = board.with_cell(pos, cell_of(board.at(pos).treasure, p.colour, kind))
         players.append(replace(p, hand=tuple(sorted(kinds[len(face_down):]))))
     return replace(state, board=board, deck=tuple(unseen[:len(state.deck)]),
@@ -113,7 +113,7 @@ def test_a_view_keeps_everything_its_player_sees(mode):
                     assert seen.occupant == cell.occupant
                 elif cell.card is not None:
                     assert seen.card.colour is cell.card.colour
-            for p, q in zip(state.players, view.players):
+            for p, q in zip(state.players, view.players, strict=True):
                 assert q.won == p.won and q.dice == p.dice and q.discard == p.discard
                 assert q.false_bell == p.false_bell
                 if p.colour is not colour:

@@ -69,7 +69,8 @@ def test_analyzer_edits_never_guess(client, params, words):
                           HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert words in _error(response), _error(response)
-    assert parse_qs(urlsplit((response.get("HX-Push-Url") or response["HX-Replace-Url"])).query)["pos"][0] == EX_BATTLE
+    pushed = response.get("HX-Push-Url") or response["HX-Replace-Url"]
+    assert parse_qs(urlsplit(pushed).query)["pos"][0] == EX_BATTLE
 
 
 @pytest.mark.django_db
@@ -77,7 +78,7 @@ def test_clicks_on_a_tall_board_land_where_clicked(client):
     tall = "Rb_12-" + "-".join(["x"] * 9) + "-13"  # 11 rows; A11 holds 13
     response = client.get("/en/analyze/edit/", {"pos": tall, "tool": "r1", "op": "put", "arg": "10-0"},
                           HTTP_HX_REQUEST="true")
-    new = parse_qs(urlsplit((response.get("HX-Push-Url") or response["HX-Replace-Url"])).query)["pos"][0]
+    new = parse_qs(urlsplit(response.get("HX-Push-Url") or response["HX-Replace-Url"]).query)["pos"][0]
     assert new.endswith("-13r1"), new
 
 

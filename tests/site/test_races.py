@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import pytest
 from django.db import connection, connections
@@ -32,10 +32,8 @@ def meet_after_reading(barrier: threading.Barrier):
         result = execute(sql, params, many, context)
         if not met and sql.lstrip().upper().startswith("SELECT") and TABLE in sql:
             met = True
-            try:
+            with suppress(threading.BrokenBarrierError):
                 barrier.wait(timeout=10)
-            except threading.BrokenBarrierError:
-                pass
         return result
 
     with connection.execute_wrapper(hook):
@@ -74,12 +72,14 @@ def _table(client: Client, section: int) -> TeachSession:
 def test_two_board_actions_at_once_lose_nothing(client):
     table = _table(client, 7)  # Treasure Time: boards sandwich, block, priority, quiz
     before = table.version
-    results = _at_once(*[lambda board=board, c=_same_presenter(client):
+    boards = ("sandwich", "block")
+    presenters = [_same_presenter(client) for _ in boards]
+    results = _at_once(*[lambda board=board, c=c:
                          c.post(f"/en/teach/{table.code}/board/{board}/", {"do": "next"})
-                         for board in ("sandwich", "block")])
+                         for board, c in zip(boards, presenters, strict=True)])
     statuses = [r.status_code for r in results]
     table.refresh_from_db()
-    accepted = [board for board, status in zip(("sandwich", "block"), statuses) if status == 302]
+    accepted = [board for board, status in zip(boards, statuses, strict=True) if status == 302]
     assert sorted(statuses) == [302, 409], statuses
     assert table.version == before + len(accepted)
     assert sorted(table.board_states) == accepted, "an accepted change was lost"

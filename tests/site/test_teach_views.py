@@ -107,4 +107,5 @@ def test_presenter_board_actions_are_posts_with_csrf(client):
     # with htmx the board comes back as a fragment, still with forms
     fragment = client.post(board_url, {"do": "claim", "at": "00"}, HTTP_HX_REQUEST="true")
     assert fragment.status_code == 200
-    assert 'id="board-dice"' in fragment.content.decode() and "csrfmiddlewaretoken" in fragment.content.decode()
+    html = fragment.content.decode()
+    assert 'id="board-dice"' in html and "csrfmiddlewaretoken" in html

@@ -41,7 +41,8 @@ def test_form_refuses_an_override_saying_what_and_where(client, lang, says):
 
 @pytest.mark.django_db
 def test_api_refuses_an_override_with_field_and_offset(client):
-    response = client.post("/api/v1/positions", data=json.dumps({"notation": POSITION, "title": "ab\u2067cd"}),
+    body = json.dumps({"notation": POSITION, "title": "ab\u2067cd"})
+    response = client.post("/api/v1/positions", data=body,
                            content_type="application/json", HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 422
     [problem] = response.json()["detail"]
@@ -54,7 +55,8 @@ def test_api_refuses_an_override_with_field_and_offset(client):
 @pytest.mark.parametrize("title", KEPT)
 def test_form_and_api_keep_the_same_titles(client, title):
     assert client.post("/en/analyze/save/", {"pos": POSITION, "title": f" {title} "}).status_code == 302
-    response = client.post("/api/v1/positions", data=json.dumps({"notation": POSITION, "title": f" {title} "}),
+    body = json.dumps({"notation": POSITION, "title": f" {title} "})
+    response = client.post("/api/v1/positions", data=body,
                            content_type="application/json")
     assert response.status_code == 201 and response.json()["title"] == title
     assert [row.title for row in SavedPosition.objects.all()] == [title, title]

@@ -159,7 +159,8 @@ def test_catalogs_are_complete():
                 if not "".join(re.findall(r'"(.*)"', s)):
                     empty.append(entry.strip().splitlines()[-2:])
         assert not empty, f"untranslated in {lang}: {empty[:5]}"
-        mo = gettext.GNUTranslations(open(ROOT / "locale" / lang / "LC_MESSAGES" / "django.mo", "rb"))
+        with open(ROOT / "locale" / lang / "LC_MESSAGES" / "django.mo", "rb") as compiled:
+            mo = gettext.GNUTranslations(compiled)
         assert len(mo._catalog) > 50
 
 

@@ -168,7 +168,7 @@ def resize(situation: Situation, rows: int, cols: int) -> Situation:
     missing = [Position(r, c) for r in range(rows) for c in range(cols) if Position(r, c) not in keep]
     kept_board = Board.from_cells(keep, (rows, cols)) if keep else Board(((Cell(),),))
     faces = _fresh_faces(kept_board, dict(situation.won), len(missing), random.Random(rows * 7 + cols))
-    for p, t in zip(missing, faces):
+    for p, t in zip(missing, faces, strict=True):
         keep[p] = Cell(t)
     return replace(situation, board=Board.from_cells(keep, (rows, cols))).validate()
 
@@ -179,7 +179,7 @@ def shuffle_faces(situation: Situation, rng: random.Random) -> Situation:
     positions = [p for p, sq in situation.board if sq.treasure is not None]
     faces = _fresh_faces(empty, dict(situation.won), len(positions), rng)
     board = situation.board
-    for p, t in zip(positions, faces):
+    for p, t in zip(positions, faces, strict=True):
         board = board.with_cell(p, Cell(t, board.at(p).occupant))
     return replace(situation, board=board).validate()
 
@@ -289,7 +289,8 @@ class WhatIf:
 def _outcome_counts(situation: Situation) -> tuple[dict[Colour, int], frozenset, bool | None]:
     sol = solve(situation)
     won = {c: len(ps) for c, ps in sol.treasure.winnings.items()} if sol.treasure else {}
-    survivors = frozenset((p, c.token) for p, c in sol.battle.survivors.items()) if sol.battle else frozenset()
+    survivors = (frozenset((p, c.token) for p, c in sol.battle.survivors.items()) if sol.battle
+                 else frozenset())
     return won, survivors, sol.bell.may_ring if sol.bell else None
 
 
@@ -332,6 +333,33 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
     if not board.cards() and not board.dice():
         return []
     base_won, base_survivors, base_bell = _outcome_counts(situation)
+    out = []
+    for label, alt in _other_seatings_and_rules(situation):
+        try:
+            won, survivors, bell = _outcome_counts(alt.validate())
+        except (InvalidInput, InvalidSituation):
+            continue
+        changes = []
+        for colour in situation.players:
+            if won.get(colour, 0) != base_won.get(colour, 0):
+                changes.append(_("%(colour)s: %(before)s → %(after)s cards") % {
+                    "colour": COLOUR_NAMES[colour], "before": base_won.get(colour, 0),
+                    "after": won.get(colour, 0)})
+        if survivors != base_survivors and not changes:
+            changes.append(_("Other cards survive Battle Time, same treasure."))
+        if bell is not None and bell != base_bell:
+            changes.append(_("The bell may ring.") if bell else _("The bell may not ring yet."))
+        if not changes:
+            changes.append(_("No change."))
+        out.append(WhatIf(label, alt.to_notation(), tuple(changes)))
+    out.extend(_card_what_ifs(situation, base_won, base_survivors))
+    return out
+
+
+def _other_seatings_and_rules(situation: Situation) -> list[tuple[str, Situation]]:
+    """(label, situation): each other start player, and the rules that could change the
+    answer (VAR-1 and INT-1 for cards; the mode and VAR-4 for dice)."""
+    board = situation.board
     options: list[tuple[str, Situation]] = []
     for colour in situation.players:
         if colour != situation.seating.start_player:
@@ -352,24 +380,4 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
             options.append((_("First-edition bell rule") if rules.bell is not BellRule.FIRST_EDITION
                             else _("Current bell rule"),
                             replace(situation, rules=toggle_rule(rules, "v4"))))
-    out = []
-    for label, alt in options:
-        try:
-            won, survivors, bell = _outcome_counts(alt.validate())
-        except (InvalidInput, InvalidSituation):
-            continue
-        changes = []
-        for colour in situation.players:
-            if won.get(colour, 0) != base_won.get(colour, 0):
-                changes.append(_("%(colour)s: %(before)s → %(after)s cards") % {
-                    "colour": COLOUR_NAMES[colour], "before": base_won.get(colour, 0),
-                    "after": won.get(colour, 0)})
-        if survivors != base_survivors and not changes:
-            changes.append(_("Other cards survive Battle Time, same treasure."))
-        if bell is not None and bell != base_bell:
-            changes.append(_("The bell may ring.") if bell else _("The bell may not ring yet."))
-        if not changes:
-            changes.append(_("No change."))
-        out.append(WhatIf(label, alt.to_notation(), tuple(changes)))
-    out.extend(_card_what_ifs(situation, base_won, base_survivors))
-    return out
+    return options

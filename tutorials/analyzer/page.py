@@ -42,6 +42,43 @@ def _colour_arg(arg: str) -> Colour:
     return Colour.from_letter(arg)
 
 
+def _shape_arg(arg: str) -> tuple[int, int]:
+    """``"3x4"`` (or ``3×4``): rows and columns."""
+    m = re.fullmatch(r"\s*([0-9]{1,2})\s*[x×]\s*([0-9]{1,2})\s*", arg)
+    if not m:
+        raise InvalidInput("bad board size", code="bad-size")
+    return int(m[1]), int(m[2])
+
+
+def _value_arg(arg: str) -> int:
+    if not re.fullmatch(r"[0-5]", arg):
+        raise InvalidInput("attack values run 0-5", code="bad-value")
+    return int(arg)
+
+
+#: Edits that change the situation: ``op`` -> f(situation, arg, tool, params).
+_SITUATION_EDITS = {
+    "put": lambda s, arg, tool, params: analyzer.put(s, _position_arg(arg), tool),
+    "seat": lambda s, arg, tool, params: analyzer.toggle_seat(s, _colour_arg(arg)),
+    "start": lambda s, arg, tool, params: analyzer.set_start(s, _colour_arg(arg)),
+    "shape": lambda s, arg, tool, params: analyzer.resize(s, *_shape_arg(arg)),
+    "faces": lambda s, arg, tool, params: analyzer.shuffle_faces(s, random.SystemRandom()),
+    "rule": lambda s, arg, tool, params: analyzer.with_rules(s, analyzer.toggle_rule(s.rules, arg)),
+    "deck": lambda s, arg, tool, params: analyzer.set_deck(s, params.get("deck", arg)),
+    "won": lambda s, arg, tool, params: analyzer.set_won(s, params.get("won", arg)),
+    "clear": lambda s, arg, tool, params: analyzer.clear(s),
+    "whatif": lambda s, arg, tool, params: notation.parse(arg),
+}
+
+#: Edits that only choose the tool: ``op`` -> f(tool, arg).
+_TOOL_EDITS = {
+    "tool": lambda tool, arg: Tool.parse(arg),
+    "colour": lambda tool, arg: tool.with_colour(_colour_arg(arg)),
+    "value": lambda tool, arg: tool.with_value(_value_arg(arg)),
+    "dice": lambda tool, arg: tool.as_dice(),
+}
+
+
 def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situation, str]:
     """Apply the edit named by ``params['op']``; returns ``(situation, tool code)``.
 
@@ -51,39 +88,10 @@ def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situati
     op = params.get("op", "")
     arg = params.get("arg", "")
     tool = Tool.parse(params.get("tool", ""))
-    if op == "put":
-        return analyzer.put(situation, _position_arg(arg), tool), tool.code
-    if op == "tool":
-        return situation, Tool.parse(arg).code
-    if op == "colour":
-        return situation, tool.with_colour(_colour_arg(arg)).code
-    if op == "value":
-        if not re.fullmatch(r"[0-5]", arg):
-            raise InvalidInput("attack values run 0-5", code="bad-value")
-        return situation, tool.with_value(int(arg)).code
-    if op == "dice":
-        return situation, tool.as_dice().code
-    if op == "seat":
-        return analyzer.toggle_seat(situation, _colour_arg(arg)), tool.code
-    if op == "start":
-        return analyzer.set_start(situation, _colour_arg(arg)), tool.code
-    if op == "shape":
-        m = re.fullmatch(r"\s*([0-9]{1,2})\s*[x×]\s*([0-9]{1,2})\s*", arg)
-        if not m:
-            raise InvalidInput("bad board size", code="bad-size")
-        return analyzer.resize(situation, int(m[1]), int(m[2])), tool.code
-    if op == "faces":
-        return analyzer.shuffle_faces(situation, random.SystemRandom()), tool.code
-    if op == "rule":
-        return analyzer.with_rules(situation, analyzer.toggle_rule(situation.rules, arg)), tool.code
-    if op == "deck":
-        return analyzer.set_deck(situation, params.get("deck", arg)), tool.code
-    if op == "won":
-        return analyzer.set_won(situation, params.get("won", arg)), tool.code
-    if op == "clear":
-        return analyzer.clear(situation), tool.code
-    if op == "whatif":
-        return notation.parse(arg), tool.code
+    if op in _TOOL_EDITS:
+        return situation, _TOOL_EDITS[op](tool, arg).code
+    if op in _SITUATION_EDITS:
+        return _SITUATION_EDITS[op](situation, arg, tool, params), tool.code
     raise InvalidInput(f"unknown edit {op[:20]!r}", code="bad-tool")
 
 
@@ -322,7 +330,8 @@ class AnalyzerPage:
     def step_links(self) -> list[dict]:
         if not self.walk:
             return []
-        return [{"n": i + 1, "title": self.walk.step_title(i), "current": self.view == "explain" and i == self.step,
+        return [{"n": i + 1, "title": self.walk.step_title(i),
+                 "current": self.view == "explain" and i == self.step,
                  "href": self.view_url("explain", i)} for i, s in enumerate(self.walk.steps)]
 
     @cached_property

@@ -105,16 +105,19 @@ def _card(card: AttackCard, *, face_down: bool = False, ghost: bool = False, hit
              f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="5" fill="{FILL[colour]}" '
              f'stroke="{stroke}" stroke-width="2"' + (' stroke-dasharray="4 3"' if ghost else "") + "/>",
              pattern_marks(colour, x + 2, y + 2, w - 4, h - 4),
-             f'<circle cx="{x + 10}" cy="{y + 10}" r="7.5" fill="#ffffff" stroke="#1d2430" stroke-width="1.2"/>',
+             f'<circle cx="{x + 10}" cy="{y + 10}" r="7.5" fill="#ffffff" stroke="#1d2430" '
+             f'stroke-width="1.2"/>',
              f'<text x="{x + 10}" y="{y + 13.5}" font-size="10" font-weight="700" text-anchor="middle" '
-             f'fill="#1d2430" font-family="{font}" class="token-letter">{escape(COLOUR_LETTERS[colour])}</text>']
+             f'fill="#1d2430" font-family="{font}" class="token-letter">'
+             f'{escape(COLOUR_LETTERS[colour])}</text>']
     value = "?" if face_down else str(card.speed)
     parts.append(f'<text x="50" y="{y + 30}" font-size="24" font-weight="800" text-anchor="middle" '
                  f'fill="{INK[colour]}" font-family="{font}" class="token-value">{value}</text>')
     if not face_down:
         name = str(CARD_NAMES[card.kind])
         size = 9.5
-        fit = ' textLength="78" lengthAdjust="spacingAndGlyphs"' if len(name) > (8 if _wide(name) else 14) else ""
+        too_long = len(name) > (8 if _wide(name) else 14)
+        fit = ' textLength="78" lengthAdjust="spacingAndGlyphs"' if too_long else ""
         parts.append(f'<text x="50" y="{y + 47}" font-size="{size}" font-weight="700" '
                      f'text-anchor="middle" fill="{INK[colour]}" font-family="{font}"{fit} '
                      f'class="token-name">{escape(name)}</text>')
@@ -178,7 +181,8 @@ def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pix
         parts.append(f'<rect x="11" y="11" width="78" height="78" rx="6" fill="none" stroke="{colour}" '
                      f'stroke-width="3" stroke-dasharray="7 5"/>')
     if "claimable" in classes:
-        parts.append(f'<rect x="8" y="8" width="84" height="84" rx="7" fill="none" stroke="{ACCENT}" stroke-width="3"/>')
+        parts.append(f'<rect x="8" y="8" width="84" height="84" rx="7" fill="none" stroke="{ACCENT}" '
+                     'stroke-width="3"/>')
     occupied = card is not None or ghost is not None
     if treasure is not None:
         low, high = treasure.faces
@@ -207,7 +211,8 @@ def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pix
                      f'stroke="#1d2430" stroke-width="1"/><text x="89" y="17" font-size="11" '
                      f'font-weight="800" text-anchor="middle" fill="{INK[c]}" font-family="{font}">'
                      f'{escape(COLOUR_LETTERS[c])}</text><text x="89" y="31" font-size="11" '
-                     f'font-weight="800" text-anchor="middle" fill="{INK[c]}" font-family="{font}">✓</text></g>')
+                     f'font-weight="800" text-anchor="middle" fill="{INK[c]}" '
+                     f'font-family="{font}">✓</text></g>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
@@ -237,8 +242,9 @@ def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8
             inner = cell_svg(item, font=font)
             x = margin + c * (cell + gap)
             y = margin + r * (cell + gap)
+            placed = f'<svg x="{x}" y="{y}" width="{cell}" height="{cell}" viewBox="0 0 100 100"'
             parts.append(inner.replace('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"',
-                                       f'<svg x="{x}" y="{y}" width="{cell}" height="{cell}" viewBox="0 0 100 100"', 1))
+                                       placed, 1))
     parts.append("</svg>")
     return mark_safe("".join(parts))
 

@@ -86,19 +86,29 @@ class Walkthrough:
         if not self.steps:
             return grid
         step = self.steps[self.clamp(k)]
-        sol = self.solution
         if step.kind == "bell":
-            assert sol.bell is not None
-            if sol.bell.may_ring and sol.bell.line:
-                for p in sol.bell.line:
-                    cells[p].classes.append("bell-line")
-                    cells[p].notes.append(_("part of the line that lets the bell ring"))
-            for p in sol.bell.held:
-                cells[p].classes.append("held")
-            return grid
-        if sol.battle is None:
-            return grid
-        battle_steps = sol.battle.turns
+            self._mark_bell(cells)
+        elif self.solution.battle is not None:
+            current = self._mark_battle(cells, step)
+            if current is None and step.kind in ("treasure", "end"):
+                self._mark_treasure(cells, step, ghost_collected)
+        return grid
+
+    def _mark_bell(self, cells: dict[Position, CellView]) -> None:
+        """The line that lets the bell ring (DICE-5) and the cards holding dice."""
+        bell = self.solution.bell
+        assert bell is not None
+        if bell.may_ring and bell.line:
+            for p in bell.line:
+                cells[p].classes.append("bell-line")
+                cells[p].notes.append(_("part of the line that lets the bell ring"))
+        for p in bell.held:
+            cells[p].classes.append("held")
+
+    def _mark_battle(self, cells: dict[Position, CellView], step: Step):
+        """Cards removed so far drawn as ghosts; at a card's turn (BAT-3) the acting card,
+        its range, what it removes now and what is immune. Returns that turn, if any."""
+        battle_steps = self.solution.battle.turns  # type: ignore[union-attr]
         done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(battle_steps))
         current = battle_steps[step.index] if step.kind == "battle" else None
         removed_by: dict[Position, Position] = {}
@@ -113,42 +123,46 @@ class Walkthrough:
             cell.classes.append("gone")
             cell.notes.append(_("removed to the discard by the card at %(pos)s") % {
                 "pos": position_label(by)})
-        if current is not None:
-            cells[current.position].classes.append("acting")
-            for p in current.range:
-                cells[p].classes.append("in-range")
-            for p in current.removed:
-                cells[p].classes.append("hit")
-                cells[p].notes.append(_("removed now"))
-            for p in current.immune:
-                cells[p].classes.append("immune")
-            if current.outcome is Outcome.REMOVED_BEFORE:
-                cells[current.position].classes.append("skipped")
-                cells[current.position].notes.append(_("removed before its turn: does not act"))
-            return grid
-        if step.kind in ("treasure", "end"):
-            assert sol.treasure is not None
-            order = sol.treasure.order
-            collected = order[: step.index + 1] if step.kind == "treasure" else order
-            for colour in collected:
-                for pos in sol.treasure.winnings[colour]:
-                    cells[pos].won_by = colour
-                    cells[pos].classes.append(f"won won-{colour.value}")
-                for pos, cell in cells.items():
-                    if ghost_collected and cell.card is not None and cell.card.colour == colour:
-                        cell.ghost, cell.card = cell.card, None
-            if step.kind == "treasure":
-                latest = collected[-1]
-                for s in sol.treasure.sandwiches:
-                    if s.colour != latest:
-                        continue
-                    for p in s.ends:
-                        cells[p].classes.append("sandwich-end")
-                    for p in s.between:
-                        cells[p].classes.append("blocked-between" if s.blocked_by else "sandwiched")
-                    for p in s.blocked_by:
-                        cells[p].classes.append("blocker")
-        return grid
+        if current is None:
+            return None
+        cells[current.position].classes.append("acting")
+        for p in current.range:
+            cells[p].classes.append("in-range")
+        for p in current.removed:
+            cells[p].classes.append("hit")
+            cells[p].notes.append(_("removed now"))
+        for p in current.immune:
+            cells[p].classes.append("immune")
+        if current.outcome is Outcome.REMOVED_BEFORE:
+            cells[current.position].classes.append("skipped")
+            cells[current.position].notes.append(_("removed before its turn: does not act"))
+        return current
+
+    def _mark_treasure(self, cells: dict[Position, CellView], step: Step,
+                       ghost_collected: bool) -> None:
+        """Treasure won by the players collected so far (TRE-1); for the one collecting
+        now, the ends of each sandwich, what lies between and what blocks it."""
+        treasure = self.solution.treasure
+        assert treasure is not None
+        collected = treasure.order[: step.index + 1] if step.kind == "treasure" else treasure.order
+        for colour in collected:
+            for pos in treasure.winnings[colour]:
+                cells[pos].won_by = colour
+                cells[pos].classes.append(f"won won-{colour.value}")
+            for cell in cells.values():
+                if ghost_collected and cell.card is not None and cell.card.colour == colour:
+                    cell.ghost, cell.card = cell.card, None
+        if step.kind != "treasure":
+            return
+        for s in treasure.sandwiches:
+            if s.colour != collected[-1]:
+                continue
+            for p in s.ends:
+                cells[p].classes.append("sandwich-end")
+            for p in s.between:
+                cells[p].classes.append("blocked-between" if s.blocked_by else "sandwiched")
+            for p in s.blocked_by:
+                cells[p].classes.append("blocker")
 
     def step_title(self, i: int) -> str:
         """A short title for step ``i``: the phase, plus the acting card or collecting player."""

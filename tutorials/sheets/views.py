@@ -60,7 +60,8 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
             hit(request, "pdf")  # only a render counts
         response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
     if filename:
-        response["Content-Disposition"] = f'inline; filename="{filename.format(name=name, lang=lang, paper=paper)}"'
+        shown = filename.format(name=name, lang=lang, paper=paper)
+        response["Content-Disposition"] = f'inline; filename="{shown}"'
     response["Cache-Control"] = "public, max-age=3600"
     return response
 

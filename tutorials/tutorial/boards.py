@@ -714,7 +714,8 @@ class QuizBoard(ExampleBoard):
             return _("The change: %(colour)s is the start player now.") % {
                 "colour": COLOUR_NAMES[c.start_player]}
         return _("The change: at %(pos)s, %(old)s became %(new)s.") % {
-            "pos": position_label(c.position), "old": card_phrase(c.old.token), "new": card_phrase(c.new.token)}
+            "pos": position_label(c.position), "old": card_phrase(c.old.token),
+            "new": card_phrase(c.new.token)}
 
     def rows(self) -> list[list[CellView]]:
         if self.checked:

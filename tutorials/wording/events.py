@@ -98,7 +98,8 @@ def _tie(p) -> str:
 def _battle_act(p) -> str:
     args = {"card": card_phrase(p["card"]), "at": position_label(p["position"])}
     if p["removed"]:
-        args["removed"] = list_join(card_at(t, pos) for t, pos in zip(p["removed_cards"], p["removed"]))
+        removed = zip(p["removed_cards"], p["removed"], strict=True)
+        args["removed"] = list_join(card_at(t, pos) for t, pos in removed)
         text = _("%(card)s at %(at)s acts and removes %(removed)s to their owners' discard.") % args
     else:
         text = _("%(card)s at %(at)s acts, but no other player's card is in its range.") % args

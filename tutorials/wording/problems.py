@@ -111,68 +111,76 @@ _FIXED = {
 }
 
 
-def describe(error: RulesError) -> str:
-    """One translated sentence saying what is wrong (and where, when known)."""
-    p = error.params
-    code = error.code
-    if code == "bad-title" and p.get("char"):
+def _too_many_cards(p: dict) -> str:
+    kind = AttackKind(p["value"])
+    if p.get("owned") == 0:
+        return _("%(colour)s plays without %(name)s cards in this game.") % {
+            "colour": _colour(p), "name": CARD_NAMES[kind]}
+    if p.get("owned") == 1:
+        return _("%(colour)s already has its %(name)s on the board; each colour has only "
+                 "one.") % {"colour": _colour(p), "name": CARD_NAMES[kind]}
+    return _("%(colour)s has only %(owned)s %(name)s cards in this game, and they are all "
+             "on the board already.") % {"colour": _colour(p), "owned": p["owned"],
+                                         "name": CARD_NAMES[kind]}
+
+
+def _bad_rule(p: dict) -> str:
+    if p.get("key") == "place_after_reroll":
+        return _("“Place right after a re-roll” is an option of strategy mode only.")
+    if p.get("key"):
+        return _("The rule setting %(key)s does not accept the value %(value)s.") % {
+            "key": p.get("key"), "value": p.get("value", "")}
+    return _("Unknown rule setting.")
+
+
+def _bad_title(p: dict) -> str:
+    if p.get("char"):
         return _("The title may have at most 120 characters and no control characters or "
                  "direction overrides, but character %(position)s is %(char)s.") % {
             "position": p.get("offset", 0) + 1, "char": p["char"]}
-    if code == "bad-title":
-        return _("The title may have at most 120 characters and no control characters.")
+    return _("The title may have at most 120 characters and no control characters.")
+
+
+#: error code -> the sentence, from the error's parameters
+_SENTENCES = {
+    "bad-title": _bad_title,
+    "too-many-cards": _too_many_cards,
+    "too-many-dice": lambda p: _(
+        "%(colour)s has six dice, enough for three cards; its dice are on three cards "
+        "already.") % {"colour": _colour(p)},
+    "colour-not-seated": lambda p: _(
+        "%(colour)s is not playing in this position. Seat it first.") % {"colour": _colour(p)},
+    "occupant-without-treasure": lambda p: _(
+        "Attack cards and dice must lie on a treasure card; %(at)s has none.") % {"at": _at(p)},
+    "too-many-copies": lambda p: _(
+        "The game has two treasure cards of each kind, but %(treasure)s appears "
+        "%(count)s times (board and won cards).") % {"treasure": p["treasure"], "count": p["count"]},
+    "too-many-treasures": lambda p: _(
+        "That makes %(total)s treasure cards, but this game has only %(limit)s.") % p,
+    "bad-notation": lambda p: _(
+        "The position text could not be read at character %(offset)s: expected "
+        "%(expected)s.") % {"offset": p.get("offset", 0) + 1,
+                            "expected": expected_text(str(p.get("expected_code", "")))},
+    "bad-won-text": lambda p: _(
+        "The cards won earlier could not be read at character %(offset)s: expected "
+        "%(expected)s. Write a colour letter, then the faces of each card: r1166.b22.") % {
+        "offset": p.get("offset", 0) + 1,
+        "expected": expected_text(str(p.get("expected_code", "")))},
+    "bad-rule": _bad_rule,
+    "unknown-key": lambda p: _("Unknown key: %(keys)s.") % {
+        "keys": ", ".join(map(str, p.get("keys", [])))},
+    "missing-key": lambda p: _("The key %(key)s is required.") % {"key": p.get("key", "")},
+}
+
+
+def describe(error: RulesError) -> str:
+    """One translated sentence saying what is wrong (and where, when known)."""
+    code = error.code
+    if code in _SENTENCES:
+        return capfirst(_SENTENCES[code](error.params))
     if code in _FIXED:
         return capfirst(str(_FIXED[code]))
-    if code == "too-many-cards":
-        kind = AttackKind(p["value"])
-        if p.get("owned") == 0:
-            text = _("%(colour)s plays without %(name)s cards in this game.") % {
-                "colour": _colour(p), "name": CARD_NAMES[kind]}
-        elif p.get("owned") == 1:
-            text = _("%(colour)s already has its %(name)s on the board; each colour has only "
-                     "one.") % {"colour": _colour(p), "name": CARD_NAMES[kind]}
-        else:
-            text = _("%(colour)s has only %(owned)s %(name)s cards in this game, and they are all "
-                     "on the board already.") % {"colour": _colour(p), "owned": p["owned"],
-                                                 "name": CARD_NAMES[kind]}
-    elif code == "too-many-dice":
-        text = _("%(colour)s has six dice, enough for three cards; its dice are on three cards "
-                 "already.") % {"colour": _colour(p)}
-    elif code == "colour-not-seated":
-        text = _("%(colour)s is not playing in this position. Seat it first.") % {
-            "colour": _colour(p)}
-    elif code == "occupant-without-treasure":
-        text = _("Attack cards and dice must lie on a treasure card; %(at)s has none.") % {
-            "at": _at(p)}
-    elif code == "too-many-copies":
-        text = _("The game has two treasure cards of each kind, but %(treasure)s appears "
-                 "%(count)s times (board and won cards).") % {"treasure": p["treasure"], "count": p["count"]}
-    elif code == "too-many-treasures":
-        text = _("That makes %(total)s treasure cards, but this game has only %(limit)s.") % p
-    elif code == "bad-notation":
-        text = _("The position text could not be read at character %(offset)s: expected "
-                 "%(expected)s.") % {"offset": p.get("offset", 0) + 1,
-                                     "expected": expected_text(str(p.get("expected_code", "")))}
-    elif code == "bad-won-text":
-        text = _("The cards won earlier could not be read at character %(offset)s: expected "
-                 "%(expected)s. Write a colour letter, then the faces of each card: r1166.b22.") % {
-            "offset": p.get("offset", 0) + 1,
-            "expected": expected_text(str(p.get("expected_code", "")))}
-    elif code == "bad-rule":
-        if p.get("key") == "place_after_reroll":
-            text = _("“Place right after a re-roll” is an option of strategy mode only.")
-        elif p.get("key"):
-            text = _("The rule setting %(key)s does not accept the value %(value)s.") % {
-                "key": p.get("key"), "value": p.get("value", "")}
-        else:
-            text = _("Unknown rule setting.")
-    elif code == "unknown-key":
-        text = _("Unknown key: %(keys)s.") % {"keys": ", ".join(map(str, p.get("keys", [])))}
-    elif code == "missing-key":
-        text = _("The key %(key)s is required.") % {"key": p.get("key", "")}
-    else:
-        text = _("This input is not allowed: %(detail)s") % {"detail": error.message}
-    return capfirst(text)
+    return capfirst(_("This input is not allowed: %(detail)s") % {"detail": error.message})
 
 
 def problem(error: RulesError, *, field: str | None = None) -> dict[str, object]:

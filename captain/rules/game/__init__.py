@@ -31,7 +31,8 @@ from .setup import new_game, starting_hand
 from .state import GameState, Phase, PlayerState, RoundRecord
 
 __all__ = [
-    "Action", "action_from_json", "action_to_json", "Claim", "Colour", "GameState", "IllegalAction", "LegalActions", "Pass", "Phase",
+    "Action", "action_from_json", "action_to_json", "Claim", "Colour", "GameState", "IllegalAction",
+    "LegalActions", "Pass", "Phase",
     "PlaceAttackCard", "PlayerState", "RingBell", "RingStartBell", "Roll", "RoundRecord",
     "apply", "attack_cards_of", "can_place_in_principle", "check", "legal_actions", "new_game",
     "pair_left", "pairs_shown", "refill", "starting_hand", "transition",

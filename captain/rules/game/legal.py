@@ -159,77 +159,95 @@ def check(state: GameState, action: Action) -> None:
     player = action.player
     if player not in state.seating.players:
         raise _illegal(f"{player.value} is not seated", "SETUP-1", "not-seated", colour=player.value)
-    ps = state.player(player)
-    phase = state.phase
-    if phase is Phase.OVER:
+    if state.phase is Phase.OVER:
         raise _illegal("the game is over", "END-1", "game-over")
     if isinstance(action, RingStartBell):
-        if phase is not Phase.AWAIT_START_BELL:
-            raise _illegal("Dice Time is already under way or over", "DICE-1", "wrong-phase")
-        if player != state.start_player:
-            raise _illegal(f"only the start player ({state.start_player.value}) begins "
-                           "Dice Time", "DICE-1", "not-start-player")
-        return
-    if isinstance(action, PlaceAttackCard):
-        if phase is not Phase.SETTING:
-            raise _illegal("attack cards are placed in Setting Time", "SET-1", "wrong-phase")
-        if player != state.turn:
-            raise _illegal(f"it is {state.turn.value if state.turn else 'nobody'}'s turn",
-                           "SET-1", "not-your-turn")
-        cell = state.board.get(action.position)
-        if cell is None or cell.dice is None or cell.dice.colour != player:
-            raise _illegal(f"no {player.value} dice on {action.position}", "SET-1",
-                           "no-own-dice", position=list(action.position))
-        hand = ps.hand or ps.discard
-        if action.kind not in hand:
-            raise _illegal(f"[{int(action.kind)}] is not in {player.value}'s hand", "SET-1",
-                           "not-in-hand", value=int(action.kind))
-        return
-    if phase is not Phase.DICE:
+        _check_start_bell(state, action)
+    elif isinstance(action, PlaceAttackCard):
+        _check_place(state, action)
+    elif isinstance(action, Roll | Claim | RingBell | Pass):
+        _check_dice_time(state, action)
+    else:
+        raise InvalidInput(f"unknown action {action!r}", code="unknown-action")
+
+
+def _check_start_bell(state: GameState, action: RingStartBell) -> None:
+    if state.phase is not Phase.AWAIT_START_BELL:
+        raise _illegal("Dice Time is already under way or over", "DICE-1", "wrong-phase")
+    if action.player != state.start_player:
+        raise _illegal(f"only the start player ({state.start_player.value}) begins "
+                       "Dice Time", "DICE-1", "not-start-player")
+
+
+def _check_place(state: GameState, action: PlaceAttackCard) -> None:
+    player = action.player
+    if state.phase is not Phase.SETTING:
+        raise _illegal("attack cards are placed in Setting Time", "SET-1", "wrong-phase")
+    if player != state.turn:
+        raise _illegal(f"it is {state.turn.value if state.turn else 'nobody'}'s turn",
+                       "SET-1", "not-your-turn")
+    cell = state.board.get(action.position)
+    if cell is None or cell.dice is None or cell.dice.colour != player:
+        raise _illegal(f"no {player.value} dice on {action.position}", "SET-1",
+                       "no-own-dice", position=list(action.position))
+    ps = state.player(player)
+    hand = ps.hand or ps.discard
+    if action.kind not in hand:
+        raise _illegal(f"[{int(action.kind)}] is not in {player.value}'s hand", "SET-1",
+                       "not-in-hand", value=int(action.kind))
+
+
+def _check_dice_time(state: GameState, action: Roll | Claim | RingBell | Pass) -> None:
+    player = action.player
+    if state.phase is not Phase.DICE:
         raise _illegal("dice are rolled and placed in Dice Time", "DICE-1", "wrong-phase")
     strategy = state.rules.mode is Mode.STRATEGY
-    if ps.false_bell:
+    if state.player(player).false_bell:
         raise _illegal(f"{player.value} rang a false bell and sits out this Dice Time",
                        "DICE-6", "false-bell")
     if strategy and player != state.turn:
         raise _illegal(f"it is {state.turn.value if state.turn else 'nobody'}'s turn",
                        "STRAT-1", "not-your-turn")
     if isinstance(action, Roll):
-        if not ps.dice:
-            raise _illegal("no dice in hand to roll", "DICE-3", "no-dice")
-        if strategy:
-            if state.rerolled:
-                raise _illegal("one re-roll a turn; now place or pass", "STRAT-2", "rerolled")
-            if not action.dice:
-                raise _illegal("choose at least one die to re-roll", "STRAT-2", "empty-reroll")
-            if without_values(ps.dice, action.dice) is None:
-                raise _illegal(f"dice {list(action.dice)} are not all in hand", "STRAT-2",
-                               "not-in-hand")
-        elif action.dice is not None and sorted(action.dice) != sorted(ps.dice):
-            raise _illegal("re-roll all dice in hand at once, never only some", "DICE-3",
-                           "partial-reroll")
-        return
-    if isinstance(action, Claim):
-        sq = state.board.get(action.position)
-        if sq is None or sq.treasure is None:
-            raise _illegal(f"no treasure card at {action.position}", "DICE-2", "no-card",
-                           position=list(action.position))
-        if sq.occupant is not None:
-            raise _illegal(f"the card at {action.position} already holds dice", "DICE-2",
-                           "occupied", position=list(action.position))
-        if pair_left(ps.dice, sq.treasure.faces) is None:
-            raise _illegal(f"{player.value}'s dice in hand do not show {sq.treasure.low} and "
-                           f"{sq.treasure.high}", "DICE-2", "no-pair",
-                           position=list(action.position))
-        return
-    if isinstance(action, RingBell):
+        _check_roll(state, action, strategy)
+    elif isinstance(action, Claim):
+        _check_claim(state, action)
+    elif isinstance(action, RingBell):
         if strategy:
             raise _illegal("in strategy mode Dice Time ends by itself when a line is full",
                            "STRAT-3", "no-bell-in-strategy")
-        return  # ringing is always allowed; a wrong ring is a false bell (DICE-6)
-    if isinstance(action, Pass):
-        if not (strategy and state.rules.place_after_reroll and state.rerolled):
-            raise _illegal("passing is only possible after a re-roll with the STRAT-4 option",
-                           "STRAT-4", "no-pass")
-        return
-    raise InvalidInput(f"unknown action {action!r}", code="unknown-action")
+        # otherwise ringing is always allowed; a wrong ring is a false bell (DICE-6)
+    elif not (strategy and state.rules.place_after_reroll and state.rerolled):  # Pass
+        raise _illegal("passing is only possible after a re-roll with the STRAT-4 option",
+                       "STRAT-4", "no-pass")
+
+
+def _check_roll(state: GameState, action: Roll, strategy: bool) -> None:
+    dice = state.player(action.player).dice
+    if not dice:
+        raise _illegal("no dice in hand to roll", "DICE-3", "no-dice")
+    if strategy:
+        if state.rerolled:
+            raise _illegal("one re-roll a turn; now place or pass", "STRAT-2", "rerolled")
+        if not action.dice:
+            raise _illegal("choose at least one die to re-roll", "STRAT-2", "empty-reroll")
+        if without_values(dice, action.dice) is None:
+            raise _illegal(f"dice {list(action.dice)} are not all in hand", "STRAT-2",
+                           "not-in-hand")
+    elif action.dice is not None and sorted(action.dice) != sorted(dice):
+        raise _illegal("re-roll all dice in hand at once, never only some", "DICE-3",
+                       "partial-reroll")
+
+
+def _check_claim(state: GameState, action: Claim) -> None:
+    sq = state.board.get(action.position)
+    if sq is None or sq.treasure is None:
+        raise _illegal(f"no treasure card at {action.position}", "DICE-2", "no-card",
+                       position=list(action.position))
+    if sq.occupant is not None:
+        raise _illegal(f"the card at {action.position} already holds dice", "DICE-2",
+                       "occupied", position=list(action.position))
+    if pair_left(state.player(action.player).dice, sq.treasure.faces) is None:
+        raise _illegal(f"{action.player.value}'s dice in hand do not show {sq.treasure.low} and "
+                       f"{sq.treasure.high}", "DICE-2", "no-pair",
+                       position=list(action.position))

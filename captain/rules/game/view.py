@@ -69,7 +69,8 @@ def determinize(state: GameState, colour: Colour, rng: random.Random) -> GameSta
             if state.phase is Phase.SETTING else []
         kinds = sorted(unrevealed(state, p.colour).elements())
         rng.shuffle(kinds)
-        for pos, kind in zip(face_down, kinds):
+        # the first len(face_down) of the shuffled kinds lie face down, the rest are in hand
+        for pos, kind in zip(face_down, kinds, strict=False):
             board = board.with_cell(pos, cell_of(board.at(pos).treasure, p.colour, kind))  # type: ignore[arg-type]
         players.append(_with_hand(p, tuple(sorted(kinds[len(face_down):]))))
     return replace(state, board=board, deck=deck, box=box, players=tuple(players),

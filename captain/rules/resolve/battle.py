@@ -214,7 +214,7 @@ class BattleResult:
         ties = self.ties_that_matter()
         turns: list[CardTurn] = []
         for index, ((pos, card), (outcome, removed_m, immune_m, by)) in enumerate(
-                zip(self._order, self._trace)):
+                zip(self._order, self._trace, strict=True)):
             went_before = [self._tie_entry(index, j) for i, j in ties if i == index]
             went_after = [self._tie_entry(index, i) for i, j in ties if j == index]
             tie_break = bool(went_before or went_after)

@@ -96,7 +96,7 @@ def _bell_line_masks(key: tuple[str, int, bool]) -> tuple[int, ...]:
     shape, treasure, full_only = key
     g = geometry(shape_of(shape))
     found = []
-    for line, full in zip(g.lines, g.full_lines):
+    for line, full in zip(g.lines, g.full_lines, strict=True):
         if full_only and not full:
             continue
         mask = g.mask(line) & treasure

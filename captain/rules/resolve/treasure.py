@@ -294,6 +294,33 @@ def after_treasure_time(board: Board, won: int) -> Board:
 _EMPTY = Cell()
 
 
+def _sandwich_events(board: Board, s: Sandwich, differs: bool, gaps_matter: bool) -> list[Event]:
+    """One sandwich's events: blocked (TRE-2), or won (TRE-2, naming INT-1 or INT-2 when
+    that reading decided it) and the cards an earlier player took first (TRE-3)."""
+    params = {"colour": s.colour.value, "ends": [list(p) for p in s.ends],
+              "between": [list(p) for p in s.between]}
+    if s.blocked_by:
+        return [Event("treasure.blocked", "TRE-2", {
+            **params, "blocked_by": [list(p) for p in s.blocked_by],
+            "blockers": [board.at(p).card.token for p in s.blocked_by]})]  # type: ignore[union-attr]
+    events = []
+    if s.won:
+        interpretation = None
+        if s.int1_unblocked and differs:
+            interpretation = "INT-1"
+        elif s.gap and gaps_matter:
+            interpretation = "INT-2"
+        events.append(Event("treasure.sandwich", "TRE-2", {
+            **params, "won": [list(p) for p in s.won], "gap": s.gap,
+            "unblocked": [list(p) for p in s.int1_unblocked]},
+            interpretation=interpretation))
+    if s.lost_to:
+        events.append(Event("treasure.priority", "TRE-3", {
+            **params, "positions": [list(p) for p in sorted(s.lost_to)],
+            "winner": s.lost_to[min(s.lost_to)].value}))
+    return events
+
+
 def _explain(board: Board, seating: Seating, reading: Collection,
              winnings: dict[Colour, tuple[Position, ...]]) -> dict:
     """The step-by-step account behind the winnings: the same collection with a trace."""
@@ -332,27 +359,7 @@ def _explain(board: Board, seating: Seating, reading: Collection,
             events.append(Event("treasure.card", "TRE-1", {
                 "colour": colour.value, "position": list(p), "card": card.token if card else None}))
         for s in (s for s in sandwiches if s.colour == colour):
-            params = {"colour": colour.value, "ends": [list(p) for p in s.ends],
-                      "between": [list(p) for p in s.between]}
-            if s.blocked_by:
-                events.append(Event("treasure.blocked", "TRE-2", {
-                    **params, "blocked_by": [list(p) for p in s.blocked_by],
-                    "blockers": [board.at(p).card.token for p in s.blocked_by]}))  # type: ignore[union-attr]
-                continue
-            if s.won:
-                interpretation = None
-                if s.int1_unblocked and differs:
-                    interpretation = "INT-1"
-                elif s.gap and gaps_matter:
-                    interpretation = "INT-2"
-                events.append(Event("treasure.sandwich", "TRE-2", {
-                    **params, "won": [list(p) for p in s.won], "gap": s.gap,
-                    "unblocked": [list(p) for p in s.int1_unblocked]},
-                    interpretation=interpretation))
-            if s.lost_to:
-                events.append(Event("treasure.priority", "TRE-3", {
-                    **params, "positions": [list(p) for p in sorted(s.lost_to)],
-                    "winner": s.lost_to[min(s.lost_to)].value}))
+            events.extend(_sandwich_events(board, s, differs, gaps_matter))
     if differs:
         events.append(Event("treasure.reading_matters", "INT-1", {
             "reading": reading.value, "other_reading": other.value,

@@ -115,7 +115,7 @@ def _simulate_block(players: int, games: int, seed: int, mode: Mode, policy: str
     for i in range(games):
         ties = [0, 0]
 
-        def on_step(before: GameState, _action: object, after: GameState) -> None:
+        def on_step(before: GameState, _action: object, after: GameState, ties: list[int] = ties) -> None:
             t = _speed_ties(before, after)
             ties[0] += t[0]
             ties[1] += t[1]

@@ -47,33 +47,7 @@ def transcript(players: int, seed: int, mode: Mode = Mode.ACTION, policy: str = 
     rolls: dict[Colour, int] = {}
 
     def on_step(before: GameState, action, after: GameState) -> None:
-        if isinstance(action, RingStartBell):
-            out.append(f"Round {before.round}: start player {before.start_player.value}; "
-                       f"deck {len(before.deck)}")
-            out.extend(draw(before.board))
-            if before.rules.mode is Mode.STRATEGY:  # no bell in strategy mode (STRAT-1)
-                out.append(f"  {action.player.value} begins Dice Time; everyone rolls.")
-            else:
-                out.append(f"  {action.player.value} rings the start bell; everyone rolls.")
-            out.append("    rolled: " + ", ".join(
-                f"{p.colour.value} {_faces(p.dice)}" for p in after.players))
-            rolls.clear()
-        elif isinstance(action, Roll):
-            rolls[action.player] = rolls.get(action.player, 0) + 1
-            hand = _faces(after.player(action.player).dice)
-            if action.dice is None:
-                out.append(f"    {action.player.value} re-rolls all: {hand}")
-            else:
-                out.append(f"    {action.player.value} re-rolls {_faces(action.dice)}: {hand}")
-        elif isinstance(action, Claim):
-            sq = before.board.at(action.position)
-            out.append(f"  {action.player.value} claims {_label(action.position)} "
-                       f"({sq.treasure})")
-        elif isinstance(action, RingBell):
-            if after.phase is before.phase:
-                out.append(f"  {action.player.value} rings a false bell (DICE-6)")
-            else:
-                out.append(f"  {action.player.value} rings the bell and becomes start player")
+        out.extend(_action_lines(before, action, after, rolls))
         if before.phase.value == "dice" and after.phase.value != "dice":
             if any(e.code == "dice.stuck" for e in after.log):
                 out.append("  nobody can place any more: Dice Time ends (INT-6)")
@@ -84,34 +58,7 @@ def transcript(players: int, seed: int, mode: Mode = Mode.ACTION, policy: str = 
                        f"([{int(action.kind)}] {_KIND_NAMES[action.kind]})")
         record = after.last_round
         if record is not None and record is not before.last_round:
-            out.append("  Battle Time:")
-            for step in record.battle.turns:
-                card = f"{step.card.colour.value} [{int(step.card.kind)}] at {_label(step.position)}"
-                if step.outcome.value == "removed-before":
-                    out.append(f"    {card}: removed before its turn")
-                elif step.removed:
-                    out.append(f"    {card}: removes {', '.join(_label(p) for p in step.removed)}")
-                elif step.card.kind in (AttackKind.HOSTAGE_GAMBIT, AttackKind.SCOUT_SHIP):
-                    continue
-                else:
-                    out.append(f"    {card}: hits nothing")
-            out.append("  Treasure Time:")
-            for colour in record.treasure.order:
-                won = record.treasure.winnings[colour]
-                out.append(f"    {colour.value} wins {len(won)}"
-                           + (f": {', '.join(_label(p) for p in won)}" if won else ""))
-            if record.treasure.other_reading is not None:
-                other = record.treasure.other_reading
-                out.append("    (the other INT-1 reading would give: "
-                           + ", ".join(f"{c.value} {len(other[c])}" for c in record.treasure.order)
-                           + ")")
-            for e in after.log:
-                if e.code == "round.rearrange":
-                    out.append(f"  deck short: {e.params['cards']} cards rearranged into "
-                               f"{e.params['rows']} rows of up to {e.params['columns']}")
-            totals = ", ".join(f"{p.colour.value} {len(p.won)}" for p in after.players)
-            out.append(f"  totals: {totals}")
-            out.append("")
+            out.extend(_round_lines(record, after))
 
     final = play_game(colours, {c: POLICIES[policy] for c in colours}, seed=seed,
                       rules=RuleSet(mode=mode), on_step=on_step)
@@ -122,6 +69,67 @@ def transcript(players: int, seed: int, mode: Mode = Mode.ACTION, policy: str = 
         out.append(f"  {s.player.value}: {s.cards} cards, {s.doubles} doubles")
     out.append(f"Winner: {winner.value if winner else 'tied (the players settle it, END-3)'}")
     return "\n".join(out) + "\n"
+
+
+def _action_lines(before: GameState, action, after: GameState, rolls: dict[Colour, int]) -> list[str]:
+    """Dice Time, one action: the start bell (with the board), a re-roll, a claim, a bell.
+    ``rolls`` counts re-rolls per player this round (reset by the start bell)."""
+    who = action.player.value
+    if isinstance(action, RingStartBell):
+        lines = [f"Round {before.round}: start player {before.start_player.value}; "
+                 f"deck {len(before.deck)}", *draw(before.board)]
+        if before.rules.mode is Mode.STRATEGY:  # no bell in strategy mode (STRAT-1)
+            lines.append(f"  {who} begins Dice Time; everyone rolls.")
+        else:
+            lines.append(f"  {who} rings the start bell; everyone rolls.")
+        lines.append("    rolled: " + ", ".join(
+            f"{p.colour.value} {_faces(p.dice)}" for p in after.players))
+        rolls.clear()
+        return lines
+    if isinstance(action, Roll):
+        rolls[action.player] = rolls.get(action.player, 0) + 1
+        hand = _faces(after.player(action.player).dice)
+        if action.dice is None:
+            return [f"    {who} re-rolls all: {hand}"]
+        return [f"    {who} re-rolls {_faces(action.dice)}: {hand}"]
+    if isinstance(action, Claim):
+        sq = before.board.at(action.position)
+        return [f"  {who} claims {_label(action.position)} ({sq.treasure})"]
+    if isinstance(action, RingBell):
+        if after.phase is before.phase:
+            return [f"  {who} rings a false bell (DICE-6)"]
+        return [f"  {who} rings the bell and becomes start player"]
+    return []
+
+
+def _round_lines(record, after: GameState) -> list[str]:
+    """Battle Time and Treasure Time of a round just played, and the totals."""
+    lines = ["  Battle Time:"]
+    for step in record.battle.turns:
+        card = f"{step.card.colour.value} [{int(step.card.kind)}] at {_label(step.position)}"
+        if step.outcome.value == "removed-before":
+            lines.append(f"    {card}: removed before its turn")
+        elif step.removed:
+            lines.append(f"    {card}: removes {', '.join(_label(p) for p in step.removed)}")
+        elif step.card.kind not in (AttackKind.HOSTAGE_GAMBIT, AttackKind.SCOUT_SHIP):
+            lines.append(f"    {card}: hits nothing")
+    lines.append("  Treasure Time:")
+    treasure = record.treasure
+    for colour in treasure.order:
+        won = treasure.winnings[colour]
+        lines.append(f"    {colour.value} wins {len(won)}"
+                     + (f": {', '.join(_label(p) for p in won)}" if won else ""))
+    if treasure.other_reading is not None:
+        other = treasure.other_reading
+        lines.append("    (the other INT-1 reading would give: "
+                     + ", ".join(f"{c.value} {len(other[c])}" for c in treasure.order) + ")")
+    for e in after.log:
+        if e.code == "round.rearrange":
+            lines.append(f"  deck short: {e.params['cards']} cards rearranged into "
+                         f"{e.params['rows']} rows of up to {e.params['columns']}")
+    totals = ", ".join(f"{p.colour.value} {len(p.won)}" for p in after.players)
+    lines.extend([f"  totals: {totals}", ""])
+    return lines
 
 
 #: The golden playthroughs kept in tests/golden/: (players, seed, mode, policy).
