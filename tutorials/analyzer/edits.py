@@ -348,7 +348,10 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
         if survivors != base_survivors and not changes:
             changes.append(_("Other cards survive Battle Time, same treasure."))
         if bell is not None and bell != base_bell:
-            changes.append(_("The bell may ring.") if bell else _("The bell may not ring yet."))
+            if alt.rules.mode is Mode.STRATEGY:  # no bell in strategy mode (STRAT-1, STRAT-3)
+                changes.append(_("Dice Time is over.") if bell else _("Dice Time goes on."))
+            else:
+                changes.append(_("The bell may ring.") if bell else _("The bell may not ring yet."))
         if not changes:
             changes.append(_("No change."))
         out.append(WhatIf(label, alt.to_notation(), tuple(changes)))
@@ -361,7 +364,7 @@ def _other_seatings_and_rules(situation: Situation) -> list[tuple[str, Situation
     answer (VAR-1 and INT-1 for cards; the mode and VAR-4 for dice)."""
     board = situation.board
     options: list[tuple[str, Situation]] = []
-    for colour in situation.players:
+    for colour in situation.players if board.cards() else ():  # the bell ignores seats
         if colour != situation.seating.start_player:
             options.append((_("%(colour)s as start player") % {"colour": COLOUR_NAMES[colour]},
                             replace(situation, seating=Seating(situation.players, colour))))

@@ -320,7 +320,8 @@ class AnalyzerPage:
         sol = self.walk.solution
         out = []
         if sol.bell is not None:
-            out.append(_("May the bell ring now?"))
+            out.append(_("Is Dice Time over?") if self.situation.rules.mode is Mode.STRATEGY
+                       else _("May the bell ring now?"))
         if sol.battle is not None:
             out.append(_("What happens in Battle and Treasure Time?"))
         if sol.round_end is not None:

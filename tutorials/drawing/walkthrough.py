@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
+from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView
 from tutorials.wording.events import Explanation, card_at, explain
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, position_label
@@ -27,6 +28,8 @@ STEP_TITLES = {
     "treasure": pgettext_lazy("phase", "Treasure Time"),
     "end": gettext_lazy("End of the round"),
     "bell": gettext_lazy("May the bell ring?"),
+    # strategy mode has no bell (STRAT-1): the same step asks whether Dice Time has ended
+    "dice-end": gettext_lazy("Is Dice Time over?"),
 }
 
 
@@ -37,10 +40,12 @@ class Step:
 
     kind: str
     index: int = 0
+    #: the key of the title when it is not the kind's own (``dice-end``)
+    title_key: str = ""
 
     @property
     def title(self) -> str:
-        return str(STEP_TITLES[self.kind])
+        return str(STEP_TITLES[self.title_key or self.kind])
 
 
 class Walkthrough:
@@ -56,7 +61,8 @@ class Walkthrough:
         self.solution: Solution = solve(situation)
         steps: list[Step] = []
         if self.solution.bell is not None:
-            steps.append(Step("bell"))
+            strategy = situation.rules.mode is Mode.STRATEGY
+            steps.append(Step("bell", title_key="dice-end" if strategy else ""))
         if self.solution.battle is not None:
             steps.append(Step("reveal"))
             steps += [Step("battle", i) for i in range(len(self.solution.battle.turns))]
@@ -99,9 +105,11 @@ class Walkthrough:
         bell = self.solution.bell
         assert bell is not None
         if bell.may_ring and bell.line:
+            note = (_("part of the full line that ends Dice Time") if bell.clause == "STRAT-3"
+                    else _("part of the line that lets the bell ring"))
             for p in bell.line:
                 cells[p].classes.append("bell-line")
-                cells[p].notes.append(_("part of the line that lets the bell ring"))
+                cells[p].notes.append(note)
         for p in bell.held:
             cells[p].classes.append("held")
 

@@ -11,7 +11,7 @@ from tutorials.drawing.svg import board_svg
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from tutorials.tutorial.script import LESSONS
-from tutorials.wording.clauses import CLAUSES, sections
+from tutorials.wording.clauses import CLAUSES, sections_by_anchor
 from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
@@ -44,9 +44,11 @@ FAQ = (
     (_("Do all treasure cards count the same?"),
      _("Yes, one point each. Doubles only matter to break a tie.")),
     (_("Does a gap break a sandwich?"),
-     _("No. Only another player's attack card between your two cards does.")),
+     _("Not by this site's reading (INT-2): only another player's attack card between your two cards "
+       "breaks it. The official rules do not say; under the other reading a gap would break it.")),
     (_("What does the start player win?"),
-     _("Ties in Battle Time, priority for sandwiched cards, and the start bell of the next Dice Time.")),
+     _("Its cards act first among cards of equal speed in Battle Time, it collects first when "
+       "sandwiches overlap, and it starts the next Dice Time.")),
 )
 
 STRATEGY = (
@@ -88,7 +90,7 @@ def context_for(name: str) -> dict:
     ctx: dict = {"cards": all_diagrams()}
     if name in ("rules", "reference"):
         ctx.update(examples=examples(), phases=PHASES, faq=FAQ, strategy=STRATEGY,
-                   clauses=CLAUSES, sections=sections())
+                   clauses=CLAUSES, sections=sections_by_anchor())
     if name == "teach":
         ctx["lessons"] = LESSONS
     return ctx

@@ -265,14 +265,18 @@ def _reset_pool() -> None:
 def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None) -> Rendered:
     """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile).
     Raises :class:`SheetError` for an unknown sheet or paper."""
+    return render_pdf(sheet_html(name, lang, paper), lease)
+
+
+def sheet_html(name: str, lang: str, paper: str = "a4") -> str:
+    """The HTML a fixed sheet is printed from, in ``lang``. Raises :class:`SheetError`
+    for an unknown sheet or paper."""
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
-
     with translation.override(lang):
-        html = render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
+        return render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
                                                  "paper": PAPERS[paper], "lang": lang})
-        return render_pdf(html, lease)
 
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf") -> Path:

@@ -11,9 +11,11 @@ CLAUSES = {
     "SETUP-1": _("Each player takes the 6 dice and 9 attack cards of one colour: one each of [0] to [4] and "
                  "four [5]."),
     "SETUP-2": _("There are 42 treasure cards: every pair of die faces twice; 12 of them are doubles."),
-    "SETUP-3": _("With 3 or 4 players, 16 treasure cards are laid face up in a 4×4 grid."),
-    "SETUP-4": _("With 2 players, each removes two [5] cards, 10 treasure cards go back to the box unseen, "
-                 "and the grid is 3×3."),
+    "SETUP-3": _("With 3 or 4 players: shuffle the treasure cards face down into a deck, lay the top 16 "
+                 "face up in a 4×4 grid, put the bell in the middle, and choose a start player in any way "
+                 "(rock-paper-scissors, say)."),
+    "SETUP-4": _("With 2 players: each removes two [5] cards; after shuffling, 10 treasure cards go back "
+                 "to the box unseen, and the top 9 are laid face up in a 3×3 grid around the bell."),
     "DICE-1": _("The start player rings the bell to begin; everyone rolls all six dice at once, in real "
                 "time."),
     "DICE-2": _("Claim a treasure card by putting two of your dice on it at once, showing exactly its two "
@@ -58,16 +60,23 @@ CLAUSES = {
     "VAR-3": _("Variant: the bell may ring once some player has placed all their dice."),
     "VAR-4": _("First edition: the bell may ring once 3 cards anywhere hold dice."),
     "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
-               "each player's cards leave the board before the next player looks for sandwiches."),
-    "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich."),
+               "each player's cards leave the board before the next player looks for sandwiches. The other "
+               "reading judges all sandwiches on the board as Battle Time left it."),
+    "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich. The "
+               "official rules do not say; under the other reading a gap would break it."),
     "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least 3 treasure "
-               "cards, so 3-card diagonals count."),
-    "INT-4": _("Reading used here: the game ends at 8 or fewer cards."),
-    "INT-5": _("Reading used here: n cards are laid in rows of ⌈√n⌉, top to bottom."),
-    "INT-6": _("Reading used here: if nobody can act in strategy mode, Dice Time ends and the start player "
-               "stays."),
-    "INT-7": _("Reading used here: if every player has rung a false bell, the penalties are lifted."),
-    "INT-8": _("Reading used here: a player who cannot claim a card simply re-rolls."),
+               "cards, so 3-card diagonals count, as in the official read-aloud example. The other reading "
+               "counts only lines across the whole grid."),
+    "INT-4": _("Reading used here: the game ends at 8 or fewer cards; one line of the official text says "
+               "play goes on with 8."),
+    "INT-5": _("Reading used here: n cards are laid in rows of ⌈√n⌉, top to bottom. The official rules only "
+               "ask for a shape as close to a square as possible."),
+    "INT-6": _("Reading used here, in either mode: if nobody can act any more, Dice Time ends and the start "
+               "player stays. The official rules do not cover this."),
+    "INT-7": _("Reading used here: if every player has rung a false bell, the penalties are lifted. The "
+               "official rules do not cover this."),
+    "INT-8": _("Reading used here: a player who cannot claim a card simply re-rolls; nothing forces a pass. "
+               "The official rules do not cover this."),
 }
 
 
@@ -88,13 +97,24 @@ SECTIONS = (
     ("battle", _("Battle Time"), "BAT-"),
     ("treasure", _("Treasure Time"), "TRE-"),
     ("end", _("End of the game"), "END-"),
-    ("variants", _("Variants"), "VAR-"),
+    ("variants", _("Variants"), ("VAR-1", "VAR-2", "VAR-3")),
+    # not a variant: the rule the official page marks as superseded (RULES.md, Variants)
+    ("first-edition", _("First edition (superseded)"), ("VAR-4",)),
     ("interpretations", _("How this site reads unclear points"), "INT-"),
 )
 
 
 def sections() -> list[dict[str, object]]:
-    """The rules page: every section with its clauses ``[(id, text), ...]`` in order."""
+    """The rules page: every section with its clauses ``[(id, text), ...]`` in order.
+    A section takes the clauses whose id starts with its prefix, or the ids it lists."""
+    def belongs(cid: str, which: str | tuple[str, ...]) -> bool:
+        return cid.startswith(which) if isinstance(which, str) else cid in which
+
     return [{"anchor": anchor, "title": title,
-             "clauses": [(cid, text) for cid, text in CLAUSES.items() if cid.startswith(prefix)]}
-            for anchor, title, prefix in SECTIONS]
+             "clauses": [(cid, text) for cid, text in CLAUSES.items() if belongs(cid, which)]}
+            for anchor, title, which in SECTIONS]
+
+
+def sections_by_anchor() -> dict[str, dict[str, object]]:
+    """:func:`sections` by anchor (``"setup"``, ``"variants"``…), for the printed sheets."""
+    return {section["anchor"]: section for section in sections()}

@@ -29,6 +29,15 @@ class Explanation:
     text: str
     clause: str
     interpretation: str | None
+    #: further clauses the sentence relies on: BAT-2 when it says why a card of equal
+    #: speed went first
+    also: tuple[str, ...] = ()
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """Every clause the sentence cites, main first, the reading (INT) last."""
+        ids = (self.clause, *self.also, *((self.interpretation,) if self.interpretation else ()))
+        return tuple(dict.fromkeys(ids))
 
     @property
     def clause_title(self) -> str:
@@ -72,8 +81,10 @@ def list_join(items: Iterable[str]) -> str:
 def explain(event: Event) -> Explanation:
     """Word one engine event. Unknown codes raise ``KeyError`` (a test covers all codes)."""
     p = event.params
-    text = capfirst(_WORDERS[event.code](p))
-    return Explanation(event.code, text, event.clause, event.interpretation)
+    worder = _STRATEGY_WORDERS.get(event.code) if event.clause == "STRAT-3" else None
+    text = capfirst((worder or _WORDERS[event.code])(p))
+    also = ("BAT-2",) if p.get("went_before") and p.get("order_clause") == "BAT-2" else ()
+    return Explanation(event.code, text, event.clause, event.interpretation, also)
 
 
 def _battle_reveal(p) -> str:
@@ -143,7 +154,8 @@ def _treasure_sandwich(p) -> str:
         text += " " + _("The card at %(pos)s that stood between them was already collected by "
                         "an earlier player, so it no longer blocks.") % {"pos": positions(p["unblocked"])}
     elif p.get("gap"):
-        text += " " + _("An empty position between them does not break the sandwich.")
+        text += " " + _("By this site's reading, an empty position between them does not break "
+                        "the sandwich.")
     return text
 
 
@@ -223,6 +235,23 @@ def _bell_not_yet(p) -> str:
                     "Not yet: dice must lie on %(needed)s more cards.", needed) % {"needed": needed}
 
 
+def _dice_time_over(p) -> str:
+    """STRAT-3: strategy mode has no bell; a full line ends Dice Time by itself."""
+    return _("Dice Time is over: every card of the line %(line)s holds dice. Whoever placed "
+             "the last of those dice becomes the start player.") % {"line": positions(p["line"])}
+
+
+def _dice_time_goes_on(p) -> str:
+    needed = p["needed"]
+    if not p.get("held"):
+        return _("Dice Time goes on: no card holds dice so far.")
+    return ngettext("Dice Time goes on until a row, column or diagonal is full; the closest, "
+                    "%(line)s, needs dice on %(needed)s more card.",
+                    "Dice Time goes on until a row, column or diagonal is full; the closest, "
+                    "%(line)s, needs dice on %(needed)s more cards.", needed) % {
+        "line": positions(p["line"]), "needed": needed}
+
+
 def _round_refill(p) -> str:
     return ngettext("The start player refills the empty positions: %(drawn)s card from the deck.",
                     "The start player refills the empty positions: %(drawn)s cards from the deck.",
@@ -277,6 +306,12 @@ _WORDERS = {
     "round.continue": _round_continue,
     "round.game_over": _round_game_over,
     "round.standings": _round_standings,
+}
+
+#: Strategy mode has no bell (STRAT-1): its Dice Time ends by itself (STRAT-3).
+_STRATEGY_WORDERS = {
+    "bell.line": _dice_time_over,
+    "bell.not_yet": _dice_time_goes_on,
 }
 
 #: Every event code the engine can produce has a wording here.

@@ -78,8 +78,9 @@ _FIXED = {
     "two-occupants": gettext_lazy(
         "A treasure card holds one attack card or one player's dice, not both."),
     "dice-and-cards": gettext_lazy(
-        "Dice and attack cards cannot be on the board together: Battle Time starts only when "
-        "every die has been replaced by an attack card."),
+        "Dice and attack cards lie on the board together only during Setting Time; this "
+        "analyzer answers positions before it (dice only: may the bell ring?) or after it "
+        "(attack cards only: Battle Time and Treasure Time). Remove the dice or the cards."),
     "player-count": gettext_lazy("Two to four players take part."),
     "duplicate-colour": gettext_lazy("Each colour can be seated only once."),
     "start-player-not-seated": gettext_lazy("The start player must be one of the seated players."),

@@ -1,0 +1,168 @@
+"""What the site says about the rules (issue 14): each explanation cites the clause that
+decided it, and statements on pages match RULES.md and the official text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.utils import translation
+
+from tutorials.sheets.render import sheet_html
+from tutorials.wording.clauses import CLAUSES
+
+TIE = "Rbgw_12r2.35.44.26b2-15g2.33.24.56w2-11.46.23b1.13-34.66w5.25.14"
+
+
+def _explanations(html: str) -> list[str]:
+    return re.findall(r'<li class="explanation[^"]*">(.*?)</li>', html, re.S)
+
+
+def _cited(item: str) -> list[str]:
+    return re.findall(r'<a class="clause"[^>]*>([A-Z]+-[0-9]+)</a>', item)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, because", [
+    ("en", "because red is the start player"),
+    ("de", "weil Rot Startspieler ist"),
+    ("ja", "赤が親プレイヤー"),
+])
+def test_a_tie_that_matters_cites_bat2_on_the_earlier_card(client, lang, because):
+    """Item 1: red's and blue's [2] tie in row 1; red goes first as start player and removes
+    blue's card. Red's step says so and cites BAT-2; no other step speaks of the tie."""
+    html = client.get(f"/{lang}/analyze/", {"pos": TIE, "view": "explain", "step": "12"}).content.decode()
+    items = _explanations(html)
+    tie = [i for i in items if because in i]
+    assert len(tie) == 1, items
+    assert _cited(tie[0]) == ["BAT-4", "BAT-2"]
+    assert not any("BAT-2" in _cited(i) for i in items if i is not tie[0])
+
+
+@pytest.mark.django_db
+def test_reversed_speed_cites_var1(client):
+    """Item 2: under VAR-1 the order step cites VAR-1, and the order it states is reversed;
+    no step cites BAT-1 for the order."""
+    html = client.get("/en/analyze/", {"pos": TIE + "_rv1", "view": "explain", "step": "0"}).content.decode()
+    reveal = _explanations(html)[0]
+    assert "0 → 5 → 4 → 3 → 2 → 1" in reveal
+    assert _cited(reveal) == ["VAR-1"]
+
+
+STRATEGY_FULL_ROW = "Rbgw_11R.12B.13G.14W-15.16.22.23-24.25.26.33-34.35.36.44_rs"
+
+
+def _answers(html: str) -> str:
+    """The visible text of the answers panel."""
+    section = re.search(r'<section class="panel answers".*?</section>', html, re.S)[0]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", section))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, bell, question, answer", [
+    ("en", "bell", "Is Dice Time over?", "Dice Time is over: every card of the line A1, B1, C1, D1"),
+    ("de", "Glocke", "Ist die Würfelphase vorbei?", "Die Würfelphase ist vorbei"),
+    ("ja", "ベル", "サイコロタイムは終わりましたか？", "サイコロタイムは終わりです"),
+])
+def test_strategy_mode_has_no_bell(client, lang, bell, question, answer):
+    """Item 3: in strategy mode a full line ends Dice Time by itself (STRAT-1, STRAT-3);
+    the question, the answer and the step title never speak of a bell."""
+    html = client.get(f"/{lang}/analyze/", {"pos": STRATEGY_FULL_ROW}).content.decode()
+    answers = _answers(html)
+    assert question in answers and answer in answers, answers
+    assert bell not in answers
+    html = client.get(f"/{lang}/analyze/", {"pos": STRATEGY_FULL_ROW, "view": "explain",
+                                            "step": "0"}).content.decode()
+    assert bell not in _answers(html)
+    # one card short: Dice Time goes on
+    short = STRATEGY_FULL_ROW.replace("14W", "14")
+    answers = _answers(client.get(f"/{lang}/analyze/", {"pos": short}).content.decode())
+    assert bell not in answers and "STRAT-3" in answers
+
+
+@pytest.mark.django_db
+def test_bell_what_ifs_offer_no_start_player_changes(client):
+    """Item 7: the bell does not depend on the start player, so no such what-if."""
+    pos = "Rbgw_11R.12B.13G.14-15.16.22.23-24.25.26.33-34.35.36.44"
+    html = client.get("/en/analyze/what-if/", {"pos": pos}).content.decode()
+    panel = re.search(r'<section class="panel" id="what-ifs".*?</section>', html, re.S)[0]
+    assert "as start player" not in panel and "First-edition bell rule" in panel
+
+
+@pytest.mark.django_db
+def test_dice_with_cards_is_refused_for_what_it_is(client):
+    """Item 6: during Setting Time dice and cards do lie together (SET-1); the refusal says
+    the analyzer answers positions before or after Setting Time, not that the rules forbid it."""
+    pos = "rBg_11R.12b5.13.14-15.16.22.23-24.25.26.33-34.35.36.44"
+    html = client.get("/en/analyze/", {"pos": pos}).content.decode()
+    error = re.search(r'data-testid="analyzer-error">(.*?)</p>', html, re.S)[1]
+    assert "cannot be on the board together" not in error
+    assert "Setting Time" in error and "before" in error and "after" in error
+
+
+@pytest.mark.django_db
+def test_ja_next_round_turns_the_cards_face_down(client):
+    """Item 8: after Battle Time the attack cards lie face up; they are turned face down
+    onto the owner's discard pile (official text: 裏向きにして持ち主の手元に置きます)."""
+    html = client.get("/ja/tutorial/next-round/").content.decode()
+    assert "裏向きのまま" not in html
+    assert "裏向きにして自分の捨て札の山に重ねます" in html
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_rules_sheet_setup_says_deck_bell_and_start_player(lang):
+    """Item 9: the setup says to shuffle the treasure cards into a face-down deck, to put
+    the bell in the middle and to choose the first start player before any rule uses them."""
+    html = sheet_html("rules", lang)
+    with translation.override(lang):
+        setup = str(CLAUSES["SETUP-3"])
+    assert setup in html
+    words = {"en": ("shuffle", "face down", "bell", "start player"),
+             "de": ("misch", "verdeckt", "Glocke", "Startspieler"),
+             "ja": ("シャッフル", "裏向き", "ベル", "親プレイヤー")}[lang]
+    assert all(w.lower() in setup.lower() for w in words), setup
+    assert html.index(setup) < html.index('<span class="cid">DICE-1</span>')
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_every_reading_says_it_is_one(lang):
+    """Item 10: each INT statement says it is this site's reading and names the other
+    reading, or (INT-4..8) what the official text says or that it is silent; the FAQ's
+    gap answer is marked as INT-2, not stated as fact."""
+    other = {"en": ("other reading", "official"), "de": ("andere Auslegung", "offiziell"),
+             "ja": ("別の解釈", "公式")}[lang]
+    with translation.override(lang):
+        for cid in [c for c in CLAUSES if c.startswith("INT-")]:
+            text = str(CLAUSES[cid])
+            assert any(word in text for word in other), (cid, text)
+    html = sheet_html("rules", lang)
+    faq = re.search(r'<dl class="faq">.*?</dl>', html, re.S)[0]
+    gap = re.search(r"<dd>([^<]*INT-2[^<]*)</dd>", faq)
+    assert gap, faq
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_int6_in_either_mode_and_var4_is_the_first_edition(client, lang):
+    """Item 11: INT-6 applies in both modes (RULES.md); VAR-4 is the superseded
+    first-edition rule, listed apart from the variants on the rules page and sheet."""
+    with translation.override(lang):
+        int6 = str(CLAUSES["INT-6"])
+    assert {"en": "either mode", "de": "in beiden Modi", "ja": "どちらのモードでも"}[lang] in int6
+    html = client.get(f"/{lang}/rules/").content.decode()
+    variants = re.search(r'id="variants".*?(?=<section|id="first-edition")', html, re.S)[0]
+    assert "VAR-3" in variants and "VAR-4" not in variants
+    assert 'id="first-edition"' in html
+    sheet = sheet_html("rules", lang)
+    assert sheet.index("VAR-3") < sheet.index("VAR-4")
+    first = {"en": "First edition", "de": "Erste Auflage", "ja": "初版"}[lang]
+    between = sheet[sheet.index("VAR-3"):sheet.index("VAR-4")]
+    assert first in between
+
+
+@pytest.mark.django_db
+def test_de_setting_time_says_cards_in_hand(client):
+    """Item 12: "more cards than you hold" means attack cards in hand, not cards in general."""
+    html = client.get("/de/tutorial/setting-time/").content.decode()
+    assert "als du Karten hast" not in html
+    assert "mehr Karten belegen, als du Angriffskarten auf der Hand hast" in html
