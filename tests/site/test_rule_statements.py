@@ -4,6 +4,7 @@ decided it, and statements on pages match RULES.md and the official text."""
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 import pytest
 from django.utils import translation
@@ -166,3 +167,79 @@ def test_de_setting_time_says_cards_in_hand(client):
     html = client.get("/de/tutorial/setting-time/").content.decode()
     assert "als du Karten hast" not in html
     assert "mehr Karten belegen, als du Angriffskarten auf der Hand hast" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, first", [
+    ("en", "Play Battle Time first"),
+    ("de", "Zuerst wird die Kampfphase gespielt"),
+    ("ja", "先にバトルタイムを"),
+])
+def test_treasure_quiz_says_battle_time_comes_first(client, lang, first):
+    """Item 4: the worked examples above the quiz show boards after Battle Time; the quiz
+    shows the cards as placed, so it says plainly that Battle Time is played first, and
+    its answer explains the battle steps that removed something."""
+    url = f"/{lang}/tutorial/treasure-time/"
+    html = client.get(url).content.decode()
+    quiz = re.search(r'<section class="board-panel quiz-board".*?</section>', html, re.S)[0]
+    assert first in quiz
+    checked = client.get(url, {"quiz-treasure": "0__c"}).content.decode()
+    quiz = re.search(r'<section class="board-panel quiz-board".*?</section>', checked, re.S)[0]
+    assert "BAT-4" in quiz and "TRE-" in quiz
+
+
+@pytest.mark.django_db
+def test_ja_quiz_result_says_right_once(client):
+    """Item 7: 「正解！ 正解：…」 said "right" twice; the result is one sentence."""
+    html = client.get("/ja/tutorial/treasure-time/", {"quiz-treasure": "0__c"}).content.decode()
+    result = re.search(r'data-testid="quiz-result">(.*?)</p>', html, re.S)[1]
+    assert result.count("正解") <= 1, result
+
+
+def _board(html: str, board_id: str) -> str:
+    return re.search(rf'<section class="board-panel[^"]*" id="board-{board_id}".*?</section>', html, re.S)[0]
+
+
+def _act(client, url: str, board_id: str, do: str, at: str = "", state: str = "") -> tuple[str, str]:
+    """Follow one board action as a browser without JavaScript does: (new state, its board)."""
+    response = client.get(f"{url}board/{board_id}/", {"state": state, "do": do, "at": at})
+    assert response.status_code == 302, response.status_code
+    new_state = unquote(re.search(rf"[?&]{board_id}=([^&#]+)", response["Location"])[1])
+    return new_state, _board(client.get(response["Location"]).content.decode(), board_id)
+
+
+@pytest.mark.django_db
+def test_bell_exercise_rings_and_a_false_bell_never_says_may_ring(client):
+    """Item 5: on the "Can the bell ring?" board, green's practice dice on B1 complete row 1;
+    ringing then ends Dice Time. After a false bell the status no longer says the bell may
+    ring, even when the practice dice complete a line."""
+    url = "/en/tutorial/ending-dice-time/"
+    state, _ = _act(client, url, "bell", "paint", "g")
+    state, board = _act(client, url, "bell", "claim", "01", state)
+    assert 'class="bell-status yes"' in board
+    _, board = _act(client, url, "bell", "ring", "", state)
+    assert "Dice Time is over" in board and "has not begun" not in board
+    # a false bell first, then the line completed
+    false, _ = _act(client, url, "bell", "ring")
+    false, _ = _act(client, url, "bell", "paint", "g", false)
+    false, board = _act(client, url, "bell", "claim", "01", false)
+    assert "DICE-6" in board and "The bell may ring" not in board
+
+
+@pytest.mark.django_db
+def test_wording_kinds_in_answers(client):
+    """Item 7: the noun agrees with the number shown; the other-reading box lists only the
+    players it changes; German lists end with „und"."""
+    whatifs = client.get("/en/analyze/what-if/", {"pos": TIE}).content.decode()
+    assert "→ 1 cards" not in whatifs and "blue: 1 → 2 cards" in whatifs
+    ex = "Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
+    single = client.get("/en/analyze/what-if/", {"pos": ex}).content.decode()
+    assert "red: 3 → 1 card<" in single or "red: 3 → 1 card," in single
+    assert "→ 1 cards" not in single
+    reading = client.get("/en/analyze/", {"pos": "rB_11.12.13.14-15r5.16b0.22.23r5-24.25.26.33-34.35.36.44"})
+    box = re.search(r'<div class="interpretation-box">.*?</div>', reading.content.decode(), re.S)[0]
+    items = re.findall(r"<li>(.*?)</li>", box, re.S)
+    assert items and all("(now" in i for i in items)
+    assert not any(re.search(r": (\d+) cards? \(now \1\)", i) for i in items), items
+    de = client.get("/de/analyze/", {"pos": TIE, "view": "explain", "step": "2"}).content.decode()
+    assert "Breitseite von Weiß (D2) und [5] Späherschiff von Weiß (B4)" in de

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from captain.rules import (
     FULL_DECK,
@@ -294,6 +295,12 @@ def _outcome_counts(situation: Situation) -> tuple[dict[Colour, int], frozenset,
     return won, survivors, sol.bell.may_ring if sol.bell else None
 
 
+def _count_change(colour: Colour, before: int, after: int) -> str:
+    """``red: 3 → 1 card`` (the noun agrees with the number shown last)."""
+    return ngettext("%(colour)s: %(before)s → %(after)s card", "%(colour)s: %(before)s → %(after)s cards",
+                    after) % {"colour": COLOUR_NAMES[colour], "before": before, "after": after}
+
+
 #: How many "another card here" alternatives the what-if panel offers at most.
 MAX_CARD_WHAT_IFS = 6
 
@@ -314,9 +321,8 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
             swing = sum(abs(won.get(c, 0) - base_won.get(c, 0)) for c in situation.players)
             if not swing:
                 continue
-            changes = tuple(_("%(colour)s: %(before)s → %(after)s cards") % {
-                "colour": COLOUR_NAMES[c], "before": base_won.get(c, 0), "after": won.get(c, 0)}
-                for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
+            changes = tuple(_count_change(c, base_won.get(c, 0), won.get(c, 0))
+                            for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
 
             label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
                 "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}
@@ -342,9 +348,7 @@ def what_ifs(situation: Situation) -> list[WhatIf]:
         changes = []
         for colour in situation.players:
             if won.get(colour, 0) != base_won.get(colour, 0):
-                changes.append(_("%(colour)s: %(before)s → %(after)s cards") % {
-                    "colour": COLOUR_NAMES[colour], "before": base_won.get(colour, 0),
-                    "after": won.get(colour, 0)})
+                changes.append(_count_change(colour, base_won.get(colour, 0), won.get(colour, 0)))
         if survivors != base_survivors and not changes:
             changes.append(_("Other cards survive Battle Time, same treasure."))
         if bell is not None and bell != base_bell:

@@ -387,14 +387,17 @@ class AnalyzerPage:
         return [explain(e) for e in end.events] if end else []
 
     def other_reading(self):
+        """INT-1's other reading, when it changes the answer: the players it changes."""
         if not self.walk or not self.walk.solution.treasure:
             return None
         other = self.walk.solution.treasure.other_reading
         if other is None:
             return None
+        winnings = self.walk.solution.treasure.winnings
+        # only the players whose result the other reading changes
         return [{"name": COLOUR_NAMES[c], "colour": c, "count": len(other[c]),
-                 "now": len(self.walk.solution.treasure.winnings[c])}
-                for c in self.walk.solution.treasure.order]
+                 "now": len(winnings[c])}
+                for c in self.walk.solution.treasure.order if set(other[c]) != set(winnings[c])]
 
     @property
     def offers_what_ifs(self) -> bool:

@@ -10,7 +10,7 @@ from django.urls import NoReverseMatch, reverse
 from django.urls import translate_url as _translate_url
 from django.utils.html import format_html
 from django.utils import translation
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 
 from captain.rules import AttackKind, Colour
 from tutorials.drawing.diagrams import all_diagrams
@@ -125,6 +125,17 @@ def card_phrase(token: str) -> str:
     """``blue [1] Boarding Melee`` for ``b1``, in the active language."""
 
     return phrase(token)
+
+
+@register.filter
+def cards_won(positions) -> str:
+    """``3 (A1, B2, C3)`` / ``3枚（A1、B2、C3）``: how many treasure cards and where, in a
+    table of cards won (the whole format is translatable, counter word included)."""
+    labels = [str(p) for p in positions]
+    if not labels:
+        return pgettext("no treasure cards won", "0")
+    return ngettext("%(count)s (%(cards)s)", "%(count)s (%(cards)s)", len(labels)) % {
+        "count": len(labels), "cards": pgettext("list separator", ", ").join(labels)}
 
 
 @register.simple_tag

@@ -319,7 +319,10 @@ class DiceBoard(ExampleBoard):
             fresh = DiceBoard.preset(self.lesson, self.board_id)
             return fresh._with(seed=rng.randrange(10**9), moves=fresh.moves)
         if action == "players" and arg in ("2", "4"):
-            return DiceBoard(self.lesson, self.board_id, players=int(arg), seed=rng.randrange(10**9))
+            # the bell exercise is about the bell condition: its Dice Time is under way
+            moves = ("s",) if self.board_id == "bell" else ()
+            return DiceBoard(self.lesson, self.board_id, players=int(arg), seed=rng.randrange(10**9),
+                             moves=moves)
         if action == "paint":
             chosen = next((c for c in self.seating.players if c.letter == arg), None)
             return self._with(paint=chosen) if chosen else self._with()
@@ -705,8 +708,10 @@ class QuizBoard(ExampleBoard):
         q = self.question
         if q.kind == "survivors":
             return _("Which cards survive Battle Time now? Tap them, then check.")
-        return _("Which treasure cards does %(colour)s win now? Tap them, then check.") % {
-            "colour": COLOUR_NAMES[q.colour]}
+        # the board shows the cards as placed: the changed card may change the battle too
+        return _("These are the cards as placed, before Battle Time. Play Battle Time first, then "
+                 "Treasure Time: which treasure cards does %(colour)s win now? Tap them, then "
+                 "check.") % {"colour": COLOUR_NAMES[q.colour]}
 
     def change_text(self) -> str:
         c = self.question.change

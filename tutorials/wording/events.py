@@ -74,8 +74,23 @@ def card_at(token: str, pos) -> str:
 
 
 def list_join(items: Iterable[str]) -> str:
-    """Join with the language's list separator."""
-    return pgettext("list separator", ", ").join(str(i) for i in items)
+    """``A, B and C`` (``A、B、C`` in Japanese, ``A, B und C`` in German): the language's
+    list separator, and its own word before the last item."""
+    parts = [str(i) for i in items]
+    if len(parts) < 2:
+        return "".join(parts)
+    last = pgettext("list separator before the last item", " and ")
+    return pgettext("list separator", ", ").join(parts[:-1]) + last + parts[-1]
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after another, with the language's space between them (none after
+    「。」 in Japanese)."""
+    out = ""
+    for part in (p for p in parts if p):
+        out = pgettext("two sentences in a row", "%(first)s %(second)s") % {
+            "first": out, "second": part} if out else part
+    return out
 
 
 def explain(event: Event) -> Explanation:
@@ -99,10 +114,10 @@ def _tie(p) -> str:
         args = {"cards": list_join(card_at(o["card"], o["position"]) for o in ahead),
                 "colour": colour_name(p["colour"])}
         if ahead[0]["reason"] == "start-player":
-            return " " + _("It acts before %(cards)s, which has the same speed, because "
-                           "%(colour)s is the start player.") % args
-        return " " + _("It acts before %(cards)s, which has the same speed, because "
-                       "%(colour)s sits earlier clockwise from the start player.") % args
+            return _("It acts before %(cards)s, which has the same speed, because "
+                     "%(colour)s is the start player.") % args
+        return _("It acts before %(cards)s, which has the same speed, because "
+                 "%(colour)s sits earlier clockwise from the start player.") % args
     return ""
 
 
@@ -114,10 +129,9 @@ def _battle_act(p) -> str:
         text = _("%(card)s at %(at)s acts and removes %(removed)s to their owners' discard.") % args
     else:
         text = _("%(card)s at %(at)s acts, but no other player's card is in its range.") % args
-    if p["immune"]:
-        text += " " + _("The Hostage Gambit at %(pos)s is in range but can never be removed.") % {
-            "pos": positions(p["immune"])}
-    return text + _tie(p)
+    immune = _("The Hostage Gambit at %(pos)s is in range but can never be removed.") % {
+        "pos": positions(p["immune"])} if p["immune"] else ""
+    return sentences(text, immune, _tie(p))
 
 
 def _battle_no_effect(p) -> str:
@@ -151,11 +165,12 @@ def _treasure_sandwich(p) -> str:
         "colour": colour_name(p["colour"]).capitalize(), "a": position_label(p["ends"][0]),
         "b": position_label(p["ends"][1]), "won": positions(p["won"])}
     if p.get("unblocked"):
-        text += " " + _("The card at %(pos)s that stood between them was already collected by "
-                        "an earlier player, so it no longer blocks.") % {"pos": positions(p["unblocked"])}
-    elif p.get("gap"):
-        text += " " + _("By this site's reading, an empty position between them does not break "
-                        "the sandwich.")
+        return sentences(text, _("The card at %(pos)s that stood between them was already collected "
+                                 "by an earlier player, so it no longer blocks.") % {
+            "pos": positions(p["unblocked"])})
+    if p.get("gap"):
+        return sentences(text, _("By this site's reading, an empty position between them does not "
+                                 "break the sandwich."))
     return text
 
 
