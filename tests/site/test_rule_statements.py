@@ -4,14 +4,17 @@ decided it, and statements on pages match RULES.md and the official text."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from tutorials.sheets.render import sheet_html
 from tutorials.wording.clauses import CLAUSES
 
+ROOT = Path(__file__).resolve().parents[2]
 TIE = "Rbgw_12r2.35.44.26b2-15g2.33.24.56w2-11.46.23b1.13-34.66w5.25.14"
 
 
@@ -243,3 +246,50 @@ def test_wording_kinds_in_answers(client):
     assert not any(re.search(r": (\d+) cards? \(now \1\)", i) for i in items), items
     de = client.get("/de/analyze/", {"pos": TIE, "view": "explain", "step": "2"}).content.decode()
     assert "Breitseite von Weiß (D2) und [5] Späherschiff von Weiß (B4)" in de
+
+
+@pytest.mark.parametrize("lang, bell", [("en", "rings"), ("de", "klingelt"), ("ja", "鳴らし")])
+def test_strategy_script_never_rings_to_begin(lang, bell):
+    """Item 3: the teaching script's strategy Dice Time begins without a bell (STRAT-1)."""
+    with translation.override(lang):
+        text = render_to_string("teach/strategy-dice-time.html")
+    assert bell not in text
+
+
+@pytest.mark.django_db
+def test_start_player_priority_is_not_called_a_tie(client):
+    """Item 13: "the start player wins ties" reads as winning a tied game (END-3). Speak of
+    equal speed (BAT-2) and overlapping sandwiches (TRE-3); German „Gleichstand" and
+    Japanese 「順番が並んだ」 only ever for a tied game."""
+    panel = {"en": "wins ties", "de": "Gleichstand", "ja": "順番が並んだ"}
+    for lang, word in panel.items():
+        html = client.get(f"/{lang}/analyze/").content.decode()
+        assert word not in html, lang
+    po = (ROOT / "locale" / "de" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    for block in po.split("\n\n"):
+        if block.startswith("#~"):
+            continue
+        msgstr = "".join(re.findall(r'"(.*)"', block.partition("msgstr")[2]))
+        if "Gleichstand" in msgstr:
+            assert "Pasch" in msgstr, msgstr  # END-3: a tied game is broken by doubles
+
+
+def test_german_house_style():
+    """Item 14: one verb for the bell (klingeln), „Einführung" for the tutorial, „Stellung"
+    (never „Situation") for what the analyzer answers."""
+    po = (ROOT / "locale" / "de" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    live = "\n".join(b for b in po.split("\n\n") if not b.startswith("#~"))
+    msgstrs = " ".join("".join(re.findall(r'"(.*)"', b.partition("msgstr")[2])) for b in live.split("\n\n"))
+    for word in ("läut", "auf die Glocke", "Anleitung", "Situation"):
+        assert word not in msgstrs, word
+
+
+def test_japanese_house_style():
+    """Item 15: 挟み is not a noun; 他プレイヤー throughout (the official term); no 「例の盤面」;
+    です/ます throughout (no 「気をつけて。」)."""
+    po = (ROOT / "locale" / "ja" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    live = [b for b in po.split("\n\n") if not b.startswith("#~")]
+    msgstrs = " ".join("".join(re.findall(r'"(.*)"', b.partition("msgstr")[2])) for b in live)
+    assert not re.search(r"挟み[をはがのにで]", msgstrs)
+    for word in ("ほかのプレイヤー", "他のプレイヤー", "例の盤面", "気をつけて。"):
+        assert word not in msgstrs, word
