@@ -12,6 +12,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tutorials.sheets.render import sheet_html
+from tutorials.teach.plan import parse_options
+from tutorials.teach.plan import sections as teach_sections
 from tutorials.wording.clauses import CLAUSES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +66,7 @@ def _answers(html: str) -> str:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang, bell, question, answer", [
-    ("en", "bell", "Is Dice Time over?", "Dice Time is over: every card of the line A1, B1, C1, D1"),
+    ("en", "bell", "Is Dice Time over?", "Dice Time is over: every card of the line A1, B1, C1 and D1"),
     ("de", "Glocke", "Ist die Würfelphase vorbei?", "Die Würfelphase ist vorbei"),
     ("ja", "ベル", "サイコロタイムは終わりましたか？", "サイコロタイムは終わりです"),
 ])
@@ -293,3 +295,40 @@ def test_japanese_house_style():
     assert not re.search(r"挟み[をはがのにで]", msgstrs)
     for word in ("ほかのプレイヤー", "他のプレイヤー", "例の盤面", "気をつけて。"):
         assert word not in msgstrs, word
+
+
+@pytest.mark.parametrize("lang, bell", [("en", r"\bbell\b|\bring(s|ing)?\b|\brang\b"),
+                                        ("de", r"glocke|klingel"), ("ja", r"ベル")])
+def test_strategy_teaching_never_speaks_of_the_bell(lang, bell):
+    """Item 3 at the café table: a strategy-mode teaching script has no bell anywhere
+    (STRAT-1), and the bell variants VAR-3/VAR-4 are not offered for it."""
+    options = parse_options({"players": "2", "mode": "strategy", "variants": ["v1", "v3", "v4"]})
+    assert options["variants"] == ["v1"]
+    with translation.override(lang):
+        texts = [render_to_string(section.template, {"strategy": True, "players": 2, "options": options,
+                                                      "boards": []})
+                 for section in teach_sections(options)]
+    # the one sentence allowed: that there is none
+    plain = [re.sub(r"there is no bell in strategy mode|im strategiemodus gibt es keine glocke|"
+                    r"戦略モードではベルを使いません", "", re.sub(r"<[^>]+>", " ", t).lower()) for t in texts]
+    found = [m for t in plain for m in re.finditer(bell, t)]
+    assert not found, [m.string[max(0, m.start() - 80):m.end() + 40] for m in found][:3]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, wrong", [
+    ("en", ("for the rest of the round", "Ringing too early", "everyone rolls once")),
+    ("de", ("Rest der Runde", "Zu frühes Klingeln", "Alle würfeln einmal")),
+    ("ja", ("このラウンドの残り", "早すぎる", "1回だけ振り")),
+])
+def test_native_readers_rule_findings(client, lang, wrong):
+    """Rule statements the native readers found wrong: the ringer is start player until the
+    next Dice Time ends (DICE-4), a false bell is ringing while the condition does not hold
+    (DICE-6), strategy mode rolls at the start and re-rolls on turns (STRAT-1/2), and the
+    game ends only once the deck is empty (END-1)."""
+    pages = [f"/{lang}/tutorial/ending-dice-time/", f"/{lang}/tutorial/round/", f"/{lang}/rules/"]
+    text = " ".join(client.get(url).content.decode() for url in pages) + sheet_html("rules", lang)
+    for phrase in wrong:
+        assert phrase not in text, phrase
+    deck = {"en": "the deck is empty", "de": "Nachziehstapel leer", "ja": "山札がなくなり"}[lang]
+    assert deck in client.get(f"/{lang}/tutorial/round/").content.decode()

@@ -16,9 +16,10 @@ from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
     (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all six dice at once. Put two dice "
-                            "showing a card's two faces on it to claim it. Re-roll all dice in hand as often "
-                            "as you like. When 3 cards of a row, column or diagonal hold dice, anyone may "
-                            "ring: Dice Time ends and the ringer becomes start player.")),
+                            "showing a card's two faces on it at the same time to claim it. Re-roll all "
+                            "dice in hand as often as you like. When 3 or more cards of a row, column or "
+                            "diagonal hold dice (2 players: 3 cards anywhere), anyone may ring: Dice Time "
+                            "ends and the ringer becomes start player.")),
     (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of "
                                "your claimed cards and take those dice back. Players without dice on the "
                                "board are skipped. Empty hand? Take your discard pile back first.")),
@@ -37,10 +38,11 @@ FAQ = (
     (_("Can my own cards hit each other?"),
      _("Never. Attacks only remove other players' cards.")),
     (_("Can a Boarding Melee be removed by a slower card?"),
-     _("Yes. Cards simply act in speed order; a Broadside or Kraken's Wrath acting later removes a Boarding "
-       "Melee in its range.")),
+     _("Yes. Cards simply act in speed order; a Broadside or Kraken's Wrath still on the board when its turn "
+       "comes removes a Boarding Melee in its range.")),
     (_("May I claim more cards than I have attack cards in hand?"),
-     _("Yes. If your hand runs out in Setting Time, your whole discard pile comes back first.")),
+     _("Yes. If your hand is empty when you must place a card in Setting Time, your whole discard pile "
+       "comes back first.")),
     (_("Do all treasure cards count the same?"),
      _("Yes, one point each. Doubles only matter to break a tie.")),
     (_("Does a gap break a sandwich?"),
@@ -52,7 +54,8 @@ FAQ = (
 )
 
 STRATEGY = (
-    _("Everyone rolls all six dice once; then turns go clockwise from the start player."),
+    _("Dice Time begins with everyone rolling all six dice at once; then turns go clockwise from the start "
+      "player."),
     _("On your turn, either re-roll any of your dice in hand once, or place a pair."),
     _("Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last "
       "becomes start player."),

@@ -57,6 +57,8 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
         variants.remove("v4")
     if players == 2 and "v4" in variants:
         variants.remove("v4")  # the first-edition bell is a 3-4 player rule
+    if mode == "strategy":  # both change the bell, and strategy mode has none (STRAT-1)
+        variants = [v for v in variants if v not in ("v3", "v4")]
     return {"players": players, "mode": mode, "variants": variants}
 
 

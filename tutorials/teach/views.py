@@ -117,6 +117,8 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         "session": session, "section": section, "index": index, "count": len(script),
         "script": script, "boards": _boards(session, section, presenter=presenter),
         "options": session.options, "presenter": presenter,
+        # the lessons word Dice Time for the mode in force (strategy mode has no bell, STRAT-1)
+        "strategy": session.options.get("mode") == "strategy",
         "players": session.options.get("players", 4),
         "guest_url": request.build_absolute_uri(guest_path),
         "say_later": [(cid, clause_summary(cid)) for cid in SAY_LATER],

@@ -24,10 +24,11 @@ CLAUSES = {
     "DICE-4": _("With 3-4 players the bell may ring once some row, column or diagonal has dice on 3 or more "
                 "of its cards; the ringer becomes start player."),
     "DICE-5": _("With 2 players the bell may ring once 3 or more cards anywhere hold dice."),
-    "DICE-6": _("Ringing too early is a false bell: that player may not roll, place or ring for the rest of "
-                "this Dice Time."),
+    "DICE-6": _("Ringing while the condition does not hold is a false bell: that player may not roll, place "
+                "or ring for the rest of this Dice Time."),
     "DICE-7": _("You may hold dice on more cards than you have attack cards in hand."),
-    "STRAT-1": _("Strategy mode: everyone rolls once, then turns go clockwise from the start player."),
+    "STRAT-1": _("Strategy mode: Dice Time begins with everyone rolling all six dice at once, then turns go "
+                 "clockwise from the start player."),
     "STRAT-2": _("Strategy mode: on your turn, re-roll any of your unplaced dice once, or place a pair."),
     "STRAT-3": _("Strategy mode: Dice Time ends as soon as every card of some row, column or diagonal holds "
                  "dice; whoever placed last becomes start player."),

@@ -50,9 +50,9 @@ class Explanation:
 
 
 def positions(ps: Iterable[Iterable[int]]) -> str:
-    """``B2, C2`` (``B2、C2`` in Japanese)."""
-    sep = pgettext("list separator", ", ")
-    return sep.join(position_label(tuple(p)) for p in ps)
+    """``B2, C2 and D2`` (``B2、C2、D2`` in Japanese, ``B2, C2 und D2`` in German), for
+    sentences (:func:`list_join`)."""
+    return list_join(position_label(tuple(p)) for p in ps)
 
 
 def colour_name(value: str) -> str:
@@ -189,11 +189,8 @@ def _treasure_priority(p) -> str:
 
 
 def _winnings_phrase(w) -> str:
-    parts = []
-    for colour, ps in w.items():
-        parts.append(_("%(colour)s %(count)s") % {"colour": colour_name(colour),
-                                                  "count": len(ps)})
-    return pgettext("list separator", ", ").join(parts)
+    return list_join(_("%(colour)s %(count)s") % {"colour": colour_name(colour), "count": len(ps)}
+                     for colour, ps in w.items())
 
 
 def _treasure_reading(p) -> str:
@@ -294,7 +291,7 @@ def _round_standings(p) -> str:
                 "winner": colour_name(p["winner"]).capitalize()}
         return _("%(winner)s wins with the most treasure cards.") % {
             "winner": colour_name(p["winner"]).capitalize()}
-    names = pgettext("list separator", ", ").join(colour_name(c) for c in p["tied"])
+    names = list_join(colour_name(c) for c in p["tied"])
     return _("Still level on cards and doubles (%(players)s): the players settle it among "
              "themselves.") % {"players": names}
 
