@@ -172,6 +172,18 @@ class RuleSet:
 
 _DEFAULT_RULES = RuleSet()
 
+#: Dice each colour owns (SETUP-1). A pair claims one card, so they cover
+#: ``DICE_PER_PLAYER // 2`` cards (VAR-3: all of them placed).
+DICE_PER_PLAYER = 6
+
+#: Cards holding dice that let the bell ring: on one line (DICE-4) or anywhere (DICE-5,
+#: VAR-4); bell lines hold at least this many treasure cards (INT-3).
+BELL_CARDS = 3
+
+#: The game ends when, after refilling, the deck is empty and at most this many treasure
+#: cards lie on the board: too few for the smallest grid, 3×3 (END-1, INT-4).
+END_AT = 8
+
 
 @implements("VAR-1")
 def speed_ranks(order: SpeedOrder) -> tuple[int, ...]:
@@ -410,9 +422,10 @@ class Situation:
             else:
                 has_dice = True
                 dice_cards[occ.colour] += 1
-                if dice_cards[occ.colour] > 3:
+                if dice_cards[occ.colour] > DICE_PER_PLAYER // 2:
                     raise InvalidSituation(
-                        f"{occ.colour.value} has 6 dice, enough for 3 cards, but dice lie on more",
+                        f"{occ.colour.value} has {DICE_PER_PLAYER} dice, enough for "
+                        f"{DICE_PER_PLAYER // 2} cards, but dice lie on more",
                         where=f"position {pos}", clause="SETUP-1", code="too-many-dice",
                         colour=occ.colour.value, position=list(pos))
         if has_cards and has_dice:

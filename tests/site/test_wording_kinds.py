@@ -106,3 +106,36 @@ def test_japanese_pages_use_japanese_punctuation(client):
         for m in re.finditer(r"[^\x00-\x7f] ?: |。 +(?![A-Z]+-[0-9])\S", text):
             found.append((url, text[max(0, m.start() - 20):m.end() + 20]))
     assert not found, found
+
+
+#: How a message would state one of the game's countable facts itself (issue 14): component
+#: counts, grid sizes, the bell's threshold, the end of the game, the speed orders.
+COUNTABLE = re.compile("|".join([
+    r"\b(6|six) dice\b", r"\b(9|7|nine|seven) attack cards\b", r"\b(42|16)\b", r"\d×\d",
+    r"\b(four|4|two|2) \[5\]", r"\b(8|eight) or fewer\b", r"\b(3|three) (or more )?(of its )?cards\b",
+    r"only three\b", r"\b3-card\b", r"\b10 (random )?treasure cards\b", r"\b12 of them\b",
+    r"0, 1, 2, 3, 4, 5", r"\b0 to 5\b", r"0–5", r"first 0\b", r"0, 5, 4, 3, 2, 1",
+    r"\bsix (kinds|attack cards|cards)\b", r"\bfour of them\b", r"\brows of four\b",
+]), re.I)
+
+
+def test_countable_facts_come_from_the_engine():
+    """No message types a countable fact: each takes it from tutorials.wording.facts (the
+    engine's numbers) through a placeholder, so a page cannot state a number the engine
+    does not play by."""
+    po = (ROOT / "locale" / "ja" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    found = []
+    for block in po.split("\n\n"):
+        if block.startswith("#~"):
+            continue
+        m = re.search(r'^msgid ((?:".*"\n?)+)', block, re.M)
+        msgid = "".join(re.findall(r'"(.*)"', m[1])) if m else ""
+        if COUNTABLE.search(msgid):
+            found.append(msgid)
+    assert not found, found
+
+
+def test_the_countable_check_can_fail():
+    assert COUNTABLE.search("Take the 6 dice and the 9 attack cards of your colour.")
+    assert COUNTABLE.search("until the grid is 4×4 again")
+    assert not COUNTABLE.search("Take the %(dice)s dice and the %(hand)s attack cards.")

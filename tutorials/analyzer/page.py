@@ -24,6 +24,7 @@ from tutorials.drawing.chips import Chip, text
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.services import find_saved, short_link
 from tutorials.wording.events import explain
+from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
 from tutorials.wording.problems import describe
 
@@ -144,6 +145,12 @@ class AnalyzerPage:
             page.saved_url = request.build_absolute_uri(short_link(record.code))
             page.saved_title = record.title
         return page
+
+    @cached_property
+    def facts(self) -> dict[str, int | str]:
+        """The game's countable facts (:func:`tutorials.wording.facts.facts`) for the page's
+        messages."""
+        return facts()
 
     @property
     def saved_title_bdi(self) -> str:
@@ -285,13 +292,16 @@ class AnalyzerPage:
         if self.situation is None:
             return []
         r = self.situation.rules
+        numbers = facts()
         rows = [
             ("s", _("Strategy mode"), r.mode is Mode.STRATEGY, "STRAT-1"),
             ("p", _("Place right after a re-roll"), r.place_after_reroll, "STRAT-4"),
-            ("v1", _("Reversed speed 0, 5, 4, 3, 2, 1"), r.speed_order is SpeedOrder.REVERSED, "VAR-1"),
+            ("v1", _("Reversed speed %(speeds_reversed)s") % numbers, r.speed_order is SpeedOrder.REVERSED,
+             "VAR-1"),
             ("v2", _("No Scout Ships"), r.no_scouts, "VAR-2"),
             ("v3", _("Bell when someone has placed all dice"), r.bell is BellRule.ALL_DICE, "VAR-3"),
-            ("v4", _("First-edition bell (3 cards anywhere)"), r.bell is BellRule.FIRST_EDITION, "VAR-4"),
+            ("v4", _("First-edition bell (%(bell_cards)s cards anywhere)") % numbers,
+             r.bell is BellRule.FIRST_EDITION, "VAR-4"),
             ("i", _("Judge all sandwiches at once"), r.collection is Collection.SIMULTANEOUS, "INT-1"),
         ]
         return [{"flag": f, "label": label, "on": on, "clause": clause, "href": self.edit_url("rule", f)}

@@ -11,21 +11,22 @@ from tutorials.drawing.svg import board_svg
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from tutorials.tutorial.script import LESSONS
-from tutorials.wording.clauses import CLAUSES, sections_by_anchor
+from tutorials.wording.clauses import clause_texts, sections_by_anchor
+from tutorials.wording.facts import facts
 from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
-    (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all six dice at once. Put two dice "
-                            "showing a card's two faces on it at the same time to claim it. Re-roll all "
-                            "dice in hand as often as you like. When 3 or more cards of a row, column or "
-                            "diagonal hold dice (2 players: 3 cards anywhere), anyone may ring: Dice Time "
-                            "ends and the ringer becomes start player.")),
+    (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all %(dice)s dice at once. Put two "
+                            "dice showing a card's two faces on it at the same time to claim it. Re-roll "
+                            "all dice in hand as often as you like. When %(bell_cards)s or more cards of a "
+                            "row, column or diagonal hold dice (2 players: %(bell_cards)s cards anywhere), "
+                            "anyone may ring: Dice Time ends and the ringer becomes start player.")),
     (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of "
                                "your claimed cards and take those dice back. Players without dice on the "
                                "board are skipped. Empty hand? Take your discard pile back first.")),
-    (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed 0 to 5; equal speed: start player first, "
-                              "then clockwise. An acting card removes every other player's card in its "
-                              "range. A removed card never acts.")),
+    (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed, %(speeds)s; equal speed: start player "
+                              "first, then clockwise. An acting card removes every other player's card in "
+                              "its range. A removed card never acts.")),
     (PHASE_NAMES["treasure"], _("Win the treasure card under each surviving card, and every card between two "
                                 "of your surviving cards on a line, unless another player's card lies "
                                 "between. Overlapping claims: start player first. Then all attack cards go "
@@ -54,8 +55,8 @@ FAQ = (
 )
 
 STRATEGY = (
-    _("Dice Time begins with everyone rolling all six dice at once; then turns go clockwise from the start "
-      "player."),
+    _("Dice Time begins with everyone rolling all %(dice)s dice at once; then turns go clockwise from the "
+      "start player."),
     _("On your turn, either re-roll any of your dice in hand once, or place a pair."),
     _("Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last "
       "becomes start player."),
@@ -92,8 +93,10 @@ def context_for(name: str) -> dict:
     """Template context of a fixed sheet."""
     ctx: dict = {"cards": all_diagrams()}
     if name in ("rules", "reference"):
-        ctx.update(examples=examples(), phases=PHASES, faq=FAQ, strategy=STRATEGY,
-                   clauses=CLAUSES, sections=sections_by_anchor())
+        numbers = facts()
+        ctx.update(examples=examples(), phases=[(name, str(text) % numbers) for name, text in PHASES],
+                   faq=FAQ, strategy=[str(line) % numbers for line in STRATEGY],
+                   clauses=clause_texts(), sections=sections_by_anchor())
     if name == "teach":
         ctx["lessons"] = LESSONS
     return ctx

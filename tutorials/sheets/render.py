@@ -40,6 +40,7 @@ from django.utils.translation import gettext_lazy as _
 from tutorials.http.render_limit import Lease, RenderBusy, render_slot
 from tutorials.sheets import pdf_worker
 from tutorials.sheets.content import context_for, position_context
+from tutorials.wording.facts import facts
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +65,8 @@ SHEETS = {
                      "variants and answers to common questions."),
                    "sheets/rules.html", (2, 4)),
     "reference": Sheet("reference", _("Quick reference"),
-                       _("One page for the table: phases, the six cards with their ranges, when the bell may "
-                         "ring, who goes first."),
+                       _("One page for the table: phases, the attack cards with their ranges, when the bell "
+                         "may ring and who goes first."),
                        "sheets/reference.html", (1, 1)),
     "teach": Sheet("teach", _("Teaching script"),
                    _("The read-aloud script for staff, with the hands-on moments set apart."),
@@ -275,7 +276,7 @@ def sheet_html(name: str, lang: str, paper: str = "a4") -> str:
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
     with translation.override(lang):
-        return render_to_string(sheet.template, {**context_for(name), "sheet": sheet,
+        return render_to_string(sheet.template, {**context_for(name), "sheet": sheet, "facts": facts(),
                                                  "paper": PAPERS[paper], "lang": lang})
 
 

@@ -18,6 +18,7 @@ from tutorials.drawing.grid import grid_html
 from tutorials.drawing.svg import cell_svg, range_svg
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import card_phrase as phrase
+from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
 
 register = template.Library()
@@ -125,6 +126,13 @@ def card_phrase(token: str) -> str:
     """``blue [1] Boarding Melee`` for ``b1``, in the active language."""
 
     return phrase(token)
+
+
+@register.simple_tag
+def game_facts() -> dict[str, int | str]:
+    """``{% game_facts as facts %}``: the game's countable facts from the engine
+    (:func:`tutorials.wording.facts.facts`), for messages that state them."""
+    return facts()
 
 
 @register.filter

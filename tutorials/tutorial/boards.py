@@ -55,6 +55,7 @@ from tutorials.tutorial.examples import (
 )
 from tutorials.tutorial.quiz import for_examples
 from tutorials.wording.events import Explanation, card_phrase, explain
+from tutorials.wording.facts import facts
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS, position_label
 
 TITLES = {
@@ -155,7 +156,7 @@ class ExampleBoard:
 
     def message(self) -> str:
         """The translated note about the last action (or an unreadable state), if any."""
-        return str(NOTES.get(self.note, ""))
+        return str(NOTES.get(self.note, "")) % facts()
 
     def columns(self) -> list[str]:
         width = max(len(r) for r in self.rows())
@@ -175,15 +176,15 @@ class ExampleBoard:
 NOTES = {
     "not-started": gettext_lazy("Dice Time has not begun yet: start it with “Roll all dice”. This bell "
                                 "button ends Dice Time."),
-    "started": gettext_lazy("Ding! The start player rang: Dice Time begins, and everyone rolls all six "
-                            "dice at once."),
+    "started": gettext_lazy("Ding! The start player rang: Dice Time begins, and everyone rolls all "
+                            "%(dice)s dice at once."),
     "refused": gettext_lazy("That is not allowed at this moment."),
     "occupied": gettext_lazy("That card already holds dice: it cannot be claimed again."),
     "no-pair": gettext_lazy("None of your dice in hand show this card's two faces. Re-roll all of them and "
                             "try again."),
     "claimed": gettext_lazy("Claimed: your two dice now sit on this card."),
     "all-placed": gettext_lazy("All your dice are on cards: nothing left to roll."),
-    "no-dice-left": gettext_lazy("That colour has no dice left: six dice cover three cards."),
+    "no-dice-left": gettext_lazy("That colour has no dice left: %(dice)s dice cover %(dice_cards)s cards."),
     "false-bell": gettext_lazy("False bell! The condition did not hold, so you may not roll, place or ring "
                                "again this Dice Time."),
     "false-bell-blocked": gettext_lazy("You rang a false bell: you sit out the rest of this Dice Time. Start "

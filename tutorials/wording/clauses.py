@@ -7,28 +7,32 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from tutorials.wording.facts import facts
+
 CLAUSES = {
-    "SETUP-1": _("Each player takes the 6 dice and 9 attack cards of one colour: one each of [0] to [4] and "
-                 "four [5]."),
-    "SETUP-2": _("There are 42 treasure cards: every pair of die faces twice; 12 of them are doubles."),
-    "SETUP-3": _("With 3 or 4 players: shuffle the treasure cards face down into a deck, lay the top 16 "
-                 "face up in a 4×4 grid, put the bell in the middle, and choose a start player in any way "
-                 "(rock-paper-scissors, say)."),
-    "SETUP-4": _("With 2 players: each removes two [5] cards; after shuffling, 10 treasure cards go back "
-                 "to the box unseen, and the top 9 are laid face up in a 3×3 grid around the bell."),
-    "DICE-1": _("The start player rings the bell to begin; everyone rolls all six dice at once, in real "
+    "SETUP-1": _("Each player takes the %(dice)s dice and %(hand)s attack cards of one colour: one each of "
+                 "[0] to [4] and %(scouts)s [5]."),
+    "SETUP-2": _("There are %(treasures)s treasure cards: every pair of die faces twice; %(doubles)s of them "
+                 "are doubles."),
+    "SETUP-3": _("With 3 or 4 players: shuffle the treasure cards face down into a deck, lay the top "
+                 "%(grid)s face up in a %(side)s×%(side)s grid, put the bell in the middle, and choose a "
+                 "start player in any way (rock-paper-scissors, say)."),
+    "SETUP-4": _("With 2 players: each removes %(scouts_removed_2p)s [5] cards; after shuffling, "
+                 "%(boxed_2p)s treasure cards go back to the box unseen, and the top %(grid_2p)s are laid "
+                 "face up in a %(side_2p)s×%(side_2p)s grid around the bell."),
+    "DICE-1": _("The start player rings the bell to begin; everyone rolls all %(dice)s dice at once, in real "
                 "time."),
     "DICE-2": _("Claim a treasure card by putting two of your dice on it at once, showing exactly its two "
                 "faces; a card holding dice cannot be claimed again."),
     "DICE-3": _("Re-roll as often as you like, but always all the dice still in your hand."),
-    "DICE-4": _("With 3-4 players the bell may ring once some row, column or diagonal has dice on 3 or more "
-                "of its cards; the ringer becomes start player."),
-    "DICE-5": _("With 2 players the bell may ring once 3 or more cards anywhere hold dice."),
+    "DICE-4": _("With 3-4 players the bell may ring once some row, column or diagonal has dice on "
+                "%(bell_cards)s or more of its cards; the ringer becomes start player."),
+    "DICE-5": _("With 2 players the bell may ring once %(bell_cards)s or more cards anywhere hold dice."),
     "DICE-6": _("Ringing while the condition does not hold is a false bell: that player may not roll, place "
                 "or ring for the rest of this Dice Time."),
     "DICE-7": _("You may hold dice on more cards than you have attack cards in hand."),
-    "STRAT-1": _("Strategy mode: Dice Time begins with everyone rolling all six dice at once, then turns go "
-                 "clockwise from the start player."),
+    "STRAT-1": _("Strategy mode: Dice Time begins with everyone rolling all %(dice)s dice at once, then "
+                 "turns go clockwise from the start player."),
     "STRAT-2": _("Strategy mode: on your turn, re-roll any of your unplaced dice once, or place a pair."),
     "STRAT-3": _("Strategy mode: Dice Time ends as soon as every card of some row, column or diagonal holds "
                  "dice; whoever placed last becomes start player."),
@@ -39,7 +43,7 @@ CLAUSES = {
     "SET-3": _("Setting Time ends when no dice remain on the board."),
     "SET-4": _("If you must place and your hand is empty, first take your whole discard pile back into your "
                "hand."),
-    "BAT-1": _("All attack cards are revealed and act by speed: 0, 1, 2, 3, 4, 5."),
+    "BAT-1": _("All attack cards are revealed and act by speed: %(speeds)s."),
     "BAT-2": _("Cards of equal speed act from the start player clockwise."),
     "BAT-3": _("A card acts only if it is still on the board when its turn comes."),
     "BAT-4": _("An acting card sends every other player's card in its range to its owner's discard; own "
@@ -53,23 +57,23 @@ CLAUSES = {
     "TRE-4": _("Then every attack card on the board goes to its owner's discard."),
     "TRE-5": _("The start player refills the grid from the deck; when the deck runs short, the cards are "
                "rearranged as close to a square as possible."),
-    "END-1": _("When the deck is empty and 8 or fewer treasure cards remain, the game ends."),
+    "END-1": _("When the deck is empty and %(end_at)s or fewer treasure cards remain, the game ends."),
     "END-2": _("Most treasure cards wins; every card is worth one point."),
     "END-3": _("On a tie, more doubles wins; if still tied, the players settle it among themselves."),
-    "VAR-1": _("Variant: battle speed runs 0, 5, 4, 3, 2, 1."),
-    "VAR-2": _("Variant: play without the four [5] cards."),
+    "VAR-1": _("Variant: battle speed runs %(speeds_reversed)s."),
+    "VAR-2": _("Variant: play without the %(scouts)s [5] cards."),
     "VAR-3": _("Variant: the bell may ring once some player has placed all their dice."),
-    "VAR-4": _("First edition: the bell may ring once 3 cards anywhere hold dice."),
+    "VAR-4": _("First edition: the bell may ring once %(bell_cards)s cards anywhere hold dice."),
     "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
                "each player's cards leave the board before the next player looks for sandwiches. The other "
                "reading judges all sandwiches on the board as Battle Time left it."),
     "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich. The "
                "official rules do not say; under the other reading a gap would break it."),
-    "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least 3 treasure "
-               "cards, so 3-card diagonals count, as in the official read-aloud example. The other reading "
-               "counts only lines across the whole grid."),
-    "INT-4": _("Reading used here: the game ends at 8 or fewer cards; one line of the official text says "
-               "play goes on with 8."),
+    "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least %(bell_cards)s "
+               "treasure cards, so %(bell_cards)s-card diagonals count, as in the official read-aloud "
+               "example. The other reading counts only lines across the whole grid."),
+    "INT-4": _("Reading used here: the game ends at %(end_at)s or fewer cards; one line of the official "
+               "text says play goes on with %(end_at)s."),
     "INT-5": _("Reading used here: n cards are laid in rows of ⌈√n⌉, top to bottom. The official rules only "
                "ask for a shape as close to a square as possible."),
     "INT-6": _("Reading used here, in either mode: if nobody can act any more, Dice Time ends and the start "
@@ -86,7 +90,12 @@ def clause_summary(clause: str | None) -> str:
     if not clause:
         return ""
     text = CLAUSES.get(clause)
-    return str(text) if text is not None else ""
+    return str(text) % facts() if text is not None else ""
+
+
+def clause_texts() -> dict[str, str]:
+    """Every clause's statement in the active language, by id."""
+    return {cid: clause_summary(cid) for cid in CLAUSES}
 
 
 #: The rules page's sections: (anchor, title, clause-id prefix).
@@ -112,7 +121,7 @@ def sections() -> list[dict[str, object]]:
         return cid.startswith(which) if isinstance(which, str) else cid in which
 
     return [{"anchor": anchor, "title": title,
-             "clauses": [(cid, text) for cid, text in CLAUSES.items() if belongs(cid, which)]}
+             "clauses": [(cid, clause_summary(cid)) for cid in CLAUSES if belongs(cid, which)]}
             for anchor, title, which in SECTIONS]
 
 

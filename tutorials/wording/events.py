@@ -18,6 +18,7 @@ from django.utils.translation import pgettext
 from captain.rules import AttackKind, Colour, Event
 
 from tutorials.wording.clauses import clause_summary
+from tutorials.wording.facts import FACTS
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 
@@ -224,18 +225,18 @@ def _bell_count(p) -> str:
 
 
 def _bell_all_dice(p) -> str:
-    return _("The bell may ring: %(colour)s has placed all six dice.") % {
-        "colour": colour_name(p["colour"])}
+    return _("The bell may ring: %(colour)s has placed all %(dice)s dice.") % {
+        "colour": colour_name(p["colour"]), "dice": FACTS["dice"]}
 
 
 def _bell_not_yet(p) -> str:
     needed = p["needed"]
     if p.get("colour"):
-        return ngettext("Not yet: nobody has placed all six dice; %(colour)s needs dice on "
+        return ngettext("Not yet: nobody has placed all %(dice)s dice; %(colour)s needs dice on "
                         "%(needed)s more card.",
-                        "Not yet: nobody has placed all six dice; %(colour)s needs dice on "
+                        "Not yet: nobody has placed all %(dice)s dice; %(colour)s needs dice on "
                         "%(needed)s more cards.", needed) % {
-            "colour": colour_name(p["colour"]), "needed": needed}
+            "colour": colour_name(p["colour"]), "needed": needed, "dice": FACTS["dice"]}
     if not p.get("held"):
         return _("Not yet: no card holds dice so far.")
     if p.get("line"):
@@ -281,7 +282,7 @@ def _round_continue(p) -> str:
 
 def _round_game_over(p) -> str:
     return _("The deck is empty and only %(board_after)s treasure cards remain, too few for a "
-             "3×3 grid: the game ends.") % p
+             "%(side)s×%(side)s grid: the game ends.") % {**p, "side": FACTS["side_2p"]}
 
 
 def _round_standings(p) -> str:

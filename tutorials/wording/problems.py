@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from captain.rules import AttackKind, Colour, RulesError
 
+from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 
@@ -46,7 +47,7 @@ EXPECTED = {
     "section": gettext_lazy("a section “r” (rules), “d” (deck) or “w” (won), each once and in that order"),
     "treasure-under-occupant": gettext_lazy("a treasure card under the card or dice (not “x”)"),
     "variant-number": gettext_lazy("a variant number 1–4"),
-    "attack-value": gettext_lazy("an attack value 0–5"),
+    "attack-value": gettext_lazy("an attack value %(fastest)s–%(slowest)s"),
     "colour-once": gettext_lazy("each colour only once"),
     "one-bell-variant": gettext_lazy("only one bell variant (v3 or v4)"),
     "one-start-player": gettext_lazy("only one start player (upper case)"),
@@ -64,11 +65,11 @@ EXPECTED = {
 def expected_text(code: str) -> str:
     """The translated form of a notation reader's expectation (its stable code)."""
     found = EXPECTED.get(code)
-    return str(found) if found is not None else _("something else")
+    return str(found) % facts() if found is not None else _("something else")
 
 
 _FACES = gettext_lazy("A treasure card shows two die faces from 1 to 6, like 35.")
-_VALUES = gettext_lazy("Attack cards have values 0 to 5.")
+_VALUES = gettext_lazy("Attack cards have values %(fastest)s to %(slowest)s.")
 _OFF_BOARD = gettext_lazy("That position is not on the board.")
 _BOARD = gettext_lazy("board must be a list of rows, each a text like \"11 13:r3 22\".")
 _ROW = gettext_lazy("Each board row must be a text with at least one position.")
@@ -91,7 +92,7 @@ _FIXED = {
     "bad-value": _VALUES,
     "board-too-large": gettext_lazy("The board is too large: at most 12 rows of 12 positions."),
     "bad-size": gettext_lazy("Board sides run from 1 to 6, written like 4x4."),
-    "bad-deck": gettext_lazy("The deck size must be a whole number from 0 to 42."),
+    "bad-deck": gettext_lazy("The deck size must be a whole number from 0 to %(treasures)s."),
     "bad-tool": gettext_lazy(
         "Unknown tool. Choose a colour and a card value, dice, remove or no treasure card."),
     "off-board": _OFF_BOARD,
@@ -147,8 +148,8 @@ _SENTENCES = {
     "bad-title": _bad_title,
     "too-many-cards": _too_many_cards,
     "too-many-dice": lambda p: _(
-        "%(colour)s has six dice, enough for three cards; its dice are on three cards "
-        "already.") % {"colour": _colour(p)},
+        "%(colour)s has %(dice)s dice, enough for %(dice_cards)s cards; its dice are on "
+        "%(dice_cards)s cards already.") % {**facts(), "colour": _colour(p)},
     "colour-not-seated": lambda p: _(
         "%(colour)s is not playing in this position. Seat it first.") % {"colour": _colour(p)},
     "occupant-without-treasure": lambda p: _(
@@ -180,7 +181,7 @@ def describe(error: RulesError) -> str:
     if code in _SENTENCES:
         return capfirst(_SENTENCES[code](error.params))
     if code in _FIXED:
-        return capfirst(str(_FIXED[code]))
+        return capfirst(str(_FIXED[code]) % facts())
     return capfirst(_("This input is not allowed: %(detail)s") % {"detail": error.message})
 
 

@@ -17,7 +17,7 @@ from ..clauses import implements
 from ..events import Event, EventLog
 from ..model import AttackKind, Board, Colour, Treasure, cell_of
 from ..resolve.round_end import end_round, lay_out, refill_plan
-from ..situation import Mode, Seating, table_setup
+from ..situation import DICE_PER_PLAYER, Mode, Seating, table_setup
 from ..resolve.treasure import after_treasure_time, resolve_round
 from .actions import Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll
 from .legal import can_place_in_principle, check, listing, pair_left, pairs_shown, without_values
@@ -132,7 +132,7 @@ def _start_dice_time(state: GameState) -> GameState:
     players = []
     draws = state.draws
     for p in state.players:
-        dice, draws = _roll(state.seed, draws, 6)
+        dice, draws = _roll(state.seed, draws, DICE_PER_PLAYER)
         players.append(_evolve(p, dice=dice, rolled=True, false_bell=False))
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, players=tuple(players), draws=draws, phase=Phase.DICE,

@@ -25,7 +25,7 @@ from ..clauses import implements
 from ..events import Event
 from ..geometry import geometry, shape_of
 from ..model import Board, Position
-from ..situation import BellRule, Mode, RuleSet, Seating
+from ..situation import BELL_CARDS, DICE_PER_PLAYER, BellRule, Mode, RuleSet, Seating
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class BellTrace:
         self.clause = ""
         self.line: int | None = None
         self.held = 0
-        self.needed = 3
+        self.needed = BELL_CARDS
         self.colour = None
 
 
@@ -100,7 +100,7 @@ def _bell_line_masks(key: tuple[str, int, bool]) -> tuple[int, ...]:
         if full_only and not full:
             continue
         mask = g.mask(line) & treasure
-        if mask.bit_count() >= 3:
+        if mask.bit_count() >= BELL_CARDS:
             found.append(mask)
     return tuple(found)
 
@@ -127,7 +127,7 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
         best = None
         for colour in seating.order():
             count = dice_of.get(colour, 0).bit_count()
-            if count >= 3:
+            if count >= DICE_PER_PLAYER // 2:  # every die placed
                 if trace is not None:
                     _record(trace, "VAR-3", None, dice_of[colour], 0, colour)
                 return True
@@ -135,15 +135,15 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
                 best = colour
         if trace is not None:
             held = dice_of.get(best, 0)
-            _record(trace, "VAR-3", None, held, 3 - held.bit_count(), best)
+            _record(trace, "VAR-3", None, held, DICE_PER_PLAYER // 2 - held.bit_count(), best)
         return False
     if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:
-        needed = max(0, 3 - dice.bit_count())
+        needed = max(0, BELL_CARDS - dice.bit_count())
         if trace is not None:
             _record(trace, "DICE-5" if len(seating.players) == 2 else "VAR-4", None, dice, needed)
         return needed == 0
-    if trace is None and dice.bit_count() < 3:
-        return False  # no line can hold three yet
+    if trace is None and dice.bit_count() < BELL_CARDS:
+        return False  # no line can hold enough yet
     return _line_condition(board.geometry.key, treasure, dice, False, "DICE-4", trace,
                            full_lines_only)
 
@@ -153,9 +153,10 @@ def _line_condition(shape: str, treasure: int, dice: int, full: bool,
     """A bell line with 3 dice-holding cards (``full``: all of its cards) — and, for the
     trace, the closest line otherwise (the first one of least need)."""
     best_need, best_line = 4 << 20, None
+    threshold = BELL_CARDS
     for line in _line_masks(shape, treasure, full_lines_only):
         held = line & dice
-        need = (line.bit_count() if full else 3) - held.bit_count()
+        need = (line.bit_count() if full else threshold) - held.bit_count()
         if need <= 0:
             if trace is not None:
                 _record(trace, clause, line, held, 0)
@@ -164,7 +165,7 @@ def _line_condition(shape: str, treasure: int, dice: int, full: bool,
             best_need, best_line = need, line
     if trace is not None:
         if best_line is None:
-            _record(trace, clause, None, 0, 3)
+            _record(trace, clause, None, 0, BELL_CARDS)
         else:
             _record(trace, clause, best_line, best_line & dice, best_need)
     return False

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..clauses import implements
 from ..events import Event
 from ..model import Board, Colour, Cell, Treasure, cell_of
-from ..situation import Seating, table_setup
+from ..situation import END_AT, Seating, table_setup
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def refill_plan(*, cards_left: int, deck: int, players: int, start_player: Colou
             "drawn": draw, "board_after": after, "deck_after": deck - draw,
             "start_player": start_player.value}))
     # with 8 or fewer cards the game ends (END-1): nothing is rearranged for that
-    rearranged = after >= 9 and (after < full or not standard)
+    rearranged = after > END_AT and (after < full or not standard)
     if rearranged:
         shape = rearranged_shape(after)
         events.append(Event("round.rearrange", "TRE-5", {"cards": after, "rows": shape[0],
@@ -176,12 +176,12 @@ def end_round(*, cards_left: int, deck: int, seating: Seating,
                          start_player=seating.start_player, standard=standard)
     after, deck_after = refill.board_after, refill.deck_after
     events = list(refill.events)
-    game_over = deck_after == 0 and after <= 8
+    game_over = deck_after == 0 and after <= END_AT
     standings: tuple[Standing, ...] = ()
     winner: Colour | None = None
     if game_over:
         events.append(Event("round.game_over", "END-1", {"board_after": after},
-                            interpretation="INT-4" if after == 8 else None))
+                            interpretation="INT-4" if after == END_AT else None))
         won_all = {c: tuple(won_before.get(c, ())) + tuple(won_now.get(c, ()))
                    for c in seating.players}
         standings, winner = rank_players(seating, won_all)
@@ -197,7 +197,7 @@ def end_round(*, cards_left: int, deck: int, seating: Seating,
         events.append(Event.of("round.continue", "END-1", {
             "board_after": after, "deck_after": deck_after,
             "start_player": seating.start_player.value},
-            interpretation="INT-4" if after == 8 else None))
+            interpretation="INT-4" if after == END_AT else None))
     return RoundEnd(after, deck_after, refill.shape, refill.rearranged, game_over, standings,
                     winner, tuple(events), refill)
 
