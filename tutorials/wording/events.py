@@ -297,7 +297,91 @@ def _round_standings(p) -> str:
              "themselves.") % {"players": names}
 
 
+def _faces(dice) -> str:
+    return pgettext("dice faces", " ").join(str(d) for d in dice)
+
+
+def _game_setup(p) -> str:
+    side = p["grid"][0]
+    text = _("A new game: %(players)s play, and %(start)s is the start player. %(cards)s treasure cards "
+             "lie in a %(side)s×%(side)s grid and %(deck)s wait in the deck; each player holds %(hand)s "
+             "attack cards.") % {
+        "players": list_join(colour_name(c) for c in p["players"]),
+        "start": colour_name(p["start_player"]), "cards": side * side, "side": side,
+        "deck": p["deck"], "hand": len(p["hand"])}
+    if p["box"]:
+        text = sentences(text, _("%(box)s treasure cards went back to the box unseen.") % p)
+    return text
+
+
+def _dice_start(p) -> str:
+    rolls = list_join(_("%(colour)s %(faces)s") % {"colour": colour_name(c), "faces": _faces(d)}
+                      for c, d in p["rolls"].items())
+    return _("Dice Time begins, and everyone rolls: %(rolls)s.") % {"rolls": rolls}
+
+
+def _dice_roll(p) -> str:
+    args = {"colour": colour_name(p["colour"]), "faces": _faces(p["dice"])}
+    if p.get("rerolled"):
+        return _("%(colour)s re-rolls %(rerolled)s and now holds %(faces)s.") % {
+            **args, "rerolled": _faces(p["rerolled"])}
+    return _("%(colour)s re-rolls all dice in hand and now holds %(faces)s.") % args
+
+
+def _dice_claim(p) -> str:
+    return _("%(colour)s puts %(low)s and %(high)s on the treasure card at %(at)s.") % {
+        "colour": colour_name(p["colour"]), "low": p["faces"][0], "high": p["faces"][1],
+        "at": position_label(p["position"])}
+
+
+def _dice_pass(p) -> str:
+    return _("%(colour)s passes after the re-roll.") % {"colour": colour_name(p["colour"])}
+
+
+def _dice_false_bell(p) -> str:
+    return _("%(colour)s rings a false bell and sits out the rest of this Dice Time.") % {
+        "colour": colour_name(p["colour"])}
+
+
+def _dice_penalties_lifted(p) -> str:
+    return _("Every player has rung a false bell, so the penalties are lifted.")
+
+
+def _dice_stuck(p) -> str:
+    return _("Nobody can act any more, so Dice Time ends; %(start)s stays the start player.") % {
+        "start": colour_name(p["start_player"])}
+
+
+def _dice_end(p) -> str:
+    args = {"start": colour_name(p["start_player"])}
+    if p.get("rang"):
+        return _("%(start)s rings the bell: Dice Time is over, and %(start)s is the start player.") % args
+    return _("%(start)s fills a line: Dice Time is over, and %(start)s is the start player.") % args
+
+
+def _setting_recycle(p) -> str:
+    return ngettext("%(colour)s has no card in hand and takes back %(cards)s card from the discard pile.",
+                    "%(colour)s has no card in hand and takes back %(cards)s cards from the discard pile.",
+                    p["cards"]) % {"colour": colour_name(p["colour"]), "cards": p["cards"]}
+
+
+def _setting_place(p) -> str:
+    return _("%(colour)s puts an attack card face down on %(at)s and takes those dice back.") % {
+        "colour": colour_name(p["colour"]), "at": position_label(p["position"])}
+
+
 _WORDERS = {
+    "game.setup": _game_setup,
+    "dice.start": _dice_start,
+    "dice.roll": _dice_roll,
+    "dice.claim": _dice_claim,
+    "dice.pass": _dice_pass,
+    "dice.false_bell": _dice_false_bell,
+    "dice.penalties_lifted": _dice_penalties_lifted,
+    "dice.stuck": _dice_stuck,
+    "dice.end": _dice_end,
+    "setting.recycle": _setting_recycle,
+    "setting.place": _setting_place,
     "battle.reveal": _battle_reveal,
     "battle.act": _battle_act,
     "battle.no_effect": _battle_no_effect,
