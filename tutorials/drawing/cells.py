@@ -4,8 +4,10 @@ and what clicking it does."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.utils.translation import gettext as _
+from django.utils.translation import get_language
 
 from captain.rules import AttackCard, Board, Colour, Dice, Position, Treasure
 
@@ -55,27 +57,33 @@ class CellView:
     @property
     def description(self) -> str:
         """Screen-reader text: where, which card, what lies on it, what happened."""
-        parts = [self.label]
-        if self.treasure is None:
-            parts.append(_("no treasure card"))
-        else:
-            parts.append(_("treasure card %(low)s and %(high)s") % {
-                "low": self.treasure.low, "high": self.treasure.high})
-        if self.card and self.face_down:
-            parts.append(_("%(colour)s attack card, face down") % {
-                "colour": COLOUR_NAMES[self.card.colour]})
-        elif self.card:
-            parts.append(card_phrase(self.card.token))
-        if self.dice:
-            parts.append(_("%(colour)s dice") % {"colour": COLOUR_NAMES[self.dice.colour]})
-        if self.won_by:
-            parts.append(_("won by %(colour)s") % {"colour": COLOUR_NAMES[self.won_by]})
-        parts.extend(self.notes)
-        return "; ".join(str(p) for p in parts)
+        return _description(self.pos, self.treasure, self.card, self.face_down, self.dice,
+                            self.won_by, tuple(str(n) for n in self.notes), get_language())
 
     @property
     def css(self) -> str:
         return " ".join(self.classes)
+
+
+@lru_cache(maxsize=4096)
+def _description(pos: Position, treasure: Treasure | None, card: AttackCard | None, face_down: bool,
+                 dice: Dice | None, won_by: Colour | None, notes: tuple[str, ...],
+                 language: str | None) -> str:  # language: part of the cache key
+    parts = [position_label(pos)]
+    if treasure is None:
+        parts.append(_("no treasure card"))
+    else:
+        parts.append(_("treasure card %(low)s and %(high)s") % {"low": treasure.low, "high": treasure.high})
+    if card and face_down:
+        parts.append(_("%(colour)s attack card, face down") % {"colour": COLOUR_NAMES[card.colour]})
+    elif card:
+        parts.append(card_phrase(card.token))
+    if dice:
+        parts.append(_("%(colour)s dice") % {"colour": COLOUR_NAMES[dice.colour]})
+    if won_by:
+        parts.append(_("won by %(colour)s") % {"colour": COLOUR_NAMES[won_by]})
+    parts.extend(notes)
+    return "; ".join(str(p) for p in parts)
 
 
 def _grid(board: Board) -> list[list[CellView]]:

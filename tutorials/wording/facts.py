@@ -9,9 +9,10 @@ Python formats its messages with ``% facts()`` (names as below).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
 
 from captain.rules import FULL_DECK, AttackKind
 from captain.rules.situation import (BELL_CARDS, DICE_PER_PLAYER, END_AT, SpeedOrder, speed_ranks,
@@ -56,9 +57,15 @@ FACTS = MappingProxyType(_facts())
 
 def facts() -> dict[str, int | str]:
     """:data:`FACTS` for a message in the active language: the speed orders written as
-    lists (``0, 1, 2, 3, 4, 5`` / ``0、1、2、3、4、5``)."""
+    lists (``0, 1, 2, 3, 4, 5`` / ``0、1、2、3、4、5``). A fresh dict each call (callers
+    may add their own keys); built once per language."""
+    return dict(_facts_in(get_language()))
+
+
+@lru_cache(maxsize=16)
+def _facts_in(language: str | None) -> MappingProxyType:
     sep = pgettext("list separator", ", ")
     out: dict[str, int | str] = dict(FACTS)
     for key in ("speeds", "speeds_reversed"):
         out[key] = sep.join(str(v) for v in FACTS[key])
-    return out
+    return MappingProxyType(out)
