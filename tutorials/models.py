@@ -1,4 +1,4 @@
-"""Saved analyzer positions: short links that never change."""
+"""Saved analyzer positions (short links that never change), teaching tables and practice games."""
 
 from __future__ import annotations
 
@@ -144,5 +144,67 @@ class StaleTable(Exception):
 
     def __init__(self, code: str, seen: int) -> None:
         super().__init__(f"table {code} is no longer at version {seen}")
+        self.code = code
+        self.seen = seen
+
+
+def game_expiry():
+    return timezone.now() + timedelta(hours=PracticeGame.LIFETIME_HOURS)
+
+
+class PracticeGame(models.Model):
+    """A practice game: one learner against computer captains (issue 18).
+
+    ``setup`` holds what deals the game and drives the captains (seats, the learner's
+    colour, rules, strengths, pace, the game's seed and the captains' own seed);
+    ``log`` every action so far as ``[seconds since the start, action JSON, by the
+    learner]``; ``clocks`` the captains' bookkeeping (see
+    :class:`captain.rules.captains.practice.Practice`); ``marks[v]`` how many log entries
+    version ``v`` had, so a client asks for the events since the version it has.
+    Replaying ``log`` through the engine from the deal gives the game exactly (played
+    with ``engine_version``). The learner's key is stored only as a SHA-256 hash; the
+    share token shows the finished game read-only. Games expire after
+    :attr:`LIFETIME_HOURS`.
+    """
+
+    LIFETIME_HOURS = 24
+
+    code = models.CharField(max_length=16, unique=True)
+    key_hash = models.CharField(max_length=64)
+    share_token = models.CharField(max_length=32, unique=True)
+    setup = models.JSONField(default=dict)
+    log = models.JSONField(default=list)
+    clocks = models.JSONField(default=dict)
+    marks = models.JSONField(default=list)
+    engine_version = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    expires_at = models.DateTimeField(default=game_expiry)
+
+    class Meta:
+        verbose_name = _("practice game")
+
+    def __str__(self) -> str:
+        return self.code
+
+    def change(self, seen: int, **fields) -> None:
+        """Write ``fields`` if the row is still at version ``seen`` and move the version on
+        by one (one ``UPDATE … WHERE version = seen``). Raises :class:`StaleGame` when
+        another request changed the game first."""
+        updated = type(self).objects.filter(pk=self.pk, version=seen).update(
+            version=seen + 1, updated_at=timezone.now(), **fields)
+        if not updated:
+            raise StaleGame(self.code, seen)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.version = seen + 1
+
+
+class StaleGame(Exception):
+    """An action was chosen at a version of the game that is no longer current."""
+
+    def __init__(self, code: str, seen: int) -> None:
+        super().__init__(f"game {code} is no longer at version {seen}")
         self.code = code
         self.seen = seen

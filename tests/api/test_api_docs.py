@@ -11,10 +11,11 @@ from django.contrib.staticfiles import finders
 pytestmark = pytest.mark.django_db
 
 OPERATIONS = {("/api/v1/solve", "post"), ("/api/v1/positions/{code}", "get"),
-              ("/api/v1/positions", "post")}
+              ("/api/v1/positions", "post"), ("/api/v1/games", "post"),
+              ("/api/v1/games/{game_id}", "get"), ("/api/v1/games/{game_id}/actions", "post")}
 
 
-def test_openapi_lists_the_three_operations_with_descriptions(client):
+def test_openapi_lists_every_operation_with_descriptions(client):
     response = client.get("/api/openapi.json")
     assert response.status_code == 200
     spec = response.json()

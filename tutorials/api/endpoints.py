@@ -46,7 +46,8 @@ from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
 from tutorials import services
 from tutorials.http.limits import RateLimited, check_misses, hit, miss
-from tutorials.models import CODE_ALPHABET
+from tutorials.models import CODE_ALPHABET, StaleGame
+from tutorials.practice import games
 from tutorials.services import SHORT_CODE, TITLE_MAX_LENGTH, TITLE_PATTERN
 from tutorials.wording.problems import describe
 
@@ -529,3 +530,151 @@ def save_position(request: HttpRequest, payload: PositionIn):
             raise Problems(422, [rules_problem(exc)]) from None
     return Status(201, {"code": saved.code, "url": services.short_link(saved.code),
                         "notation": saved.notation, "title": saved.title})
+
+
+# --- practice games -------------------------------------------------------------------------
+GAME_SCHEMA = {
+    "type": "object",
+    "required": ["seats", "learner"],
+    "additionalProperties": False,
+    "properties": {
+        "seats": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True,
+                  "items": {"type": "string", "enum": _COLOURS},
+                  "description": "seated colours in clockwise order"},
+        "learner": {"type": "string", "enum": _COLOURS, "description": "the learner's colour"},
+        "start_player": {"type": ["string", "null"], "enum": [*_COLOURS, None]},
+        "rules": CASE_SCHEMA["properties"]["rules"],
+        "strength": {"description": "random, greedy or strong; or one per captain's colour",
+                     "oneOf": [{"type": "string", "enum": ["random", "greedy", "strong"]},
+                               {"type": "object", "propertyNames": {"enum": _COLOURS},
+                                "additionalProperties": {"type": "string",
+                                                         "enum": ["random", "greedy", "strong"]}}]},
+        "pace": {"type": "string", "enum": ["first-game", "table", "quick", "fastest"],
+                 "description": "how fast the captains act in action mode"},
+        "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1,
+                 "description": "deals a chosen game (default: a random one)"},
+    },
+    "example": {"seats": ["red", "blue", "green"], "learner": "red", "strength": "greedy",
+                "rules": {"mode": "strategy"}},
+}
+_GAME_KEYS = set(GAME_SCHEMA["properties"])
+
+ACTION_SCHEMA = {
+    "type": "object", "required": ["action", "version"], "additionalProperties": False,
+    "properties": {
+        "action": {"type": "object", "description": "one of the state's legal_actions"},
+        "version": {"type": "integer", "minimum": 0,
+                    "description": "the state's version the action was chosen at"},
+    },
+}
+
+
+class GameOut(Schema):
+    id: str
+    key: str = Field(description="the learner's key: send it as X-Game-Key (shown once)")
+    share_token: str = Field(description="shows the finished game read-only: ?share=<token>")
+    state: dict[str, Any] = Field(description="the game as the learner may see it")
+
+
+def _game_key(request: HttpRequest) -> str | None:
+    return request.headers.get("X-Game-Key") or request.GET.get("share") or None
+
+
+def _game_not_found() -> Problems:
+    return Problems(404, [make_problem("not-found", _("No game is open under this id and key; "
+                                                      "games expire 24 hours after they start."),
+                                       field="id")])
+
+
+def _open(request: HttpRequest, game_id: str):
+    check_misses(request, "code-miss")
+    try:
+        game, learner = games.open_game(game_id, _game_key(request))
+    except games.GameNotFound:
+        miss(request, "code-miss")
+        with translation.override(language(request)):
+            raise _game_not_found() from None
+    practice = games.practice_of(game)
+    if not learner and not practice.state.is_over:
+        with translation.override(language(request)):
+            raise _game_not_found()
+    return game, learner, practice
+
+
+@api.post("/v1/games", response={201: GameOut, **ERRORS, 429: ProblemsOut}, operation_id="start_game",
+          summary="Start a practice game against computer captains",
+          openapi_extra={"requestBody": {"required": True, "content": {
+              "application/json": {"schema": GAME_SCHEMA}}}})
+def start_game(request: HttpRequest):
+    """Deal a game for one learner against computer captains of a chosen strength.
+
+    The answer holds the game `id`, the learner's `key` (send it as `X-Game-Key`; it is
+    shown only here) and the `state` as the learner may see it. Games expire 24 hours
+    after they start. Starting games is rate-limited with the other write requests
+    (429 with `Retry-After`).
+    """
+    hit(request, "save")
+    data = decode_json(request)
+    if not isinstance(data, dict):
+        raise InvalidInput("the body must be an object", where="body", code="not-object")
+    unknown = sorted(set(data) - _GAME_KEYS)
+    if unknown:
+        raise InvalidInput(f"unknown key(s) {', '.join(unknown)}", where="body", field=unknown[0],
+                           code="unknown-key", keys=unknown)
+    game, key, practice = games.start_game(data)
+    return Status(201, {"id": game.code, "key": key, "share_token": game.share_token,
+                        "state": games.learner_view(game, practice)})
+
+
+@api.get("/v1/games/{game_id}", response={200: dict[str, Any], 404: ProblemsOut, 422: ProblemsOut,
+                                          429: ProblemsOut},
+         operation_id="read_game", summary="The game as the learner may see it")
+def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
+              since: int | None = None):
+    """The game with the learner's key (`X-Game-Key`), after the captains' actions due by
+    now: board, dice, every player's won cards, the learner's own hand, the learner's
+    `legal_actions`, and the explanation `events` since version `since` (all without it).
+    Never another player's hand or face-down card, the deck order or the seed. With
+    `?share=<token>` instead of the key, a finished game read-only. Unknown id or wrong
+    key: 404.
+    """
+    game, learner, practice = _open(request, game_id)
+    if learner:
+        practice = games.catch_up(game, practice)
+    return games.learner_view(game, practice, since=since, shared=not learner)
+
+
+@api.post("/v1/games/{game_id}/actions",
+          response={200: dict[str, Any], 404: ProblemsOut, 409: ProblemsOut, **ERRORS, 429: ProblemsOut},
+          operation_id="play_action", summary="The learner's action",
+          openapi_extra={"requestBody": {"required": True, "content": {
+              "application/json": {"schema": ACTION_SCHEMA}}}})
+def play_action(request: HttpRequest, game_id: str = Path(..., max_length=16)):
+    """Play one of the state's `legal_actions` (or `{"type": "continue"}` between rounds),
+    chosen at `version`. The captains' actions due by now come first: an action they made
+    impossible meanwhile (a card claimed a moment earlier) is refused with 422, the rule's
+    `clause` and a message in the request's language. 409 when the game moved on since
+    `version` (another window); 404 for an unknown game or a wrong key.
+    """
+    data = decode_json(request)
+    game, learner, practice = _open(request, game_id)
+    if not learner:
+        with translation.override(language(request)):
+            raise _game_not_found()
+    if not isinstance(data, dict) or set(data) != {"action", "version"}:
+        raise InvalidInput("send {\"action\": …, \"version\": …}", where="body", code="bad-action")
+    version = data["version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise InvalidInput("version must be a whole number", where="version", field="version",
+                           code="bad-version")
+    if not isinstance(data["action"], dict):
+        raise InvalidInput("action must be an object", where="action", field="action",
+                           code="bad-action")
+    try:
+        practice = games.play(game, practice, data["action"], version)
+    except StaleGame:
+        with translation.override(language(request)):
+            raise Problems(409, [make_problem(
+                "stale-version", _("The game has moved on since you chose this action: read it "
+                                   "again and choose anew."), field="version")]) from None
+    return games.learner_view(game, practice, since=version)

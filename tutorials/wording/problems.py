@@ -175,6 +175,36 @@ _SENTENCES = {
 }
 
 
+#: What the rules forbid in a game (the engine's IllegalAction codes) and the games API's
+#: own refusals, one sentence each.
+_FIXED.update({
+    "not-seated": gettext_lazy("That colour is not playing in this game."),
+    "not-your-seat": gettext_lazy("That colour is played by a computer captain, not by you."),
+    "game-over": gettext_lazy("The game is over."),
+    "wrong-phase": gettext_lazy("That cannot be done in this phase of the round."),
+    "not-start-player": gettext_lazy("Only the start player begins Dice Time."),
+    "not-your-turn": gettext_lazy("It is not your turn."),
+    "no-own-dice": gettext_lazy("An attack card goes on a card that holds your own dice."),
+    "not-in-hand": gettext_lazy("That card or die is not in your hand."),
+    "false-bell": gettext_lazy("You rang a false bell: you sit out the rest of this Dice Time."),
+    "no-dice": gettext_lazy("You have no dice left in hand to roll."),
+    "rerolled": gettext_lazy("You have re-rolled this turn already: now place a pair or pass."),
+    "empty-reroll": gettext_lazy("Choose at least one die to re-roll."),
+    "partial-reroll": gettext_lazy("In action mode you always re-roll all the dice in your hand."),
+    "no-card": gettext_lazy("There is no treasure card at that position."),
+    "occupied": gettext_lazy("That card already holds dice: someone claimed it first."),
+    "no-pair": gettext_lazy("None of your dice in hand show that card's two faces."),
+    "no-bell-in-strategy": gettext_lazy("Strategy mode has no bell: Dice Time ends when a line is full."),
+    "no-pass": gettext_lazy("You may pass only right after a re-roll, with the strategy-mode option."),
+    "bad-action": gettext_lazy("That is not an action: send one of the state's legal actions."),
+    "unknown-action": gettext_lazy("That is not an action: send one of the state's legal actions."),
+    "bad-strength": gettext_lazy("Each captain plays at one of the strengths random, greedy or strong."),
+    "bad-pace": gettext_lazy("The pace is first-game, table, quick or fastest."),
+    "bad-seed": gettext_lazy("The seed is a whole number from 0 to 2147483647."),
+    "bad-version": gettext_lazy("The version is the whole number the state showed."),
+})
+
+
 def describe(error: RulesError) -> str:
     """One translated sentence saying what is wrong (and where, when known)."""
     code = error.code

@@ -1,0 +1,323 @@
+"""Practice games stored in the database and played on the server's clock.
+
+A game is dealt by the engine from its seed; the log of timed actions replays it exactly
+(:func:`captain.rules.captains.practice.replay`). On every request the server first plays
+the captains' actions due by now (:func:`captain.rules.captains.practice.advance`), then
+the learner's action — so a claim on a card a captain took a moment earlier is refused
+with the rule's reason. What the learner is shown (:func:`learner_view`) holds nothing a
+player at the table could not see: no other hand, no face-down card of another player,
+no deck order, no seed.
+
+Time is seconds since the game started, from an injectable clock (``now``: a
+``datetime``; default the current time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Mapping
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any
+
+from django.utils import timezone
+
+from captain.rules import Colour, InvalidInput, RuleSet
+from captain.rules.captains.pace import Pace
+from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
+                                             learner_acts, learner_continues,
+                                             start_practice)
+from captain.rules.game import GameState, action_from_json, action_to_json, apply, legal_actions
+from tutorials.models import PracticeGame, StaleGame, insert_with_free_code, new_code
+
+STRENGTHS = ("random", "greedy", "strong")
+#: The learner's pseudo-action between rounds: "I have read the result, go on".
+CONTINUE = {"type": "continue"}
+
+
+class GameNotFound(Exception):
+    """No game under this id, or the key does not open it, or it has expired."""
+
+
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _now(now: datetime | None) -> datetime:
+    return now if now is not None else timezone.now()
+
+
+def _colour(value: object, where: str) -> Colour:
+    return Colour.from_name(value, where=where, field=where)
+
+
+# --- options ------------------------------------------------------------------------------
+def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup of a new game from the request's options, checked.
+
+    ``seats`` (2-4 colours, clockwise), ``learner`` (one of them), optional
+    ``start_player``, ``rules`` (the case format's rule keys: mode, variants, INT-1
+    reading, …), ``strength`` (``random``/``greedy``/``strong``, or one per captain's
+    colour), ``pace`` (``first-game``/``table``/``quick``/``fastest``), optional ``seed``.
+    Raises :class:`InvalidInput` naming the field.
+    """
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
+        raise InvalidInput("seats must be a list of 2 to 4 colours", where="seats", field="seats",
+                           code="bad-players")
+    players = [_colour(c, f"seats[{i}]") for i, c in enumerate(seats)]
+    if len(set(players)) != len(players):
+        raise InvalidInput("a colour is seated twice", where="seats", field="seats", code="bad-players")
+    learner = _colour(data.get("learner"), "learner")
+    if learner not in players:
+        raise InvalidInput(f"the learner's colour {learner.value} is not seated", where="learner",
+                           field="learner", code="colour-not-seated", colour=learner.value)
+    start = data.get("start_player")
+    start_player = _colour(start, "start_player") if start is not None else None
+    if start_player is not None and start_player not in players:
+        raise InvalidInput("the start player must be seated", where="start_player",
+                           field="start_player", code="colour-not-seated", colour=start_player.value)
+    rules = RuleSet.from_json(data.get("rules"))
+    strength = data.get("strength", "greedy")
+    captains = [c for c in players if c is not learner]
+    if isinstance(strength, str):
+        strengths = {c.value: strength for c in captains}
+    elif isinstance(strength, Mapping):
+        strengths = {_colour(k, "strength").value: v for k, v in strength.items()}
+    else:
+        raise InvalidInput("strength must be a strength or one per captain", where="strength",
+                           field="strength", code="bad-strength")
+    if set(strengths) != {c.value for c in captains} or not set(strengths.values()) <= set(STRENGTHS):
+        raise InvalidInput(f"give each captain one of {', '.join(STRENGTHS)}", where="strength",
+                           field="strength", code="bad-strength")
+    try:
+        pace = Pace(data.get("pace", "table"))
+    except ValueError:
+        raise InvalidInput(f"pace must be one of {', '.join(p.value for p in Pace)}", where="pace",
+                           field="pace", code="bad-pace") from None
+    seed = data.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
+        raise InvalidInput("seed must be a whole number from 0 to 2147483647", where="seed",
+                           field="seed", code="bad-seed")
+    return {"seats": [c.value for c in players], "learner": learner.value,
+            "start_player": start_player.value if start_player else None,
+            "rules": rules.to_json(), "strengths": strengths, "pace": pace.value, "seed": seed,
+            "captain_seed": secrets.randbelow(2**31)}
+
+
+# --- the game and its record ---------------------------------------------------------------
+def _deal(setup: Mapping[str, Any]) -> Practice:
+    strengths = {Colour(k): v for k, v in setup["strengths"].items()}
+    start = setup.get("start_player")
+    return start_practice(tuple(Colour(c) for c in setup["seats"]), learner=Colour(setup["learner"]),
+                          seed=setup["seed"], captain_seed=setup["captain_seed"],
+                          rules=RuleSet.from_json(setup["rules"] or None), strength=strengths,
+                          pace=Pace(setup["pace"]), start_player=Colour(start) if start else None)
+
+
+#: The games last read or played in this process, by id: (version, game, events of the deal,
+#: events of each log entry). A request for the same version skips the replay; another
+#: worker, or a version this one has not seen, replays the log (the record is the truth).
+_RECENT: OrderedDict[str, tuple[int, Practice, list[dict], list[list[dict]]]] = OrderedDict()
+_RECENT_SIZE = 256
+
+
+def _remember(game: PracticeGame, practice: Practice, dealt_events: list[dict],
+              entry_events: list[list[dict]]) -> None:
+    _RECENT[game.code] = (game.version, practice, dealt_events, entry_events)
+    _RECENT.move_to_end(game.code)
+    while len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+
+
+def _replayed(game: PracticeGame) -> tuple[Practice, list[dict], list[list[dict]]]:
+    recent = _RECENT.get(game.code)
+    if recent is not None and recent[0] == game.version:
+        _RECENT.move_to_end(game.code)
+        return recent[1], recent[2], recent[3]
+    dealt = _deal(game.setup)
+    log = tuple(TimedAction(at, action_from_json(action), by) for at, action, by in game.log)
+    state = dealt.dealt
+    dealt_events = [e.to_json() for e in state.log]
+    entry_events = []
+    for entry in log:
+        state = apply(state, entry.action)
+        entry_events.append([e.to_json() for e in state.log])
+    clocks = game.clocks or {}
+    practice = Practice(
+        state, dealt.learner, dealt.strengths, dealt.pace, dealt.captain_seed, dealt.dealt, log,
+        clock=clocks.get("clock", 0.0), waiting_for_learner=clocks.get("waiting", True),
+        next_tick=MappingProxyType({Colour(c): t for c, t in clocks.get("next_tick", {}).items()}),
+        ticks=MappingProxyType({Colour(c): n for c, n in clocks.get("ticks", {}).items()}
+                               or dict(dealt.ticks)))
+    _remember(game, practice, dealt_events, entry_events)
+    return practice, dealt_events, entry_events
+
+
+def practice_of(game: PracticeGame) -> Practice:
+    """The game as the engine's :class:`Practice`: the deal, the log replayed through the
+    engine, the captains' clocks."""
+    return _replayed(game)[0]
+
+
+def _record(practice: Practice) -> dict[str, Any]:
+    return {"log": [[e.at, action_to_json(e.action), e.by_learner] for e in practice.log],
+            "clocks": {"clock": practice.clock, "waiting": practice.waiting_for_learner,
+                       "next_tick": {c.value: t for c, t in practice.next_tick.items()},
+                       "ticks": {c.value: n for c, n in practice.ticks.items()}}}
+
+
+def start_game(data: Mapping[str, Any], *, now: datetime | None = None
+               ) -> tuple[PracticeGame, str, Practice]:
+    """Create a game from the request's options (:func:`parse_options`); returns the row,
+    the learner's key (shown once, stored hashed) and the game. Expired games are deleted
+    on the way."""
+    setup = parse_options(data)
+    practice = _deal(setup)
+    key = secrets.token_urlsafe(24)
+    started = _now(now)
+    PracticeGame.objects.filter(expires_at__lt=started).delete()
+    game = PracticeGame(key_hash=_hash(key), share_token=secrets.token_urlsafe(16), setup=setup,
+                        engine_version=ENGINE_VERSION, started_at=started, marks=[0],
+                        **_record(practice))
+    insert_with_free_code(game, new_code, "game id")
+    return game, key, practice
+
+
+def open_game(code: str, key: str | None, *, now: datetime | None = None) -> tuple[PracticeGame, bool]:
+    """The game ``code`` and whether ``key`` is the learner's (True) or the share token
+    (False; it shows the game read-only, once it is over). Raises :class:`GameNotFound`
+    when there is no such game, the key opens nothing, or the game has expired."""
+    game = PracticeGame.objects.filter(code=code).first()
+    if game is None or not key or game.expires_at <= _now(now):
+        raise GameNotFound(code)
+    if hmac.compare_digest(game.key_hash, _hash(key)):
+        return game, True
+    if hmac.compare_digest(game.share_token, key):
+        return game, False
+    raise GameNotFound(code)
+
+
+def seconds(game: PracticeGame, now: datetime | None = None) -> float:
+    """The game's clock: seconds since it started."""
+    return max(0.0, (_now(now) - game.started_at).total_seconds())
+
+
+def _save(game: PracticeGame, before: Practice, practice: Practice, seen: int) -> None:
+    """Store ``practice`` (which ``before`` led to) if the game is still at ``seen``."""
+    _old, dealt_events, entry_events = _replayed(game)
+    record = _record(practice)
+    game.change(seen, marks=[*game.marks, len(record["log"])], **record)
+    state, events = before.state, list(entry_events)
+    for entry in practice.log[len(before.log):]:
+        state = apply(state, entry.action)
+        events.append([e.to_json() for e in state.log])
+    _remember(game, practice, dealt_events, events)
+
+
+def catch_up(game: PracticeGame, practice: Practice, *, now: datetime | None = None) -> Practice:
+    """Play the captains' actions due by now and store them (when another request did so
+    first, that one's record stands and is returned)."""
+    advanced = advance(practice, seconds(game, now))
+    if len(advanced.log) == len(practice.log):
+        return practice
+    try:
+        _save(game, practice, advanced, game.version)
+    except StaleGame:
+        game.refresh_from_db()
+        return practice_of(game)
+    return advanced
+
+
+def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], version: int, *,
+         now: datetime | None = None) -> Practice:
+    """The learner's move (an action as in ``legal_actions``, or ``{"type": "continue"}``),
+    chosen at ``version``. Raises :class:`StaleGame` when the game has moved on since,
+    :class:`~captain.rules.errors.IllegalAction` (with the clause) when the rules forbid it
+    at this moment, :class:`InvalidInput` when it is not an action."""
+    if version != game.version:
+        raise StaleGame(game.code, version)
+    at = seconds(game, now)
+    if dict(move) == CONTINUE:
+        new = learner_continues(practice, at)
+    else:
+        action = action_from_json(dict(move))
+        new = learner_acts(practice, action, at)
+    _save(game, practice, new, version)
+    return new
+
+
+# --- what the learner sees -------------------------------------------------------------------
+def _cell(cell, learner: Colour, state: GameState) -> dict[str, Any]:
+    card = None
+    if cell.card is not None:
+        # attack cards lie face down on the board until Battle Time turns them up
+        card = {"colour": cell.card.colour.value,
+                "value": int(cell.card.kind) if cell.card.colour is learner else None}
+    return {"treasure": str(cell.treasure) if cell.treasure else None,
+            "dice": cell.dice.colour.value if cell.dice else None, "card": card}
+
+
+def learner_actions(practice: Practice) -> list[dict[str, Any]]:
+    """What the learner may do now: the engine's legal actions, and ``continue`` between
+    rounds."""
+    state = practice.state
+    out = [] if state.is_over else [action_to_json(a) for a in legal_actions(state, practice.learner)]
+    if practice.waiting_for_learner and not state.is_over:
+        out.append(dict(CONTINUE))
+    return out
+
+
+def events_since(game: PracticeGame, since: int | None) -> list[dict[str, Any]]:
+    """The explanation events of every action after version ``since`` (all, the deal's
+    included, without it)."""
+    _practice, dealt_events, entry_events = _replayed(game)
+    marks = game.marks or [0]
+    if since is None:
+        return [*dealt_events, *(e for entry in entry_events for e in entry)]
+    start = marks[since] if 0 <= since < len(marks) else len(entry_events)
+    return [e for entry in entry_events[start:] for e in entry]
+
+
+def learner_view(game: PracticeGame, practice: Practice, *, since: int | None = None,
+                 shared: bool = False) -> dict[str, Any]:
+    """The game as the learner may see it (a finished game shared read-only: as anyone
+    may). Never holds the seed, the deck or box order, another player's hand or discard,
+    or another player's face-down cards."""
+    state, learner = practice.state, practice.learner
+    seats = []
+    for p in state.players:
+        seats.append({"colour": p.colour.value,
+                      "captain": practice.strengths.get(p.colour),
+                      "hand": len(p.hand), "discard": len(p.discard),
+                      "dice": list(p.dice), "rolled": p.rolled, "false_bell": p.false_bell,
+                      "won": [str(t) for t in p.won]})
+    me = state.player(learner)
+    view: dict[str, Any] = {
+        "id": game.code, "version": game.version, "clock": round(practice.clock, 3),
+        "engine_version": game.engine_version, "learner": learner.value,
+        "rules": game.setup.get("rules") or {}, "pace": game.setup.get("pace"),
+        "phase": state.phase.value, "round": state.round, "start_player": state.start_player.value,
+        "turn": state.turn.value if state.turn else None, "over": state.is_over,
+        "waiting_for_learner": practice.waiting_for_learner,
+        "board": [[_cell(c, learner, state) for c in row] for row in state.board.rows],
+        "deck": len(state.deck), "box": len(state.box), "seats": seats,
+        "hand": [int(k) for k in me.hand], "discard": [int(k) for k in me.discard],
+        "legal_actions": [] if shared else learner_actions(practice),
+        "events": events_since(game, since),
+    }
+    if shared:
+        view.pop("hand"), view.pop("discard")
+    return view
+
+
+def random_move(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """One of the learner's legal actions at random (tests and demos)."""
+    actions = list(view["legal_actions"])
+    return rng.choice(actions) if actions else None
