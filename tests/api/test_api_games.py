@@ -91,6 +91,7 @@ def test_a_learner_plays_a_whole_game(client, seed):
     for _ in range(3000):
         game = PracticeGame.objects.get(code=game_id)
         _check_hidden(json.dumps(view, ensure_ascii=False), game, view)
+        _check_invariants(game)
         if view["over"]:
             break
         if not view["legal_actions"]:  # captains to move: time passes
@@ -225,3 +226,11 @@ def test_the_learner_key_is_stored_only_as_a_hash(client):
     game = PracticeGame.objects.get(code=game_id)
     assert key not in json.dumps([game.key_hash, game.setup, game.log, game.clocks])
     assert Colour.RED.value == game.setup["learner"]
+
+
+def test_starting_games_is_rate_limited_with_the_other_writes(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "save": "3/m"}
+    options = {"seats": ["red", "blue"], "learner": "red", "seed": 1}
+    statuses = [post_json(client, "/api/v1/games", options).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+    assert problems_of(post_json(client, "/api/v1/games", options), 429)[0]["code"] == "rate-limited"
