@@ -226,6 +226,7 @@ RATE_LIMITS = {
     "table": "10/m",       # teaching tables started
     "table-miss": "30/10m",  # table codes looked up that do not exist
     "code-miss": "60/10m",   # saved short codes looked up that do not exist
+    "game-miss": "60/10m",   # practice games opened with a wrong key (the right key still works)
 }
 for _item in _env_list("DJANGO_RATE_LIMITS", []):
     _group, _sep, _rate = _item.partition("=")

@@ -234,3 +234,70 @@ def test_starting_games_is_rate_limited_with_the_other_writes(client, settings):
     statuses = [post_json(client, "/api/v1/games", options).status_code for _ in range(4)]
     assert statuses == [201, 201, 201, 429]
     assert problems_of(post_json(client, "/api/v1/games", options), 429)[0]["code"] == "rate-limited"
+
+
+def test_the_first_rolls_do_not_give_the_seed_away(client):
+    """Everyone sees the first rolls; a 31-bit seed could be found from them by trying every
+    seed, and with it the deck order and every future roll. Unless the learner chose a
+    seed, a game's seed has 128 random bits."""
+    created = post_json(client, "/api/v1/games", {"seats": ["red", "blue"], "learner": "red"}).json()
+    seed = PracticeGame.objects.get(code=created["id"]).setup["seed"]
+    assert seed >= 2**64
+
+
+def test_keys_and_share_tokens_open_only_what_they_should(client):
+    game_id, key, created = _new_game(client)
+    # the learner's key is a header, never a query parameter (URLs end up in logs)
+    assert client.get(f"/api/v1/games/{game_id}", {"share": key}).status_code == 404
+    response = post_json(client, f"/api/v1/games/{game_id}/actions?share={key}",
+                         {"action": {"type": "continue"}, "version": 0})
+    assert response.status_code == 404
+    # keys that are not ASCII are wrong keys, not errors
+    assert client.get(f"/api/v1/games/{game_id}", {"share": "é"}).status_code == 404
+    assert client.get(f"/api/v1/games/{game_id}", HTTP_X_GAME_KEY="é").status_code == 404
+
+
+def test_wrong_keys_never_lock_the_learner_out(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "game-miss": "3/m"}
+    game_id, key, _created = _new_game(client)
+    statuses = [client.get(f"/api/v1/games/{game_id}", HTTP_X_GAME_KEY="x").status_code
+                for _ in range(5)]
+    assert statuses[:3] == [404, 404, 404] and statuses[3:] == [429, 429]
+    assert client.get(f"/api/v1/games/{game_id}", HTTP_X_GAME_KEY=key).status_code == 200
+
+
+def test_odd_requests_are_refused_saying_where(client):
+    game_id, key, created = _new_game(client, rules={"mode": "strategy"}, start_player="red")
+    headers = {"HTTP_X_GAME_KEY": key}
+    view = post_json(client, f"/api/v1/games/{game_id}/actions",
+                     {"action": {"type": "continue"}, "version": 0}, **headers).json()
+    # continue only between rounds: no write, no new version
+    response = post_json(client, f"/api/v1/games/{game_id}/actions",
+                         {"action": {"type": "continue"}, "version": view["version"]}, **headers)
+    problem = problems_of(response)[0]
+    assert problem["code"] == "nothing-to-continue" and problem["field"] == "action"
+    assert PracticeGame.objects.get(code=game_id).version == view["version"]
+    for action, code in (({"type": ["continue"]}, "bad-action"),
+                         ({"type": "claim", "player": "red", "position": "B2"}, None)):
+        response = post_json(client, f"/api/v1/games/{game_id}/actions",
+                             {"action": action, "version": view["version"]}, **headers)
+        problem = problems_of(response)[0]
+        assert problem["field"].startswith("action"), problem
+        assert code is None or problem["code"] == code
+    problem = problems_of(post_json(client, f"/api/v1/games/{game_id}/actions",
+                                    {"action": {"type": "continue"}, "version": -1}, **headers))[0]
+    assert problem["field"] == "version"
+    problems_of(client.get(f"/api/v1/games/{game_id}", {"since": -1}, **headers))
+    bad = post_json(client, "/api/v1/games", {"seats": ["red", "blue"], "learner": "red",
+                                              "strength": {"blue": ["strong"]}})
+    assert problems_of(bad)[0]["field"] == "strength"
+
+
+@pytest.mark.django_db
+def test_what_if_fragment_of_an_unreadable_position_is_empty(client):
+    """htmx asks for the panel of the page's own position; when that cannot be read the
+    page already says why, and the panel stays as it is."""
+    response = client.get("/en/analyze/what-if/", {"pos": "garbage"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and response.content == b""
+    page = client.get("/en/analyze/what-if/", {"pos": "garbage"})
+    assert page.status_code == 422 and b"analyzer-error" in page.content

@@ -42,8 +42,10 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
     try:
         situation = notation.parse(raw)
     except RulesError as exc:
+        if request.htmx:  # nothing to put in the panel; the page itself says what is wrong
+            return HttpResponse(status=204)
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
-        return render(request, "tutorials/analyzer.html", {"page": page})
+        return render(request, "tutorials/analyzer.html", {"page": page}, status=422)
     page = AnalyzerPage.build(request, situation, raw=raw, view="edit")
     page.what_ifs_inline = True
     if request.htmx:

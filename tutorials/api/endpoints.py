@@ -576,8 +576,6 @@ class GameOut(Schema):
     state: dict[str, Any] = Field(description="the game as the learner may see it")
 
 
-def _game_key(request: HttpRequest) -> str | None:
-    return request.headers.get("X-Game-Key") or request.GET.get("share") or None
 
 
 def _game_not_found() -> Problems:
@@ -586,12 +584,17 @@ def _game_not_found() -> Problems:
                                        field="id")])
 
 
-def _open(request: HttpRequest, game_id: str):
-    check_misses(request, "code-miss")
+def _open(request: HttpRequest, game_id: str, *, share: bool = False):
+    """The game opened by the learner's key (header ``X-Game-Key``) or, where ``share``
+    allows it, the share token (``?share=``). Wrong keys count as failed lookups: over
+    the limit they get 429, while the right key still opens its game."""
+    key = request.headers.get("X-Game-Key") or None
+    token = request.GET.get("share") or None if share else None
     try:
-        game, learner = games.open_game(game_id, _game_key(request))
+        game, learner = games.open_game(game_id, key, share=token)
     except games.GameNotFound:
-        miss(request, "code-miss")
+        check_misses(request, "game-miss")
+        miss(request, "game-miss")
         with translation.override(language(request)):
             raise _game_not_found() from None
     practice = games.practice_of(game)
@@ -638,7 +641,10 @@ def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
     `?share=<token>` instead of the key, a finished game read-only. Unknown id or wrong
     key: 404.
     """
-    game, learner, practice = _open(request, game_id)
+    if since is not None and since < 0:
+        raise InvalidInput("since must be a version, 0 or more", where="since", field="since",
+                           code="bad-version")
+    game, learner, practice = _open(request, game_id, share=True)
     if learner:
         practice = games.catch_up(game, practice)
     return games.learner_view(game, practice, since=since, shared=not learner)
@@ -664,7 +670,7 @@ def play_action(request: HttpRequest, game_id: str = Path(..., max_length=16)):
     if not isinstance(data, dict) or set(data) != {"action", "version"}:
         raise InvalidInput("send {\"action\": …, \"version\": …}", where="body", code="bad-action")
     version = data["version"]
-    if not isinstance(version, int) or isinstance(version, bool):
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise InvalidInput("version must be a whole number", where="version", field="version",
                            code="bad-version")
     if not isinstance(data["action"], dict):
@@ -672,6 +678,10 @@ def play_action(request: HttpRequest, game_id: str = Path(..., max_length=16)):
                            code="bad-action")
     try:
         practice = games.play(game, practice, data["action"], version)
+    except InvalidInput as exc:  # the action cannot be read: say where in it
+        if not exc.field or not exc.field.startswith("action"):
+            exc.field = "action"
+        raise
     except StaleGame:
         with translation.override(language(request)):
             raise Problems(409, [make_problem(

@@ -32,6 +32,8 @@ MESSAGES = {
                     "%(seconds)s seconds."),
     "code-miss": _("Too many short links that do not exist were tried from your network. "
                    "Please try again in %(seconds)s seconds."),
+    "game-miss": _("Too many wrong game keys were tried from your network. Please try again in "
+                   "%(seconds)s seconds."),
 }
 
 

@@ -91,7 +91,8 @@ def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
     else:
         raise InvalidInput("strength must be a strength or one per captain", where="strength",
                            field="strength", code="bad-strength")
-    if set(strengths) != {c.value for c in captains} or not set(strengths.values()) <= set(STRENGTHS):
+    if (set(strengths) != {c.value for c in captains}
+            or not all(isinstance(v, str) and v in STRENGTHS for v in strengths.values())):
         raise InvalidInput(f"give each captain one of {', '.join(STRENGTHS)}", where="strength",
                            field="strength", code="bad-strength")
     try:
@@ -100,11 +101,14 @@ def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidInput(f"pace must be one of {', '.join(p.value for p in Pace)}", where="pace",
                            field="pace", code="bad-pace") from None
     seed = data.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed < 2**31):
         raise InvalidInput("seed must be a whole number from 0 to 2147483647", where="seed",
                            field="seed", code="bad-seed")
+    if seed is None:
+        # 128 random bits: the first rolls, which everyone sees, must not give the seed away
+        # (and with it the deck order and every future roll) to a search over all seeds
+        seed = secrets.randbits(128)
     return {"seats": [c.value for c in players], "learner": learner.value,
             "start_player": start_player.value if start_player else None,
             "rules": rules.to_json(), "strengths": strengths, "pace": pace.value, "seed": seed,
@@ -190,16 +194,18 @@ def start_game(data: Mapping[str, Any], *, now: datetime | None = None
     return game, key, practice
 
 
-def open_game(code: str, key: str | None, *, now: datetime | None = None) -> tuple[PracticeGame, bool]:
-    """The game ``code`` and whether ``key`` is the learner's (True) or the share token
-    (False; it shows the game read-only, once it is over). Raises :class:`GameNotFound`
-    when there is no such game, the key opens nothing, or the game has expired."""
+def open_game(code: str, key: str | None = None, *, share: str | None = None,
+              now: datetime | None = None) -> tuple[PracticeGame, bool]:
+    """The game ``code`` and whether the learner opened it: with the learner's ``key``
+    (True), or with the ``share`` token (False; read-only, and only once the game is
+    over, which the caller checks). Raises :class:`GameNotFound` when there is no such
+    game, neither opens it, or the game has expired."""
     game = PracticeGame.objects.filter(code=code).first()
-    if game is None or not key or game.expires_at <= _now(now):
+    if game is None or game.expires_at <= _now(now):
         raise GameNotFound(code)
-    if hmac.compare_digest(game.key_hash, _hash(key)):
+    if key and hmac.compare_digest(game.key_hash.encode(), _hash(key).encode()):
         return game, True
-    if hmac.compare_digest(game.share_token, key):
+    if share and hmac.compare_digest(game.share_token.encode(), share.encode()):
         return game, False
     raise GameNotFound(code)
 
@@ -245,6 +251,9 @@ def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], versio
         raise StaleGame(game.code, version)
     at = seconds(game, now)
     if dict(move) == CONTINUE:
+        if not practice.waiting_for_learner or practice.state.is_over:
+            raise InvalidInput("there is nothing to continue now", where="action", field="action",
+                               code="nothing-to-continue")
         new = learner_continues(practice, at)
     else:
         action = action_from_json(dict(move))

@@ -202,6 +202,7 @@ _FIXED.update({
     "bad-pace": gettext_lazy("The pace is first-game, table, quick or fastest."),
     "bad-seed": gettext_lazy("The seed is a whole number from 0 to 2147483647."),
     "bad-version": gettext_lazy("The version is the whole number the state showed."),
+    "nothing-to-continue": gettext_lazy("There is nothing to continue now: the round is under way."),
 })
 
 

@@ -122,7 +122,7 @@ def action_from_json(data: object) -> Action:
     if not isinstance(data, dict):
         raise InvalidInput("an action must be an object", where="action", code="bad-action")
     kind = data.get("type")
-    cls = _TYPES.get(kind)  # type: ignore[arg-type]
+    cls = _TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise InvalidInput(f"unknown action type {kind!r}; expected one of {', '.join(_TYPES)}",
                            where="action.type", code="bad-action", value=str(kind))
