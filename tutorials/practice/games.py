@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import random
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import datetime
@@ -130,21 +130,24 @@ def _deal(setup: Mapping[str, Any]) -> Practice:
 #: worker, or a version this one has not seen, replays the log (the record is the truth).
 _RECENT: OrderedDict[str, tuple[int, Practice, list[dict], list[list[dict]]]] = OrderedDict()
 _RECENT_SIZE = 256
+_RECENT_LOCK = threading.Lock()  # workers serve requests on several threads
 
 
 def _remember(game: PracticeGame, practice: Practice, dealt_events: list[dict],
               entry_events: list[list[dict]]) -> None:
-    _RECENT[game.code] = (game.version, practice, dealt_events, entry_events)
-    _RECENT.move_to_end(game.code)
-    while len(_RECENT) > _RECENT_SIZE:
-        _RECENT.popitem(last=False)
+    with _RECENT_LOCK:
+        _RECENT[game.code] = (game.version, practice, dealt_events, entry_events)
+        _RECENT.move_to_end(game.code)
+        while len(_RECENT) > _RECENT_SIZE:
+            _RECENT.popitem(last=False)
 
 
 def _replayed(game: PracticeGame) -> tuple[Practice, list[dict], list[list[dict]]]:
-    recent = _RECENT.get(game.code)
-    if recent is not None and recent[0] == game.version:
-        _RECENT.move_to_end(game.code)
-        return recent[1], recent[2], recent[3]
+    with _RECENT_LOCK:
+        recent = _RECENT.get(game.code)
+        if recent is not None and recent[0] == game.version:
+            _RECENT.move_to_end(game.code)
+            return recent[1], recent[2], recent[3]
     dealt = _deal(game.setup)
     log = tuple(TimedAction(at, action_from_json(action), by) for at, action, by in game.log)
     state = dealt.dealt
@@ -324,9 +327,3 @@ def learner_view(game: PracticeGame, practice: Practice, *, since: int | None = 
     if shared:
         view.pop("hand"), view.pop("discard")
     return view
-
-
-def random_move(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """One of the learner's legal actions at random (tests and demos)."""
-    actions = list(view["legal_actions"])
-    return rng.choice(actions) if actions else None
