@@ -94,6 +94,10 @@ class TeachSession(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     expires_at = models.DateTimeField(default=default_expiry)
+    #: when the presenter first moved on (the whole-teach timer starts there) and when the
+    #: current section was reached; both survive reloads and show on every screen
+    started_at = models.DateTimeField(null=True, blank=True)
+    section_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("teaching session")

@@ -4,23 +4,24 @@
   "use strict";
   var root = document.querySelector(".presenter");
   if (!root) return;
-  var started = parseFloat(root.dataset.started) * 1000;
-  var sectionStart = Date.now();
-  var sectionIndex = null;
+  // Both timers count from the server's clock marks, so a reload never restarts them; the
+  // whole teach starts at the first move (until then both show 0:00).
+  function mark(name) {
+    var section = document.getElementById("present-section");
+    var value = (section && section.dataset[name]) || root.dataset[name];
+    return value ? parseFloat(value) * 1000 : null;
+  }
   function fmt(ms) {
     var s = Math.max(0, Math.floor(ms / 1000));
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
   function tick() {
-    var section = document.getElementById("present-section");
-    if (section && section.dataset.index !== sectionIndex) {
-      sectionIndex = section.dataset.index;
-      sectionStart = Date.now();
-    }
+    var started = mark("started");
+    var sectionStart = mark("sectionStarted");
     var t = document.querySelector('[data-timer="section"]');
     var total = document.querySelector('[data-timer="total"]');
-    if (t) t.textContent = fmt(Date.now() - sectionStart);
-    if (total) total.textContent = fmt(Date.now() - started);
+    if (t) t.textContent = sectionStart ? fmt(Date.now() - sectionStart) : "0:00";
+    if (total) total.textContent = started ? fmt(Date.now() - started) : "0:00";
   }
   setInterval(tick, 500);
   tick();

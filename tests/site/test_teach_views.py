@@ -8,25 +8,33 @@ import pytest
 from django.test import Client
 
 from tutorials.models import TeachSession
-from tutorials.teach.plan import parse_options, sections
+from tutorials.teach.plan import OptionsError, parse_options, sections
 
 
 def _start(client: Client, **data) -> str:
-    response = client.post("/en/teach/", {"players": "4", "mode": "action", **data})
+    """Start a table (the full script unless ``script`` says otherwise: these tests count
+    its sections)."""
+    response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "full", **data})
     assert response.status_code == 302
     return response["Location"].rstrip("/").split("/")[-1]
 
 
-def test_options_fall_back_safely():
-    assert parse_options({"players": "9", "mode": "x", "variants": ["v9", "v3", "v4"]}) == {
-        "players": 4, "mode": "action", "variants": ["v3"]}
-    assert parse_options({"players": "2", "variants": "v4"})["variants"] == []
+def test_options_not_offered_are_refused_field_by_field():
+    with pytest.raises(OptionsError) as refused:
+        parse_options({"players": "9", "mode": "x", "script": "long", "variants": ["v9"]})
+    assert set(refused.value.errors) == {"players", "mode", "script", "variants"}
+    assert parse_options({}) == {"players": 4, "mode": "action", "script": "quick", "variants": [],
+                                 "first_edition": False}
+    # a stored "v4" (tables started before VAR-4 moved out of the variants) is the first edition
+    assert parse_options({"variants": ["v4", "v1"]})["first_edition"] is True
 
 
-def test_strategy_and_variants_change_the_script():
-    slugs = [s.slug for s in sections({"players": 4, "mode": "strategy", "variants": ["v1"]})]
-    assert "strategy-dice-time" in slugs and "dice-time" not in slugs and "ending-dice-time" not in slugs
-    assert slugs.index("variants") == slugs.index("game-end") - 1
+def test_strategy_mode_replaces_dice_time_and_there_is_no_variants_section():
+    for script in ("quick", "full"):
+        slugs = [s.slug for s in sections({"players": 4, "mode": "strategy", "variants": ["v1"],
+                                           "script": script})]
+        assert "strategy-dice-time" in slugs and "dice-time" not in slugs, script
+        assert "ending-dice-time" not in slugs and "bell" not in slugs and "variants" not in slugs
 
 
 @pytest.mark.django_db

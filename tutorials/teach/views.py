@@ -25,18 +25,21 @@ from django_htmx.http import push_url
 
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.models import StaleTable, TeachSession
+from tutorials.teach.comes_up import cards_for
 from tutorials.teach.plan import (
-    SAY_LATER,
     VARIANT_CLAUSES,
     VARIANTS,
+    OptionsError,
     act_on_board,
     current_section,
     load_board,
     move,
     parse_options,
+    script_context,
     sections,
-    target_minutes,
+    stored_options,
 )
+from tutorials.teach.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.boards import NOTES
 from tutorials.wording.clauses import clause_summary
 
@@ -108,24 +111,37 @@ def _presenter_urls(board, session: TeachSession) -> None:
     board.page_base = reverse("tutorials:teach-present", args=[session.code])
 
 
+def _timing(session: TeachSession, index: int) -> dict:
+    """Estimated minutes per section from its read-aloud text in the active language
+    (:mod:`tutorials.teach.reading`), the total, and the timers' starting points."""
+    lang = translation.get_language()
+    timing = script_timing(session.options, lang if lang in RATES else "en")
+    return {"section_minutes": timing[index].minutes,
+            "total_minutes": sum(t.minutes for t in timing),
+            "minutes_by_section": [t.minutes for t in timing],
+            # strings, so that no language's number format (3,5 in German) reaches the script
+            "started": f"{session.started_at.timestamp():.3f}" if session.started_at else "",
+            "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
+
+
 def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) -> dict:
-    script = sections(session.options)
+    options = stored_options(session.options)
+    script = sections(options)
     index = min(session.section, len(script) - 1)
     section = script[index]
     guest_path = reverse("teach-join", args=[session.code])
+    later = cards_for(options, taught_clauses(options))
     return {
+        **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
-        "script": script, "boards": _boards(session, section, presenter=presenter),
-        "options": session.options, "presenter": presenter,
-        # the lessons word Dice Time for the mode in force (strategy mode has no bell, STRAT-1)
-        "strategy": session.options.get("mode") == "strategy",
-        "players": session.options.get("players", 4),
+        "script_sections": script, "boards": _boards(session, section, presenter=presenter),
+        "options": options, "presenter": presenter,
         "guest_url": request.build_absolute_uri(guest_path),
-        "say_later": [(cid, clause_summary(cid)) for cid in SAY_LATER],
-        "variants": [(VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v]))
-                     for v in session.options.get("variants", [])],
-        "target_minutes": target_minutes(session.options),
-        "started": session.created_at.timestamp(),
+        # the rules the script leaves for later (all, and those of this section's phase)
+        "comes_up_now": [c for c in later if c.phase == section.phase],
+        "say_later": later,
+        "variants": [(VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v])) for v in options["variants"]],
+        **(_timing(session, index) if presenter else {}),
     }
 
 
@@ -139,9 +155,16 @@ def teach_start(request: HttpRequest) -> HttpResponse:
     """GET: the choices before starting. POST: create the session and open the presenter."""
     if request.method == "POST":
         hit(request, "table")
-        options = parse_options({"players": request.POST.get("players", "4"),
-                                 "mode": request.POST.get("mode", "action"),
-                                 "variants": request.POST.getlist("variants")})
+        chosen = {"players": request.POST.get("players", "4"), "mode": request.POST.get("mode", "action"),
+                  "script": request.POST.get("script", "quick"),
+                  "variants": request.POST.getlist("variants"),
+                  "first_edition": request.POST.get("first_edition", "")}
+        try:
+            options = parse_options(chosen)
+        except OptionsError as refused:
+            # the form again, with every choice kept and the reason beside the field
+            return render(request, "teach/start.html",
+                          _start_context(chosen=chosen, errors=refused.errors), status=422)
         session = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
         response.set_signed_cookie(_cookie_name(session.code), session.presenter_key, salt=COOKIE_SALT,
@@ -151,9 +174,23 @@ def teach_start(request: HttpRequest) -> HttpResponse:
     return render(request, "teach/start.html", _start_context())
 
 
+def _script_minutes(script: str) -> float:
+    """Estimated read-aloud minutes of ``script`` for four players in action mode, in the
+    active language."""
+    lang = translation.get_language()
+    return sum(t.minutes for t in script_timing({"script": script}, lang if lang in RATES else "en"))
+
+
+_DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [], "first_edition": ""}
+
+
 def _start_context(**extra) -> dict:
+    chosen = {**_DEFAULT_CHOICES, **extra.pop("chosen", {})}
     return {"variant_choices": [(v, VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v]))
-                                for v in VARIANTS], **extra}
+                                for v in VARIANTS],
+            "first_edition_summary": clause_summary("VAR-4"),
+            "script_minutes": {name: _script_minutes(name) for name in ("quick", "full")},
+            "chosen": chosen, "errors": extra.pop("errors", {}), **extra}
 
 
 @require_safe

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 from django import template
@@ -19,6 +20,7 @@ from tutorials.drawing.svg import cell_svg, range_svg
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import card_phrase as phrase
 from tutorials.wording.facts import facts
+from tutorials.wording.facts import table_facts as facts_of_table
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
 
 register = template.Library()
@@ -133,6 +135,14 @@ def game_facts() -> dict[str, int | str]:
     """``{% game_facts as facts %}``: the game's countable facts from the engine
     (:func:`tutorials.wording.facts.facts`), for messages that state them."""
     return facts()
+
+
+@register.simple_tag(takes_context=True)
+def table_facts(context) -> Mapping[str, int]:
+    """``{% table_facts as table %}``: the numbers of the table being taught (the teaching
+    pages put ``table`` in the context, :func:`tutorials.teach.plan.script_context`), or of
+    a 3-4 player table without variants elsewhere (:func:`tutorials.wording.facts.table_facts`)."""
+    return context.get("table") or facts_of_table()
 
 
 @register.filter

@@ -26,8 +26,10 @@ from captain.rules import (
     InvalidInput,
     InvalidSituation,
     Position,
+    RuleSet,
     Seating,
     Situation,
+    SpeedOrder,
     bell_status,
     collect_treasure,
     resolve_battle,
@@ -440,18 +442,21 @@ def _move_note(move: str, before: GameState, after: GameState) -> str:
 
 # --- Battle Time --------------------------------------------------------------------------
 class BattleBoard(ExampleBoard):
-    """EX-BATTLE step by step. State: ``0`` face down, ``1`` revealed, ``k`` = k-1 steps done."""
+    """EX-BATTLE step by step. State: ``0`` face down, ``1`` revealed, ``k`` = k-1 steps done;
+    an ``r`` in front when the table plays VAR-1 (reversed speed order)."""
 
     board_id = "battle"
     template = "tutorials/boards/battle.html"
     LINKS = (("reveal", "reveal", ""), ("next", "next", ""), ("back", "back", ""),
              ("reset", "reset", ""), ("end", "end", ""))
 
-    def __init__(self, lesson: str, k: int = 0) -> None:
+    def __init__(self, lesson: str, k: int = 0, *, reversed_speed: bool = False) -> None:
         super().__init__(lesson)
         self.seating = Seating(EX_BATTLE_SEATS, Colour.RED)
         self.board = Board.parse(EX_BATTLE)
-        self.result: BattleResult = resolve_battle(self.board, self.seating)
+        self.reversed_speed = reversed_speed
+        self.rules = RuleSet(speed_order=SpeedOrder.REVERSED) if reversed_speed else RuleSet()
+        self.result: BattleResult = resolve_battle(self.board, self.seating, self.rules)
         self.k = max(0, min(k, self.last))
 
     @property
@@ -459,25 +464,26 @@ class BattleBoard(ExampleBoard):
         return len(self.result.turns) + 1
 
     def situation(self) -> Situation:
-        return Situation(self.board, self.seating)
+        return Situation(self.board, self.seating, self.rules)
 
     def state(self) -> str:
-        return str(self.k)
+        return f"{'r' if self.reversed_speed else ''}{self.k}"
 
     @classmethod
     def from_state(cls, lesson: str, state: str) -> BattleBoard:
         if not state:
             return cls(lesson)
-        if not re.fullmatch(r"[0-9]{1,2}", state):
+        match = re.fullmatch(r"(r?)([0-9]{1,2})", state)
+        if not match:
             board = cls(lesson)
             board.note = "reset"
             return board
-        return cls(lesson, int(state))
+        return cls(lesson, int(match[2]), reversed_speed=bool(match[1]))
 
     def apply(self, action: str, arg: str, rng: random.Random) -> BattleBoard:
         k = {"reveal": max(self.k, 1), "next": self.k + 1, "back": self.k - 1,
              "reset": 0, "end": self.last}.get(action, self.k)
-        return BattleBoard(self.lesson, k)
+        return BattleBoard(self.lesson, k, reversed_speed=self.reversed_speed)
 
     @property
     def revealed(self) -> bool:
