@@ -20,6 +20,7 @@ def test_guest_follows_presenter_in_own_language(site, browser):
     presenter = presenter_ctx.new_page()
     presenter.goto(f"{site}/ja/teach/")
     presenter.locator('input[name="players"][value="3"]').check()
+    presenter.locator('input[name="script"][value="full"]').check()
     presenter.locator("form.teach-form button[type=submit]").click()
     expect(presenter).to_have_url(re.compile(r"/ja/teach/\w+/$"))
     code = presenter.get_by_test_id("table-code").inner_text()
@@ -41,10 +42,11 @@ def test_guest_follows_presenter_in_own_language(site, browser):
     expect(guest.get_by_test_id("guest-title")).not_to_have_text("Aufbau", timeout=5000)
     expect(guest.locator("html")).to_have_attribute("lang", "de")
 
-    # two-player boxes are hidden for a three-player table
+    # a three-player table is taught its own numbers, with no two-player boxes after the fact
     presenter.keyboard.press("ArrowLeft")
     expect(presenter.locator("#present-section")).to_have_attribute("data-index", "1")
-    expect(presenter.locator(".two-players").first).to_be_hidden()
+    expect(presenter.locator(".two-players")).to_have_count(0)
+    expect(presenter.locator("#present-section")).to_contain_text("16")
 
     # guests cannot steer: the presenter page sends them to the guest view
     guest.goto(f"{site}/de/teach/{code}/")
@@ -86,7 +88,7 @@ def test_presenter_board_actions_are_posted_forms(site, browser, javascript):
     page.locator("form.teach-form button[type=submit]").click()
     expect(page).to_have_url(re.compile(r"/en/teach/\w+/$"))
     code = page.get_by_test_id("table-code").inner_text()
-    for index in range(1, 4):  # on to Dice Time
+    for index in range(1, 2):  # the quick start: on to Dice Time
         page.locator('[data-nav="next"]').click()
         expect(page.locator("#present-section")).to_have_attribute("data-index", str(index))
     board = page.locator("#board-dice")

@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tutorials.sheets.render import sheet_html
-from tutorials.teach.plan import OptionsError, parse_options, script_context
-from tutorials.teach.plan import sections as teach_sections
+from tutorials.tutorial.teaching import OptionsError, parse_options, script_context
+from tutorials.tutorial.teaching import sections as teach_sections
 from tutorials.wording.clauses import CLAUSES, clause_summary
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,9 +13,9 @@ from django.utils import translation
 
 from tutorials.management.commands.teach_length import QUICK_LIMITS
 from tutorials.models import TeachSession
-from tutorials.teach.comes_up import CARDS, cards_for
-from tutorials.teach.plan import OptionsError, parse_options, script_context, sections
-from tutorials.teach.reading import RATES, length_of, script_timing, taught_clauses
+from tutorials.tutorial.comes_up import CARDS, cards_for
+from tutorials.tutorial.teaching import OptionsError, parse_options, script_context, sections
+from tutorials.tutorial.reading import RATES, length_of, script_timing, taught_clauses
 
 LANGS = ("ja", "en", "de")
 QUICK_CORE = ("DICE-1", "DICE-2", "DICE-3", "DICE-4", "SET-1", "BAT-1", "BAT-2", "BAT-3", "BAT-4",
@@ -235,3 +235,21 @@ def test_length_command_prints_every_table(capsys):
     assert "150 words/min" in out and "OVER" not in out
     rows = [line for line in out.splitlines() if re.match(r"\s+[234]p ", line)]
     assert len(rows) == 12  # 3 player counts × 2 modes × without/with variants
+
+
+# --- 5.: both scripts printed, with the examples drawn by the boards' renderer ----------------------
+@pytest.mark.parametrize("name, script", [("quick-start", "quick"), ("teach", "full")])
+@pytest.mark.parametrize("lang", LANGS)
+def test_printed_scripts_draw_the_battle_and_the_sandwich(name, script, lang):
+    from tutorials.sheets.render import sheet_html
+
+    html = sheet_html(name, lang)
+    assert html.count('class="board-svg') >= 3  # battle revealed and after, the sandwich
+    options = _options(script=script)
+    said = taught_clauses(options)
+    later = re.findall(r'<dt>.*?<span class="cid">([A-Z]+-\d+)</span></dt>', html)
+    assert later and not set(later) & said
+    assert {c.clause for c in cards_for(options, said)} == set(later)
+    assert 'class="web-only"' not in html or ".web-only { display: none; }" in (
+        pytest.importorskip("pathlib").Path(__file__).resolve().parents[2] / "static" / "css" / "sheet.css"
+    ).read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from tutorials.models import TeachSession
-from tutorials.teach.plan import OptionsError, parse_options, sections
+from tutorials.tutorial.teaching import OptionsError, parse_options, sections
 
 
 def _start(client: Client, **data) -> str:

@@ -10,7 +10,9 @@ from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import board_svg
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
-from tutorials.tutorial.script import LESSONS
+from tutorials.tutorial.comes_up import cards_for
+from tutorials.tutorial.reading import taught_clauses
+from tutorials.tutorial.teaching import parse_options, script_context, sections
 from tutorials.wording.clauses import clause_texts, sections_by_anchor
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import PHASE_NAMES
@@ -97,8 +99,12 @@ def context_for(name: str) -> dict:
         ctx.update(examples=examples(), phases=[(name, str(text) % numbers) for name, text in PHASES],
                    faq=FAQ, strategy=[str(line) % numbers for line in STRATEGY],
                    clauses=clause_texts(), sections=sections_by_anchor())
-    if name == "teach":
-        ctx["lessons"] = LESSONS
+    if name in ("teach", "quick-start"):
+        # the script for a 3-4 player action-mode table without variants, as read aloud
+        options = parse_options({"script": "full" if name == "teach" else "quick"})
+        ctx.update(script_context(options), examples=examples(), sheet_examples=True,
+                   script_sections=sections(options),
+                   comes_up=cards_for(options, taught_clauses(options)))
     return ctx
 
 

@@ -1,6 +1,6 @@
 """Printable PDF rule sheets (WeasyPrint), cached per sheet, language, paper and code version.
 
-* :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``teach``.
+* :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``.
 * :func:`sheet_pdf` — a fixed sheet's PDF bytes; rendered once per
   ``(sheet, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
   (``manage.py prerender_sheets`` fills it at release time).
@@ -68,8 +68,13 @@ SHEETS = {
                        _("One page for the table: phases, the attack cards with their ranges, when the bell "
                          "may ring and who goes first."),
                        "sheets/reference.html", (1, 1)),
+    "quick-start": Sheet("quick-start", _("Quick start"),
+                         _("The five-minute teaching script: the goal, the core rules with a battle and a "
+                           "sandwich drawn out, and the rules to explain when they come up."),
+                         "sheets/teach.html", (1, 2)),
     "teach": Sheet("teach", _("Teaching script"),
-                   _("The read-aloud script for staff, with the hands-on moments set apart."),
+                   _("The full read-aloud script for staff, with the hands-on moments set apart and the "
+                     "examples drawn out."),
                    "sheets/teach.html", (2, 6)),
 }
 

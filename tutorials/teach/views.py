@@ -25,22 +25,19 @@ from django_htmx.http import push_url
 
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.models import StaleTable, TeachSession
-from tutorials.teach.comes_up import cards_for
-from tutorials.teach.plan import (
+from tutorials.teach.plan import act_on_board, current_section, load_board, move
+from tutorials.tutorial.boards import NOTES
+from tutorials.tutorial.comes_up import cards_for
+from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
+from tutorials.tutorial.teaching import (
     VARIANT_CLAUSES,
     VARIANTS,
     OptionsError,
-    act_on_board,
-    current_section,
-    load_board,
-    move,
     parse_options,
     script_context,
     sections,
     stored_options,
 )
-from tutorials.teach.reading import RATES, script_timing, taught_clauses
-from tutorials.tutorial.boards import NOTES
 from tutorials.wording.clauses import clause_summary
 
 COOKIE_SALT = "teach-presenter"
@@ -113,7 +110,7 @@ def _presenter_urls(board, session: TeachSession) -> None:
 
 def _timing(session: TeachSession, index: int) -> dict:
     """Estimated minutes per section from its read-aloud text in the active language
-    (:mod:`tutorials.teach.reading`), the total, and the timers' starting points."""
+    (:mod:`tutorials.tutorial.reading`), the total, and the timers' starting points."""
     lang = translation.get_language()
     timing = script_timing(session.options, lang if lang in RATES else "en")
     return {"section_minutes": timing[index].minutes,

@@ -140,7 +140,7 @@ def game_facts() -> dict[str, int | str]:
 @register.simple_tag(takes_context=True)
 def table_facts(context) -> Mapping[str, int]:
     """``{% table_facts as table %}``: the numbers of the table being taught (the teaching
-    pages put ``table`` in the context, :func:`tutorials.teach.plan.script_context`), or of
+    pages put ``table`` in the context, :func:`tutorials.tutorial.teaching.script_context`), or of
     a 3-4 player table without variants elsewhere (:func:`tutorials.wording.facts.table_facts`)."""
     return context.get("table") or facts_of_table()
 

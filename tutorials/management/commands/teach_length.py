@@ -4,7 +4,7 @@ Prints, per language, the read-aloud length (Japanese: non-space characters; Eng
 German: words) and the estimated minutes of the quick start and the full script for 2, 3
 and 4 players, both modes, without and with the variants that apply (action mode: VAR-1,
 VAR-2, VAR-3; strategy mode: VAR-1, VAR-2). The reading rates are those of
-:data:`tutorials.teach.reading.RATES`; the quick start's limits (issue 15) are checked by
+:data:`tutorials.tutorial.reading.RATES`; the quick start's limits (issue 15) are checked by
 ``tests/site/test_teach_scripts.py``.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from tutorials.teach.reading import RATES, script_timing
+from tutorials.tutorial.reading import RATES, script_timing
 
 #: Read-aloud limits of the quick start for a 4-player action-mode table without variants.
 QUICK_LIMITS = {"ja": 1600, "en": 750, "de": 650}

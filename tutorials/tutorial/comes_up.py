@@ -88,7 +88,7 @@ CARDS: tuple[ComeUpCard, ...] = (
 
 
 def cards_for(options: Mapping[str, object], said: Collection[str]) -> list[ComeUpCard]:
-    """The cards for a table with ``options`` (as :func:`~tutorials.teach.plan.stored_options`
+    """The cards for a table with ``options`` (as :func:`~tutorials.tutorial.teaching.stored_options`
     gives them) whose clause is not in
     ``said`` (the clauses its script reads aloud), in :data:`PHASE_ORDER`."""
     mode = options.get("mode", "action")

@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tutorials.teach.plan import Section, script_context, sections, stored_options
+from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
 
 #: language -> (units per minute, unit): see the module docstring.
 RATES: Mapping[str, tuple[int, str]] = {"ja": (300, "characters"), "en": (150, "words"),
