@@ -34,8 +34,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--lang", action="append", choices=sorted(RATES),
                             help="only these languages (repeatable; default: all)")
+        parser.add_argument("--text", choices=("quick", "full"),
+                            help="print that script's read-aloud text (4 players, action mode) instead")
 
     def handle(self, *args, **options):
+        if options["text"]:
+            for lang in options["lang"] or ("ja", "en", "de"):
+                timing = script_timing({"script": options["text"]}, lang)
+                self.stdout.write(f"\n[{lang}] {sum(t.length for t in timing)} {RATES[lang][1]}")
+                self.stdout.write("\n\n".join(t.text for t in timing))
+            return
         for lang in options["lang"] or ("ja", "en", "de"):
             rate, unit = RATES[lang]
             self.stdout.write(f"\n{lang}: {unit} read aloud, minutes at {rate} {unit}/min; "
