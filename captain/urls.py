@@ -14,7 +14,7 @@ from tutorials.teach.views import teach_join
 urlpatterns = [
     path("api/", api.urls),
     path("p/<str:code>/", short_link, name="short-link"),
-    path("t/<slug:code>/", teach_join, name="teach-join"),
+    path("t/<str:code>/", teach_join, name="teach-join"),
 ]
 urlpatterns += i18n_patterns(
     path("", include("tutorials.urls")),

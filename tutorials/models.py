@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from datetime import timedelta
 
 from django.db import IntegrityError, models, transaction
@@ -17,6 +18,13 @@ CODE_LENGTH = 7
 def new_code() -> str:
     """A random short code, e.g. ``"k3m9xqa"``."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: str) -> str:
+    """A code as people type it, made canonical: full-width characters folded (NFKC: "３２ｐ８３"
+    from a Japanese keyboard is "32p83"), lower case, spaces and hyphens dropped."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in folded if not ch.isspace() and ch not in "-‐‑‒–—―ー")[:64]
 
 
 def insert_with_free_code(row: models.Model, make_code, what: str) -> None:

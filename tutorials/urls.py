@@ -36,7 +36,9 @@ urlpatterns = [
     path("teach/join/", teach.teach_find, name="teach-find"),
     path("teach/<slug:code>/", teach.teach_present, name="teach-present"),
     path("teach/<slug:code>/go/", teach.teach_go, name="teach-go"),
+    path("teach/<slug:code>/poll/", teach.teach_present_poll, name="teach-present-poll"),
     path("teach/<slug:code>/board/<slug:board_id>/", teach.teach_board, name="teach-board"),
-    path("t/<slug:code>/", teach.teach_guest, name="teach-guest"),
-    path("t/<slug:code>/poll/", teach.teach_poll, name="teach-poll"),
+    # guests type codes any way (full-width, upper case, spaces): str, normalised in the view
+    path("t/<str:code>/", teach.teach_guest, name="teach-guest"),
+    path("t/<str:code>/poll/", teach.teach_poll, name="teach-poll"),
 ]

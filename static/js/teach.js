@@ -1,14 +1,60 @@
-// Presenter: next/previous by arrow keys, space, Page Up/Down (presentation clickers send
-// those), and timers for the section and the whole teach.
+// Teaching a table: the presenter's keys, timers and table version; the guest's screen
+// that follows the presenter. Everything works without this file too (forms, reloads).
 (function () {
   "use strict";
-  var root = document.querySelector(".presenter");
-  if (!root) return;
+
+  function section() {
+    return document.getElementById("present-section") || document.getElementById("guest-section");
+  }
+
+  // A new section arrived: show its title at the top, give its heading the focus (screen
+  // readers announce it) and name the tab after it.
+  var shownIndex = section() ? section().dataset.index : null;
+  function arrived() {
+    var s = section();
+    if (!s) return;
+    if (s.dataset.title) document.title = s.dataset.title + " · " + document.title.split(" · ").pop();
+    if (s.dataset.index === shownIndex) return;
+    shownIndex = s.dataset.index;
+    var heading = s.querySelector("h1");
+    if (heading) {
+      heading.scrollIntoView({ block: "start" });
+      heading.focus({ preventScroll: true });
+    }
+  }
+
+  var presenter = document.querySelector(".presenter");
+  var guest = document.querySelector(".guest");
+
+  // --- guests -------------------------------------------------------------------------------
+  if (guest) {
+    var sync = document.getElementById("sync-state");
+    var setSync = function (ok) {
+      if (!sync) return;
+      sync.dataset.state = ok ? "ok" : "lost";
+      sync.textContent = ok ? sync.dataset.ok : sync.dataset.lost;
+    };
+    document.addEventListener("htmx:afterRequest", function (e) {
+      var xhr = e.detail.xhr;
+      setSync(xhr && xhr.status > 0 && xhr.status < 500);
+    });
+    document.addEventListener("htmx:sendError", function () { setSync(false); });
+    document.addEventListener("htmx:timeout", function () { setSync(false); });
+    document.addEventListener("htmx:afterSettle", function (e) {
+      if (e.target && e.target.id === "guest-section") arrived();
+      if (!document.querySelector("#guest-section[hx-get]") && sync) sync.hidden = true; // table ended
+    });
+    guest.dataset.ready = "1";
+    return;
+  }
+  if (!presenter) return;
+
+  // --- presenter: timers ----------------------------------------------------------------------
   // Both timers count from the server's clock marks, so a reload never restarts them; the
   // whole teach starts at the first move (until then both show 0:00).
   function mark(name) {
-    var section = document.getElementById("present-section");
-    var value = (section && section.dataset[name]) || root.dataset[name];
+    var s = section();
+    var value = (s && s.dataset[name]) || presenter.dataset[name];
     return value ? parseFloat(value) * 1000 : null;
   }
   function fmt(ms) {
@@ -25,33 +71,67 @@
   }
   setInterval(tick, 500);
   tick();
-  root.dataset.ready = "1"; // keys work from here on (tests wait for this)
-  // A key pressed while the previous move is still on its way waits for it, so quick
-  // presses are never lost and never skip a section.
+
+  // --- presenter: the table's version ---------------------------------------------------------
+  // Every move says which version of the table it was made from (the server refuses stale
+  // ones); a board action moves the version on and says so in its answer.
+  function version() { return section() ? section().dataset.version : ""; }
+  document.addEventListener("htmx:configRequest", function (e) {
+    var elt = e.detail.elt;
+    if (elt && (elt.id === "present-section" || elt.closest(".present-nav"))) {
+      e.detail.parameters.v = version();
+    }
+  });
+  document.body.addEventListener("tableVersion", function (e) {
+    var s = section();
+    if (!s || !e.detail) return;
+    s.dataset.version = String(e.detail.value);
+    s.querySelectorAll("[data-version-input]").forEach(function (input) { input.value = s.dataset.version; });
+  });
+
+  // --- presenter: moving with keys and clickers -----------------------------------------------
+  // A key pressed while the previous move is on its way waits for it, so quick presses are
+  // never lost and never skip a section.
   var busy = false;
   var queue = [];
+  var navRequest = null; // the move on its way (its element may be swapped out when it ends)
   function go(dir) {
     var button = document.querySelector('#present-section [data-nav="' + dir + '"]');
-    if (button && !button.disabled) button.click();
+    if (button && !button.disabled) { busy = true; button.click(); }
   }
-  document.addEventListener("htmx:beforeRequest", function () { busy = true; });
-  document.addEventListener("htmx:afterSettle", function (e) {
-    busy = false;
-    var section = document.getElementById("present-section");
-    if (section && e.target === section && section.getBoundingClientRect().top < 0) {
-      section.scrollIntoView({ block: "start" });
-    }
-    if (queue.length) go(queue.shift());
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (elt && elt.closest && elt.closest(".present-nav")) navRequest = e.detail.xhr;
   });
-  document.addEventListener("htmx:responseError", function () { busy = false; queue = []; });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!navRequest || e.detail.xhr !== navRequest) return;
+    navRequest = null;
+    busy = false;
+    if (!e.detail.successful && e.detail.xhr.status !== 409) queue = [];
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.target && e.target.id === "present-section") arrived();
+    if (!busy && queue.length) go(queue.shift());
+  });
+  function belowScreen() {
+    var s = section();
+    return s && s.getBoundingClientRect().bottom > window.innerHeight + 4;
+  }
   document.addEventListener("keydown", function (e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    var tag = document.activeElement && document.activeElement.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-    var dir = { ArrowRight: "next", " ": "next", PageDown: "next", ArrowLeft: "prev", PageUp: "prev" }[e.key];
+    if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    var el = document.activeElement;
+    var tag = el ? el.tagName : "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "SUMMARY" ||
+        (el && el.isContentEditable)) return; // a focused control keeps its keys
+    var dir = { ArrowRight: "next", PageDown: "next", ArrowLeft: "prev", PageUp: "prev" }[e.key];
+    if (e.key === " " || e.key === "ArrowDown") {
+      if (e.key === " " && (tag === "BUTTON" || tag === "A")) return; // Space presses it
+      if (belowScreen()) return; // the browser scrolls: the section goes on below
+      dir = "next";
+    }
     if (!dir) return;
-    if (e.key === " " && tag === "BUTTON") return; // space on a focused button clicks it already
     e.preventDefault();
     if (busy) queue.push(dir); else go(dir);
   });
+  presenter.dataset.ready = "1"; // keys work from here on (tests wait for this)
 })();

@@ -70,9 +70,42 @@ def test_keyboard_only_run_through(site, browser):
     expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
     count = int(re.search(r"of (\d+)", page.locator(".progress").inner_text()).group(1))
     for i in range(1, count):
-        page.keyboard.press("Space" if i % 2 else "ArrowRight")
+        page.keyboard.press("PageDown" if i % 2 else "ArrowRight")
         expect(page.locator("#present-section")).to_have_attribute("data-index", str(i))
     expect(page.locator('[data-nav="next"]')).to_be_disabled()
+    for i in reversed(range(count - 1)):
+        page.keyboard.press("PageUp" if i % 2 else "ArrowLeft")
+        expect(page.locator("#present-section")).to_have_attribute("data-index", str(i))
+    ctx.close()
+
+
+def test_space_scrolls_a_long_section_before_moving_on(site, browser):
+    """A clicker's Space reaches the boards below a long section first, then moves on;
+    a focused control keeps its keys (the "When it comes up" toggle keeps Space)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 600})
+    page = ctx.new_page()
+    page.goto(f"{site}/en/teach/")
+    page.locator("form.teach-form button[type=submit]").click()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    page.keyboard.press("ArrowRight")  # Dice Time: text, a hands-on box and a board
+    expect(page.locator("#present-section")).to_have_attribute("data-index", "1")
+    page.wait_for_timeout(300)
+    scrolled = []
+    for _ in range(12):
+        before = page.evaluate("window.scrollY")
+        page.keyboard.press("Space")
+        page.wait_for_timeout(250)
+        if page.locator("#present-section").get_attribute("data-index") != "1":
+            break
+        scrolled.append(page.evaluate("window.scrollY") > before)
+    assert scrolled and all(scrolled), scrolled  # it scrolled down first, every time
+    expect(page.locator("#present-section")).to_have_attribute("data-index", "2")
+    summary = page.locator(".say-later summary")
+    summary.focus()
+    opened = page.locator(".say-later").evaluate("d => d.open")
+    page.keyboard.press("Space")
+    expect(page.locator(".say-later")).to_have_js_property("open", not opened)
+    expect(page.locator("#present-section")).to_have_attribute("data-index", "2")
     ctx.close()
 
 
@@ -95,8 +128,11 @@ def test_presenter_board_actions_are_posted_forms(site, browser, javascript):
     expect(board.locator(".hand-die")).to_have_count(0)
     board.get_by_role("button", name="Roll all dice").click()
     expect(page.locator("#board-dice .hand-die")).to_have_count(6)
-    page.locator("#board-dice").get_by_role("button", name="2 players (3×3)").click()
-    expect(page.locator("#board-dice .grid")).to_have_class(re.compile(r"\bcols-3\b"))
+    # the table's player count is fixed: no 2/4 switch, and starting again keeps the grid
+    expect(page.locator("#board-dice").get_by_role("button", name="2 players (3×3)")).to_have_count(0)
+    page.locator("#board-dice").get_by_role("button", name="Start again").click()
+    expect(page.locator("#board-dice .grid")).to_have_class(re.compile(r"\bcols-4\b"))
+    expect(page.locator("#board-dice .hand-die")).to_have_count(0)
     if javascript:
         expect(page).to_have_url(re.compile(rf"/en/teach/{code}/$"))  # swapped in place
     else:

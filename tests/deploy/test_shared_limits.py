@@ -254,7 +254,8 @@ def test_guests_behind_one_address_are_never_limited(limits):
         moves = []
         for section in range(1, 7):
             time.sleep(8)
-            moves.append(presenter.request("POST", f"/en/teach/{code}/go/", {"to": str(section)})[0])
+            moves.append(presenter.request("POST", f"/en/teach/{code}/go/",
+                                          {"to": str(section), "v": str(section)})[0])
         return moves
 
     def guess() -> list[int]:

@@ -63,9 +63,9 @@ def _same_presenter(client: Client) -> Client:
 
 
 def _table(client: Client, section: int) -> TeachSession:
-    response = client.post("/en/teach/", {"players": "4", "mode": "action"})
+    response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "full"})
     code = response["Location"].rstrip("/").split("/")[-1]
-    client.post(f"/en/teach/{code}/go/", {"to": str(section)})
+    client.post(f"/en/teach/{code}/go/", {"to": str(section), "v": "1"})
     return TeachSession.objects.get(code=code)
 
 
@@ -91,8 +91,8 @@ def test_two_moves_at_once_are_one_move_and_one_refusal(client):
     table = _table(client, 1)
     before = table.version
     first, second = _same_presenter(client), _same_presenter(client)
-    results = _at_once(lambda: first.post(f"/en/teach/{table.code}/go/", {"to": "3"}),
-                       lambda: second.post(f"/en/teach/{table.code}/go/", {"to": "5"},
+    results = _at_once(lambda: first.post(f"/en/teach/{table.code}/go/", {"to": "3", "v": str(before)}),
+                       lambda: second.post(f"/en/teach/{table.code}/go/", {"to": "5", "v": str(before)},
                                            HTTP_HX_REQUEST="true"))
     table.refresh_from_db()
     statuses = [r.status_code for r in results]

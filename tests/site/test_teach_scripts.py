@@ -207,14 +207,14 @@ def test_presenter_shows_times_from_the_text_and_the_timer_survives_reloads(clie
     assert re.search(rf'data-testid="total-minutes">[^<]*{re.escape(total)}', page), total
     assert "target 3–5 min" not in page
     assert 'data-started=""' in page  # the whole-teach timer waits for the first move
-    client.post(f"/{lang}/teach/{code}/go/", {"to": "1"})
+    client.post(f"/{lang}/teach/{code}/go/", {"to": "1", "v": "1"})
     session = TeachSession.objects.get(code=code)
     assert session.started_at is not None and session.section_since is not None
     again = client.get(f"/{lang}/teach/{code}/").content.decode()
     assert f'data-started="{session.started_at.timestamp():.3f}"' in again
     shown = re.search(r'data-testid="section-minutes">([^<]*)<', again)[1]
     assert f"{timing[1].minutes:.1f}".replace(".", "," if lang == "de" else ".") in shown
-    client.post(f"/{lang}/teach/{code}/go/", {"to": "2"})
+    client.post(f"/{lang}/teach/{code}/go/", {"to": "2", "v": "2"})
     later = TeachSession.objects.get(code=code)
     assert later.started_at == session.started_at and later.section_since > session.section_since
 
@@ -223,7 +223,7 @@ def test_presenter_shows_times_from_the_text_and_the_timer_survives_reloads(clie
 def test_presenter_shows_the_cards_of_the_current_phase(client):
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
     code = response["Location"].rstrip("/").split("/")[-1]
-    client.post(f"/en/teach/{code}/go/", {"to": "3"})  # goal, Dice Time, bell, Setting Time
+    client.post(f"/en/teach/{code}/go/", {"to": "3", "v": "1"})  # goal, Dice Time, bell, Setting Time
     page = client.get(f"/en/teach/{code}/").content.decode()
     now = re.search(r'<aside class="come-up-now".*?</aside>', page, re.S)[0]
     assert "SET-2" in now and "SET-4" in now and "DICE-6" not in now

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from tutorials.models import TeachSession
-from tutorials.tutorial.teaching import OptionsError, parse_options, sections
+from tutorials.tutorial.teaching import OptionsError, parse_options, sections, stored_options
 
 
 def _start(client: Client, **data) -> str:
@@ -25,8 +25,11 @@ def test_options_not_offered_are_refused_field_by_field():
     assert set(refused.value.errors) == {"players", "mode", "script", "variants"}
     assert parse_options({}) == {"players": 4, "mode": "action", "script": "quick", "variants": [],
                                  "first_edition": False}
-    # a stored "v4" (tables started before VAR-4 moved out of the variants) is the first edition
-    assert parse_options({"variants": ["v4", "v1"]})["first_edition"] is True
+    # a stored "v4" (tables started before VAR-4 moved out of the variants) is the first
+    # edition; the form itself does not offer it
+    assert stored_options({"variants": ["v4", "v1"]})["first_edition"] is True
+    with pytest.raises(OptionsError):
+        parse_options({"variants": ["v4"]})
 
 
 def test_strategy_mode_replaces_dice_time_and_there_is_no_variants_section():
@@ -41,12 +44,12 @@ def test_strategy_mode_replaces_dice_time_and_there_is_no_variants_section():
 def test_guest_cannot_steer_and_polls_cheaply(client):
     code = _start(client)
     guest = Client()
-    assert guest.post(f"/en/teach/{code}/go/", {"to": "3"}).status_code == 403
+    assert guest.post(f"/en/teach/{code}/go/", {"to": "3", "v": "1"}).status_code == 403
     assert guest.post(f"/en/teach/{code}/board/dice/", {"do": "roll"}).status_code == 403
     html = guest.get(f"/de/t/{code}/").content.decode()
     version = re.search(r'data-version="(\d+)"', html).group(1)
     assert guest.get(f"/de/t/{code}/poll/?v={version}").status_code == 204
-    client.post(f"/en/teach/{code}/go/", {"to": "1"})
+    client.post(f"/en/teach/{code}/go/", {"to": "1", "v": "1"})
     moved = guest.get(f"/de/t/{code}/poll/?v={version}")
     assert moved.status_code == 200 and "Aufbau" in moved.content.decode()
 
@@ -54,7 +57,7 @@ def test_guest_cannot_steer_and_polls_cheaply(client):
 @pytest.mark.django_db
 def test_two_player_table_gets_two_player_dice_board(client):
     code = _start(client, players="2")
-    client.post(f"/en/teach/{code}/go/", {"to": "3"})  # Dice Time
+    client.post(f"/en/teach/{code}/go/", {"to": "3", "v": "1"})  # Dice Time
     html = client.get(f"/en/teach/{code}/").content.decode()
     assert "grid cols-3" in html
 
@@ -72,7 +75,9 @@ def test_unknown_or_expired_code_leads_to_the_join_form(client):
 
     TeachSession.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
     assert client.get(f"/en/teach/join/?code={code}").status_code == 404
-    assert client.get(f"/en/t/{code}/").status_code == 404
+    # the guest's own page says the table has ended, in the guest's language
+    ended = client.get(f"/de/t/{code}/")
+    assert ended.status_code == 410 and "Dieser Tisch ist beendet" in ended.content.decode()
 
 
 @pytest.mark.django_db
@@ -91,7 +96,7 @@ def test_expired_sessions_are_cleared_when_a_new_one_starts(client):
 @pytest.mark.django_db
 def test_presenter_board_actions_are_posts_with_csrf(client):
     code = _start(client)
-    client.post(f"/en/teach/{code}/go/", {"to": "3"})  # Dice Time
+    client.post(f"/en/teach/{code}/go/", {"to": "3", "v": "1"})  # Dice Time
     html = client.get(f"/en/teach/{code}/").content.decode()
     board_url = f"/en/teach/{code}/board/dice/"
     # no link changes the table: every board control is a form that posts with the token

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from tutorials.models import StaleTable
 from tutorials.tutorial import boards
 from tutorials.tutorial.teaching import Section, sections, stored_options
 
@@ -32,23 +33,28 @@ def load_board(session, section: Section, board_id: str):
         state = boards.DiceBoard(section.slug, board_id, players=2).state()
     if not state and board_id == "battle" and "v1" in options["variants"]:
         state = boards.BattleBoard(section.slug, reversed_speed=True).state()
-    return boards.load(board_id, state, lesson=section.slug)
+    board = boards.load(board_id, state, lesson=section.slug)
+    board.fixed_players = True
+    return board
 
 
-def move(session, to: int) -> None:
-    """Move the table to section ``to`` (clamped to the script) from its current version.
+def move(session, to: int, seen: int) -> None:
+    """Move the table to section ``to`` (clamped to the script), as a move made from
+    version ``seen`` of the table.
 
-    Raises :class:`~tutorials.models.StaleTable` when the table changed since ``session``
-    was read (nothing is written then); moving to the current section changes nothing.
-    The first move starts the whole-teach timer (``started_at``); every move restarts the
-    section's (``section_since``).
+    Raises :class:`~tutorials.models.StaleTable` when the table is no longer at ``seen``
+    (another screen moved it or changed a board since): nothing is written, so a stale
+    screen never takes the table backwards. Moving to the section the table is at
+    changes nothing. The first move starts the whole-teach timer (``started_at``); every
+    move restarts the section's (``section_since``).
     """
     count = len(sections(session.options))
     to = max(0, min(to, count - 1))
+    if seen != session.version:
+        raise StaleTable(session.code, seen)
     if to != session.section:
         now = timezone.now()
-        session.change(session.version, section=to, section_since=now,
-                       started_at=session.started_at or now)
+        session.change(seen, section=to, section_since=now, started_at=session.started_at or now)
 
 
 def act_on_board(session, board_id: str, action: str, arg: str, rng):
@@ -61,6 +67,9 @@ def act_on_board(session, board_id: str, action: str, arg: str, rng):
     section = current_section(session)
     if board_id not in section.boards:
         raise LookupError(f"no board {board_id!r} in section {section.slug!r}")
-    board = load_board(session, section, board_id).apply(action, arg, rng=rng)
+    board = load_board(session, section, board_id)
+    board.fixed_players = True  # the table's player count is the table's (its dice boards)
+    board = board.apply(action, arg, rng=rng)
+    board.fixed_players = True
     session.change(session.version, board_states={**session.board_states, board_id: board.state()})
     return board

@@ -8,7 +8,10 @@ never limits the presenter or a guest who has already opened that table.
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from functools import wraps
 from urllib.parse import urlencode
 
 import segno
@@ -24,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import push_url
 
 from tutorials.http.limits import check_misses, hit, miss
-from tutorials.models import StaleTable, TeachSession
+from tutorials.models import StaleTable, TeachSession, normalize_code
 from tutorials.teach.plan import act_on_board, current_section, load_board, move
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.comes_up import cards_for
@@ -65,12 +68,13 @@ def _knows_table(request: HttpRequest, code: str) -> bool:
 
 
 def _find(request: HttpRequest, code: str) -> TeachSession | None:
-    """The live session under ``code``, or ``None`` (a failed lookup, counted).
+    """The live session under ``code`` (normalised, :func:`normalize_code`), or ``None``
+    (a failed lookup, counted).
 
     Raises :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
     lookups, unless it holds a cookie of this very table.
     """
-    code = code.lower()
+    code = normalize_code(code)
     if not _knows_table(request, code):
         check_misses(request, "table-miss")
     session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
@@ -80,12 +84,53 @@ def _find(request: HttpRequest, code: str) -> TeachSession | None:
     return session
 
 
+class TableGone(Exception):
+    """No live table under ``code``: ``expired`` when it existed and its time is up."""
+
+    def __init__(self, code: str, expired: bool) -> None:
+        super().__init__(code)
+        self.code = code
+        self.expired = expired
+
+
 def _session(request: HttpRequest, code: str) -> TeachSession:
-    """:func:`_find`, with 404 for an unknown or expired code."""
+    """:func:`_find`; raises :class:`TableGone` for an unknown or expired code."""
     session = _find(request, code)
     if session is None:
-        raise Http404("no table uses this code, or it has expired")
+        code = normalize_code(code)
+        raise TableGone(code, TeachSession.objects.filter(code=code).exists())
     return session
+
+
+def _gone_page(request: HttpRequest, gone: TableGone) -> HttpResponse:
+    """An ended or unknown table, said in the visitor's language. Full pages answer 410
+    (ended) or 404 (never existed); htmx requests get the message as the new section with
+    status 200 and no polling attribute, so the page shows it and stops asking."""
+    presenter = "/teach/" in request.path
+    ctx = {"code": gone.code[:16], "expired": gone.expired, "presenter": presenter}
+    if request.htmx:  # in place of the section, whichever part of the page asked
+        response = render(request, "teach/gone.html#message", ctx)
+        response["HX-Retarget"] = "#present-section" if presenter else "#guest-section"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return render(request, "teach/gone.html", ctx, status=410 if gone.expired else 404)
+
+
+def table_view(view):
+    """Decorator of the views under ``/teach/<code>/`` and ``/t/<code>/``: a table that is
+    gone answers :func:`_gone_page` instead of a bare 404."""
+    @wraps(view)
+    def wrapped(request: HttpRequest, code: str, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, code, *args, **kwargs)
+        except TableGone as gone:
+            return _gone_page(request, gone)
+    return wrapped
+
+
+def _forbidden(message: str) -> HttpResponse:
+    """403 with a sentence in the visitor's language (not a bare English string)."""
+    return HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
 
 
 def _boards(session: TeachSession, section, *, presenter: bool) -> list:
@@ -139,6 +184,8 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         "say_later": later,
         "variants": [(VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v])) for v in options["variants"]],
         **(_timing(session, index) if presenter else {}),
+        "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
+                            args=[session.code]),
     }
 
 
@@ -147,11 +194,21 @@ def _stale_message() -> str:
 
 
 # --- presenter ------------------------------------------------------------------------------
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def teach_start(request: HttpRequest) -> HttpResponse:
-    """GET: the choices before starting. POST: create the session and open the presenter."""
+    """GET: the choices before starting. POST: create the session and open the presenter.
+
+    Choices that cannot be taught together come back with status 422, the reason beside
+    each field and every choice kept; only a table actually started counts towards the
+    ``table`` limit. A body that is not a form (JSON, text) is refused with 415.
+    """
     if request.method == "POST":
-        hit(request, "table")
+        if request.content_type not in _FORM_TYPES:
+            return HttpResponse(_("Send the start form as a form (application/x-www-form-urlencoded)."),
+                                status=415, content_type="text/plain; charset=utf-8")
         chosen = {"players": request.POST.get("players", "4"), "mode": request.POST.get("mode", "action"),
                   "script": request.POST.get("script", "quick"),
                   "variants": request.POST.getlist("variants"),
@@ -159,9 +216,12 @@ def teach_start(request: HttpRequest) -> HttpResponse:
         try:
             options = parse_options(chosen)
         except OptionsError as refused:
-            # the form again, with every choice kept and the reason beside the field
+            # the form again, showing what was chosen (as understood) and why it was refused
+            ticked = chosen["first_edition"].strip().lower() in ("1", "on", "true")
+            shown = {**chosen, "first_edition": ticked}
             return render(request, "teach/start.html",
-                          _start_context(chosen=chosen, errors=refused.errors), status=422)
+                          _start_context(chosen=shown, errors=refused.errors), status=422)
+        hit(request, "table")
         session = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
         response.set_signed_cookie(_cookie_name(session.code), session.presenter_key, salt=COOKIE_SALT,
@@ -178,7 +238,8 @@ def _script_minutes(script: str) -> float:
     return sum(t.minutes for t in script_timing({"script": script}, lang if lang in RATES else "en"))
 
 
-_DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [], "first_edition": ""}
+_DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [],
+                    "first_edition": False}
 
 
 def _start_context(**extra) -> dict:
@@ -192,22 +253,25 @@ def _start_context(**extra) -> dict:
 
 @require_safe
 def teach_find(request: HttpRequest) -> HttpResponse:
-    """``?code=…``: follow the table with that code, or say it is unknown or expired."""
-    code = request.GET.get("code", "").strip().lower()
+    """``?code=…``: follow the table with that code (typed any way: :func:`normalize_code`),
+    or say it is unknown or expired."""
+    typed = request.GET.get("code", "")
+    code = normalize_code(typed)
     session = _find(request, code) if code else None
     if session is not None:
         return redirect("tutorials:teach-guest", code=session.code)
     if code:  # what the visitor typed, isolated in <bdi> and escaped
         message = mark_safe(conditional_escape(_(
             "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
-            "codes end after four hours.")) % {"code": format_html("<bdi>{}</bdi>", code[:16])})
+            "codes end after four hours.")) % {"code": format_html("<bdi>{}</bdi>", typed.strip()[:16])})
     else:
         message = _("Type the table code shown on the presenter's screen.")
-    return render(request, "teach/start.html", _start_context(join_error=message, join_code=code[:16]),
-                  status=404 if code else 200)
+    ctx = _start_context(join_error=message, join_code=typed.strip()[:16])
+    return render(request, "teach/start.html", ctx, status=404 if code else 200)
 
 
 @require_safe
+@table_view
 def teach_present(request: HttpRequest, code: str) -> HttpResponse:
     """The presenter's screen: the current section in large type, controls, QR code."""
     session = _session(request, code)
@@ -218,30 +282,39 @@ def teach_present(request: HttpRequest, code: str) -> HttpResponse:
 
 def _present_page(request: HttpRequest, session: TeachSession, *, note: str = "",
                   status: int = 200) -> HttpResponse:
-
     ctx = _context(request, session, presenter=True)
     ctx["qr_svg"] = segno.make(ctx["guest_url"], error="m").svg_inline(scale=4, dark="#11394a")
     ctx["note"] = note
     return render(request, "teach/present.html", ctx, status=status)
 
 
-@require_POST
-def teach_go(request: HttpRequest, code: str) -> HttpResponse:
-    """Move the presenter to section ``to`` (POST; presenter only).
+def _posted_int(request: HttpRequest, name: str) -> int | None:
+    """``name`` from the POST body as a plain decimal number (ASCII digits, optional minus,
+    at most 9 digits), or ``None``."""
+    value = request.POST.get(name, "")
+    return int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else None
 
-    A move that raced with another change of the table is refused with 409 and the
-    table as it is now.
+
+@require_POST
+@table_view
+def teach_go(request: HttpRequest, code: str) -> HttpResponse:
+    """Move the presenter to section ``to`` (POST ``to`` and ``v``, the table's version the
+    move was made from; presenter only).
+
+    A move made from an older version (another tab or device moved the table since) is
+    refused with 409 and the table as it is now, so no stale screen ever takes the table
+    backwards. ``to`` or ``v`` missing or not a number: 400 with the reason.
     """
     session = _session(request, code)
     if not _is_presenter(request, session):
-        return HttpResponseForbidden("only the presenter can move the teach along")
-    try:
-        to = int(request.POST.get("to", ""))
-    except ValueError:
-        to = session.section
+        return _forbidden(_("Only the person teaching can move the table along."))
+    to, seen = _posted_int(request, "to"), _posted_int(request, "v")
+    if to is None or seen is None:
+        return HttpResponse(_("A move needs the section to go to (to) and the version it was made from (v), "
+                              "both as whole numbers."), status=400, content_type="text/plain; charset=utf-8")
     note, status = "", 200
     try:
-        move(session, to)
+        move(session, to, seen)
     except StaleTable:
         session = _session(request, code)
         note, status = _stale_message(), 409
@@ -253,13 +326,29 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("tutorials:teach-present", code=session.code)
 
 
-@require_POST
-def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
-    """A board action (POST ``do``, ``at``) on the presenter's screen; guests see the new
-    state on their next poll. A change that raced with another is refused with 409."""
+@require_safe
+@table_view
+def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
+    """``?v=<version>``: 204 while the table is where this presenter screen shows it, else
+    the current section (a move made on another tab or device); presenter only."""
     session = _session(request, code)
     if not _is_presenter(request, session):
-        return HttpResponseForbidden("only the presenter can change the boards")
+        return _forbidden(_("Only the person teaching can move the table along."))
+    if request.GET.get("v", "") == str(session.version):
+        return HttpResponse(status=204)
+    return render(request, "teach/present.html#section", _context(request, session, presenter=True))
+
+
+@require_POST
+@table_view
+def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
+    """A board action (POST ``do``, ``at``) on the presenter's screen; guests see the new
+    state on their next poll. A change that raced with another is refused with 409.
+    htmx answers carry the table's new version (``HX-Trigger: tableVersion``) so that the
+    presenter's next move is made from it."""
+    session = _session(request, code)
+    if not _is_presenter(request, session):
+        return _forbidden(_("Only the person teaching can change the boards."))
     try:
         board = act_on_board(session, board_id, request.POST.get("do", ""), request.POST.get("at", ""),
                              rng=random.SystemRandom())
@@ -278,6 +367,7 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
             return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
     _presenter_urls(board, session)
     response = render(request, "tutorials/_board.html", {"board": board}, status=status)
+    response["HX-Trigger"] = json.dumps({"tableVersion": session.version})
     return push_url(response, False)
 
 
@@ -285,7 +375,8 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
 @require_safe
 def teach_join(request: HttpRequest, code: str) -> HttpResponse:
     """``/t/<code>/``: send the guest to the table in their own language (or, for an
-    unknown or expired code, to the form that says so)."""
+    unknown or expired code, to the form that says so). The code may be typed any way
+    (:func:`normalize_code`)."""
 
     lang = get_language_from_request(request)
     with translation.override(lang):
@@ -293,13 +384,17 @@ def teach_join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_safe
+@table_view
 def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     """The guest's view: the presenter's current section and boards, in the guest's language.
 
     Sets a cookie for this table, so that the guest's polls are never counted or limited
-    as failed lookups of other people on the same network.
+    as failed lookups of other people on the same network. A code typed another way
+    (full-width, upper case, with spaces) is redirected to its canonical address.
     """
     session = _session(request, code)
+    if code != session.code:
+        return redirect("tutorials:teach-guest", code=session.code)
     response = render(request, "teach/guest.html", _context(request, session, presenter=False))
     response.set_signed_cookie(_guest_cookie_name(session.code), "1", salt=GUEST_SALT,
                                max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
@@ -308,13 +403,16 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_safe
+@table_view
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
-    """``?v=<version>``: 204 while nothing changed, else the new section (htmx swaps it)."""
+    """``?v=<version>&i=<section index shown>``: 204 while nothing changed, else the new
+    section (htmx swaps it), listing the sections the guest missed when the table jumped
+    ahead by more than one."""
     session = _session(request, code)
-    try:
-        seen = int(request.GET.get("v", "0"))
-    except ValueError:
-        seen = 0
-    if seen == session.version:
+    if request.GET.get("v", "") == str(session.version):
         return HttpResponse(status=204)
-    return render(request, "teach/guest.html#section", _context(request, session, presenter=False))
+    ctx = _context(request, session, presenter=False)
+    shown = request.GET.get("i", "")
+    if re.fullmatch(r"[0-9]{1,4}", shown) and ctx["index"] - int(shown) > 1:
+        ctx["missed"] = [s.title for s in ctx["script_sections"][int(shown) + 1:ctx["index"]]]
+    return render(request, "teach/guest.html#section", ctx)

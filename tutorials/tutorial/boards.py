@@ -97,6 +97,8 @@ class ExampleBoard:
         self.note: str = ""
         #: guests of a teaching session see the board but cannot change it
         self.readonly = False
+        #: a teaching table's boards keep the table's player count (no 2/4 switch)
+        self.fixed_players = False
         #: presenter mode posts actions (``do``, ``at``) to its own endpoint, this URL
         self.post_url: str | None = None
         #: where the board lives when it is not a tutorial lesson (the teaching pages)
@@ -318,9 +320,13 @@ class DiceBoard(ExampleBoard):
         return DiceBoard(self.lesson, self.board_id, **settings)
 
     def apply(self, action: str, arg: str, rng: random.Random) -> DiceBoard:
+        if action == "reset" and self.players == 2:  # a two-player board starts again as one
+            action, arg = "players", "2"
         if action == "reset":
             fresh = DiceBoard.preset(self.lesson, self.board_id)
             return fresh._with(seed=rng.randrange(10**9), moves=fresh.moves)
+        if action == "players" and self.fixed_players:
+            return self._with()
         if action == "players" and arg in ("2", "4"):
             # the bell exercise is about the bell condition: its Dice Time is under way
             moves = ("s",) if self.board_id == "bell" else ()
@@ -357,7 +363,8 @@ class DiceBoard(ExampleBoard):
                     cell.classes.append("bell-line")
                     cell.notes.append(_("part of the line that lets the bell ring"))
                 if (self.paint is self.you and hand and cell.dice is None and not self.false_bell
-                        and not self.ended and pair_left(hand, cell.treasure.faces) is not None):
+                        and not self.ended and not self.readonly
+                        and pair_left(hand, cell.treasure.faces) is not None):
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice in hand can claim it"))
                 if not self.ended and not self.readonly:

@@ -77,10 +77,15 @@ def _checked_choices(data: Mapping[str, object], errors: dict) -> tuple[int, str
         errors["script"], script = _("Choose the quick start or the full script."), "quick"
     raw = data.get("variants", [])
     raw = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, (list, tuple)) else []
-    first_edition = str(data.get("first_edition", "")) in ("1", "on", "true", "True") or "v4" in raw
-    unknown = [str(v) for v in raw if v not in VARIANTS and v != "v4"]
+    ticked = str(data.get("first_edition", "")).strip().lower()
+    first_edition = ticked in ("1", "on", "true")
+    if ticked not in ("", "0", "off", "false", "1", "on", "true"):
+        errors["first_edition"] = _("Tick the box for the first-edition rule, or leave it empty.")
+    unknown = [str(v) for v in raw if v not in VARIANTS]
     if unknown:
-        errors["variants"] = _("There is no variant “%(name)s”.") % {"name": unknown[0][:20]}
+        errors["variants"] = (_("There is no variant “%(name)s”. Choose from the list.")
+                              % {"name": unknown[0][:20]} if unknown[0].strip()
+                              else _("An empty variant was sent. Choose from the list."))
     return players, mode, script, sorted({v for v in raw if v in VARIANTS}), first_edition
 
 
@@ -88,9 +93,9 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
     """Check the start form's choices and return the table's options.
 
     ``data`` holds ``players`` ("2".."4"), ``mode`` ("action"/"strategy"), ``script``
-    ("quick"/"full"), ``variants`` (a list of "v1".."v3") and ``first_edition`` ("1" when
-    ticked; a stored ``"v4"`` variant means the same). Missing values take the form's
-    defaults (4 players, action mode, quick start, no variants).
+    ("quick"/"full"), ``variants`` (a list of "v1".."v3") and ``first_edition`` ("1",
+    "on" or "true" when ticked; "", "0", "off" or "false" when not). Missing values take
+    the form's defaults (4 players, action mode, quick start, no variants).
 
     Returns ``{"players", "mode", "script", "variants", "first_edition"}``. Raises
     :class:`OptionsError` for values the form does not offer and for combinations that
@@ -101,7 +106,7 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
     """
     errors: dict[str, object] = {}
     players, mode, script, variants, first_edition = _checked_choices(data, errors)
-    if mode == "strategy" and "v3" in variants:
+    if mode == "strategy" and "v3" in variants and "variants" not in errors:
         errors["variants"] = _("VAR-3 changes when the bell may ring, and strategy mode has no bell: "
                                "untick VAR-3 or choose action mode.")
     if first_edition and mode == "strategy":
@@ -121,14 +126,20 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
 
 
 def stored_options(options: Mapping[str, object]) -> dict[str, object]:
-    """The options of a table as stored, read the way :func:`parse_options` writes them
-    (tables started before the quick start existed have no ``script``: the full one)."""
-    out = {"players": 4, "mode": "action", "script": "full", "variants": [], "first_edition": False,
-           **options}
-    if "v4" in out["variants"]:
-        out["variants"] = [v for v in out["variants"] if v != "v4"]
-        out["first_edition"] = True
-    return out
+    """The options of a table as stored, read the way :func:`parse_options` writes them.
+
+    Tables started before the quick start existed have no ``script`` (the full one) and
+    may hold the first-edition bell as a variant ``"v4"``; anything a stored row holds that
+    the form never offered falls back to the default, so a damaged row still opens.
+    """
+    raw = options.get("variants", [])
+    raw = [raw] if isinstance(raw, str) else raw if isinstance(raw, (list, tuple)) else []
+    players = options.get("players", 4)
+    return {"players": players if players in (2, 3, 4) else 4,
+            "mode": options.get("mode") if options.get("mode") in MODES else "action",
+            "script": options.get("script") if options.get("script") in SCRIPTS else "full",
+            "variants": sorted({v for v in raw if v in VARIANTS}),
+            "first_edition": bool(options.get("first_edition")) or "v4" in raw}
 
 
 QUICK = {
@@ -167,8 +178,7 @@ def sections(options: Mapping[str, object]) -> list[Section]:
             out.append(Section("strategy-dice-time", _("Dice Time in strategy mode"),
                                "teach/strategy-dice-time.html", phase="dice"))
         elif not (strategy and lesson.slug == "ending-dice-time"):
-            boards_shown = tuple(b for b in lesson.boards if not b.startswith("quiz-"))
-            out.append(Section(lesson.slug, lesson.title, lesson.template, boards_shown,
+            out.append(Section(lesson.slug, lesson.title, lesson.template, lesson.boards,
                                _LESSON_PHASES[lesson.slug]))
     return out
 

@@ -1,0 +1,161 @@
+"""Teaching a real table (issue 16): stale screens, guests who get lost, codes typed any
+way, tables that end; and the start form's refusals found by trying to break it."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tutorials.models import TeachSession, normalize_code
+
+pytestmark = pytest.mark.django_db
+
+
+def _start(client: Client, lang: str = "en", **data) -> TeachSession:
+    response = client.post(f"/{lang}/teach/", {"players": "4", "mode": "action", "script": "quick", **data})
+    assert response.status_code == 302, response.content[:300]
+    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+
+
+def _go(client: Client, table: TeachSession, to: int, seen: int, **headers):
+    return client.post(f"/en/teach/{table.code}/go/", {"to": str(to), "v": str(seen)}, **headers)
+
+
+def test_a_stale_screen_never_takes_the_table_backwards(client):
+    table = _start(client)
+    tab_a, tab_b = Client(), Client()
+    tab_a.cookies, tab_b.cookies = client.cookies, client.cookies
+    assert _go(tab_a, table, 1, 1).status_code == 302        # both tabs at section 1, version 2
+    assert _go(tab_b, table, 2, 2).status_code == 302        # tab B moves on: version 3
+    refused = _go(tab_a, table, 0, 2, HTTP_HX_REQUEST="true")  # tab A, still at 1, presses Back
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert 'data-index="2"' in html and 'data-version="3"' in html  # the table as it is now
+    table.refresh_from_db()
+    assert table.section == 2 and table.version == 3
+
+
+def test_moves_need_a_readable_section_and_version(client):
+    table = _start(client)
+    for data in ({"to": "1"}, {"to": "１", "v": "1"}, {"to": "1_0", "v": "1"}, {"to": "+2", "v": "1"},
+                 {"to": "abc", "v": "1"}):
+        response = client.post(f"/en/teach/{table.code}/go/", data)
+        assert response.status_code == 400 and b"whole numbers" in response.content, data
+    table.refresh_from_db()
+    assert table.version == 1
+
+
+def test_the_presenter_page_notices_moves_made_elsewhere(client):
+    table = _start(client)
+    assert client.get(f"/en/teach/{table.code}/poll/?v=1").status_code == 204
+    _go(client, table, 3, 1)
+    moved = client.get(f"/en/teach/{table.code}/poll/?v=1")
+    assert moved.status_code == 200 and 'data-index="3"' in moved.content.decode()
+    assert Client().get(f"/en/teach/{table.code}/poll/?v=1").status_code == 403
+
+
+def test_guests_see_what_they_missed_and_boards_say_they_are_read_only(client):
+    table = _start(client, script="full")
+    guest = Client()
+    guest.get(f"/de/t/{table.code}/")
+    _go(client, table, 3, 1)  # the full script's Dice Time, three sections on
+    html = guest.get(f"/de/t/{table.code}/poll/?v=1&i=0").content.decode()
+    missed = re.search(r'data-testid="missed">(.*?)</p>', html, re.S)[1]
+    assert "Aufbau" in missed and "Worum es geht" not in missed
+    assert "readonly-note" in html and "claimable" not in html
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "site.css").read_text(encoding="utf-8")
+    assert "web-only" not in html or ".guest .web-only { display: none; }" in css
+
+
+@pytest.mark.parametrize("typed", ["３２ＡＢ８", "32ab8", " 32-ab 8 ", "32AB8"])
+def test_codes_are_read_however_they_are_typed(client, typed):
+    assert normalize_code(typed) == "32ab8"
+
+
+def test_full_width_codes_reach_the_table(client):
+    table = _start(client)
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in table.code.upper())  # ＡＢＣ１２ as typed in Japan
+    assert client.get(f"/t/{wide}/", HTTP_ACCEPT_LANGUAGE="ja")["Location"].startswith("/ja/teach/join/")
+    found = client.get("/ja/teach/join/", {"code": wide})
+    assert found.status_code == 302 and found["Location"] == f"/ja/t/{table.code}/"
+    canonical = client.get(f"/ja/t/{wide}/")
+    assert canonical.status_code == 302 and canonical["Location"] == f"/ja/t/{table.code}/"
+
+
+def test_an_ended_table_says_so_and_stops_the_polling(client):
+    table = _start(client)
+    guest = Client()
+    guest.get(f"/de/t/{table.code}/")
+    TeachSession.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    poll = guest.get(f"/de/t/{table.code}/poll/?v=1&i=0", HTTP_HX_REQUEST="true")
+    html = poll.content.decode()
+    assert poll.status_code == 200 and "Dieser Tisch ist beendet" in html
+    assert "hx-get" not in html and "hx-trigger" not in html  # the poller is replaced: it stops
+    assert poll["HX-Retarget"] == "#guest-section"
+    page = guest.get(f"/de/t/{table.code}/")
+    assert page.status_code == 410 and "Dieser Tisch ist beendet" in page.content.decode()
+    moved = _go(client, table, 1, 1, HTTP_HX_REQUEST="true")  # the presenter's Next says it too
+    assert moved.status_code == 200 and moved["HX-Retarget"] == "#present-section"
+    assert "This table has ended" in moved.content.decode()
+    unknown = guest.get("/de/t/zzzzz/")
+    assert unknown.status_code == 404 and "Kein Tisch" in unknown.content.decode()
+
+
+def test_guests_are_refused_in_their_language(client):
+    table = _start(client)
+    response = Client().post(f"/ja/teach/{table.code}/go/", {"to": "1", "v": "1"})
+    assert response.status_code == 403 and "説明している人" in response.content.decode()
+
+
+def test_a_two_player_table_keeps_its_grid_when_a_board_starts_again(client):
+    table = _start(client, players="2")
+    _go(client, table, 1, 1)
+    client.post(f"/en/teach/{table.code}/board/dice/", {"do": "reset"})
+    client.post(f"/en/teach/{table.code}/board/dice/", {"do": "players", "at": "4"})
+    table.refresh_from_db()
+    assert table.board_states["dice"].startswith("2")
+    page = client.get(f"/en/teach/{table.code}/").content.decode()
+    assert "grid cols-3" in page and "3–4 players (4×4)" not in page
+
+
+def test_board_answers_carry_the_new_version(client):
+    table = _start(client)
+    _go(client, table, 1, 1)
+    response = client.post(f"/en/teach/{table.code}/board/dice/", {"do": "roll"}, HTTP_HX_REQUEST="true")
+    assert response["HX-Trigger"] == '{"tableVersion": 3}'
+
+
+# --- the start form, from the try to break it -----------------------------------------------------
+def test_a_start_form_that_is_not_a_form_is_refused(client):
+    client.get("/en/teach/")
+    before = TeachSession.objects.count()
+    response = client.post("/en/teach/", '{"players": "9"}', content_type="application/json")
+    assert response.status_code == 415
+    assert TeachSession.objects.count() == before
+
+
+def test_refused_forms_do_not_count_as_tables_started(client):
+    for _ in range(12):
+        assert client.post("/en/teach/", {"mode": "strategy", "variants": "v3"}).status_code == 422
+    _start(client)
+
+
+@pytest.mark.parametrize("value, ticked", [("0", False), ("off", False), ("true", True), ("on", True)])
+def test_first_edition_is_shown_as_understood(client, value, ticked):
+    html = client.post("/en/teach/", {"first_edition": value, "players": "9"}).content.decode()
+    assert bool(re.search(r'name="first_edition" value="1" checked', html)) is ticked
+    odd = client.post("/en/teach/", {"first_edition": "yes"})
+    assert odd.status_code == 422 and "error-first-edition" in odd.content.decode()
+
+
+def test_a_refused_move_page_links_to_the_presenter_in_every_language(client):
+    table = _start(client)
+    _go(client, table, 1, 1)
+    html = _go(client, table, 2, 1).content.decode()  # stale, without htmx: the whole page, 409
+    links = re.findall(r'href="(/(?:ja|de)/teach/[^"]*)"', html)
+    assert links and all(link.endswith(f"/teach/{table.code}/") for link in links), links
