@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tutorials.management.commands.teach_length import QUICK_LIMITS
+from tutorials.templatetags.captain import read_time
 from tutorials.models import TeachSession
 from tutorials.tutorial.comes_up import CARDS, cards_for
 from tutorials.tutorial.teaching import OptionsError, parse_options, script_context, sections
@@ -143,7 +144,10 @@ def test_each_variant_changes_the_section_that_teaches_its_rule(script, players)
     cards = "battle-time" if script == "quick" else "setting-time"
     bell = "bell" if script == "quick" else "ending-dice-time"
     assert _changed_sections(base, variants=["v1"]) == {"battle-time"}
-    assert _changed_sections(base, variants=["v2"]) == {setup, cards}
+    # VAR-2: the hand, the card list, and (full script, 3-4 players) the sandwich example,
+    # which the official text shows with a [5]
+    no_scouts_example = {"treasure-time"} if script == "full" and players > 2 else set()
+    assert _changed_sections(base, variants=["v2"]) == {setup, cards} | no_scouts_example
     assert _changed_sections(base, variants=["v3"]) == {bell}
     if players > 2:
         assert _changed_sections(base, first_edition=1) == {bell}
@@ -203,7 +207,8 @@ def test_presenter_shows_times_from_the_text_and_the_timer_survives_reloads(clie
     code = response["Location"].rstrip("/").split("/")[-1]
     page = client.get(f"/{lang}/teach/{code}/").content.decode()
     timing = script_timing(_options(), lang)
-    total = f"{sum(t.minutes for t in timing):.1f}".replace(".", "," if lang == "de" else ".")
+    with translation.override(lang):
+        total, first = read_time(sum(t.minutes for t in timing)), read_time(timing[1].minutes)
     assert re.search(rf'data-testid="total-minutes">[^<]*{re.escape(total)}', page), total
     assert "target 3–5 min" not in page
     assert 'data-started=""' in page  # the whole-teach timer waits for the first move
@@ -212,8 +217,7 @@ def test_presenter_shows_times_from_the_text_and_the_timer_survives_reloads(clie
     assert session.started_at is not None and session.section_since is not None
     again = client.get(f"/{lang}/teach/{code}/").content.decode()
     assert f'data-started="{session.started_at.timestamp():.3f}"' in again
-    shown = re.search(r'data-testid="section-minutes">([^<]*)<', again)[1]
-    assert f"{timing[1].minutes:.1f}".replace(".", "," if lang == "de" else ".") in shown
+    assert first in re.search(r'data-testid="section-minutes">([^<]*)<', again)[1]
     client.post(f"/{lang}/teach/{code}/go/", {"to": "2", "v": "2"})
     later = TeachSession.objects.get(code=code)
     assert later.started_at == session.started_at and later.section_since > session.section_since
@@ -227,6 +231,13 @@ def test_presenter_shows_the_cards_of_the_current_phase(client):
     page = client.get(f"/en/teach/{code}/").content.decode()
     now = re.search(r'<aside class="come-up-now".*?</aside>', page, re.S)[0]
     assert "SET-2" in now and "SET-4" in now and "DICE-6" not in now
+
+
+@pytest.mark.parametrize("lang, minutes, said", [("en", 4.42, "4 min 25 s"), ("de", 0.4, "25 s"),
+                                                   ("ja", 3.0, "3分"), ("ja", 1.51, "1分30秒")])
+def test_reading_times_are_said_as_people_say_them(lang, minutes, said):
+    with translation.override(lang):
+        assert read_time(minutes) == said
 
 
 def test_length_command_prints_every_table(capsys):
@@ -253,3 +264,27 @@ def test_printed_scripts_draw_the_battle_and_the_sandwich(name, script, lang):
     assert 'class="web-only"' not in html or ".web-only { display: none; }" in (
         pytest.importorskip("pathlib").Path(__file__).resolve().parents[2] / "static" / "css" / "sheet.css"
     ).read_text(encoding="utf-8")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players, variants, side, colours", [
+    ("2", [], 3, {"red", "blue"}), ("2", ["v2"], 3, {"red", "blue"}), ("4", ["v2"], 4, None)])
+def test_example_boards_are_those_of_the_table(client, players, variants, side, colours):
+    """A two-player table's battle and treasure examples are 3 × 3 with two colours; a
+    table without scouts (VAR-2) sees no [5] card in any example."""
+    response = client.post("/en/teach/", {"players": players, "mode": "action", "script": "full",
+                                          "variants": variants})
+    code = response["Location"].rstrip("/").split("/")[-1]
+    table = TeachSession.objects.get(code=code)
+    slugs = [s.slug for s in sections(table.options)]
+    for slug in ("battle-time", "treasure-time"):
+        table.refresh_from_db()
+        client.post(f"/en/teach/{code}/go/", {"to": str(slugs.index(slug)), "v": str(table.version)})
+        html = client.get(f"/en/teach/{code}/").content.decode()
+        assert f"grid cols-{side}" in html and f"grid cols-{7 - side}" not in html, slug
+        assert "Scout Ship" not in html or "v2" not in variants, slug
+        assert 'data-pos="' in html
+        if colours:
+            found = {c.lower() for c in re.findall(r"\b(red|blue|green|white) \[\d\]", html, re.I)}
+            assert found and found <= colours, (slug, found)
+        assert "quiz" not in html  # the checks are built on the 3-4 player examples with [5]s

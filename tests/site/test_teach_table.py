@@ -159,3 +159,45 @@ def test_a_refused_move_page_links_to_the_presenter_in_every_language(client):
     html = _go(client, table, 2, 1).content.decode()  # stale, without htmx: the whole page, 409
     links = re.findall(r'href="(/(?:ja|de)/teach/[^"]*)"', html)
     assert links and all(link.endswith(f"/teach/{table.code}/") for link in links), links
+
+
+# --- the guided first round: "resolve our table" ----------------------------------------------------
+def _post(client: Client, table: TeachSession, do: str, at: str = ""):
+    return client.post(f"/en/teach/{table.code}/board/round/", {"do": do, "at": at}, HTTP_HX_REQUEST="true")
+
+
+def test_resolve_our_table_from_entry_to_the_last_step(client):
+    from tutorials.tutorial.teaching import sections
+
+    table = _start(client, players="3", seats=["blue", "red", "green", "white"])
+    slugs = [s.slug for s in sections(table.options)]
+    _go(client, table, slugs.index("round-table"), 1)
+    assert "First choose a colour" in _post(client, table, "put", "00").content.decode()
+    for do, at in (("brush", "r1"), ("put", "00"), ("brush", "b1"), ("put", "01")):
+        assert _post(client, table, do, at).status_code == 200
+    refused = _post(client, table, "put", "02").content.decode()  # a second blue [1]
+    assert "Blue has no more [1] cards" in refused
+    assert "Only the colours" in _post(client, table, "brush", "w3").content.decode()  # white is not seated
+    _post(client, table, "start", "r")
+    table.refresh_from_db()
+    assert table.board_states["round"].startswith("rb1") and "00r1.01b1" in table.board_states["round"]
+    _go(client, table, slugs.index("round-resolve"), table.version)
+    seen = []
+    for _ in range(20):
+        html = _post(client, table, "step", "next").content.decode()
+        seen.append(re.search(r'data-step="(\d+)"', html)[1])
+        if "Next step" not in html:
+            break
+    assert seen == [str(i) for i in range(1, len(seen) + 1)] and "Next step" not in html
+    assert "because red is the start player" in html and "BAT-2" in html
+    guest = Client().get(f"/de/t/{table.code}/").content.decode()
+    assert f'data-step="{seen[-1]}"' in guest and "weil Rot Startspieler ist" in guest
+    assert "Treasure card" not in guest and "eine Schatzkarte" in guest  # faces never shown
+
+
+def test_the_start_form_asks_each_seats_colour(client):
+    refused = client.post("/en/teach/", {"players": "3", "seats": ["red", "red", "blue", "white"]})
+    assert refused.status_code == 422 and "Each seat needs its own colour" in refused.content.decode()
+    assert re.search(r'<option value="red" selected>', refused.content.decode())
+    table = _start(client, players="2", seats=["green", "white", "red", "blue"])
+    assert table.options["seats"] == ["green", "white"]

@@ -24,7 +24,7 @@ def test_options_not_offered_are_refused_field_by_field():
         parse_options({"players": "9", "mode": "x", "script": "long", "variants": ["v9"]})
     assert set(refused.value.errors) == {"players", "mode", "script", "variants"}
     assert parse_options({}) == {"players": 4, "mode": "action", "script": "quick", "variants": [],
-                                 "first_edition": False}
+                                 "first_edition": False, "seats": ["red", "blue", "green", "white"]}
     # a stored "v4" (tables started before VAR-4 moved out of the variants) is the first
     # edition; the form itself does not offer it
     assert stored_options({"variants": ["v4", "v1"]})["first_edition"] is True

@@ -58,7 +58,8 @@ class CellView:
     def description(self) -> str:
         """Screen-reader text: where, which card, what lies on it, what happened."""
         return _description(self.pos, self.treasure, self.card, self.face_down, self.dice,
-                            self.won_by, tuple(str(n) for n in self.notes), get_language())
+                            self.won_by, tuple(str(n) for n in self.notes), get_language(),
+                            "faces-hidden" in self.classes)
 
     @property
     def css(self) -> str:
@@ -68,10 +69,12 @@ class CellView:
 @lru_cache(maxsize=4096)
 def _description(pos: Position, treasure: Treasure | None, card: AttackCard | None, face_down: bool,
                  dice: Dice | None, won_by: Colour | None, notes: tuple[str, ...],
-                 language: str | None) -> str:  # language: part of the cache key
+                 language: str | None, faces_hidden: bool = False) -> str:  # language: cache key
     parts = [position_label(pos)]
     if treasure is None:
         parts.append(_("no treasure card"))
+    elif faces_hidden:  # a real table's card whose faces were not entered
+        parts.append(_("a treasure card"))
     else:
         parts.append(_("treasure card %(low)s and %(high)s") % {"low": treasure.low, "high": treasure.high})
     if card and face_down:

@@ -184,7 +184,7 @@ def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pix
         parts.append(f'<rect x="8" y="8" width="84" height="84" rx="7" fill="none" stroke="{ACCENT}" '
                      'stroke-width="3"/>')
     occupied = card is not None or ghost is not None
-    if treasure is not None:
+    if treasure is not None and "faces-hidden" not in classes:
         low, high = treasure.faces
         if dice is not None:
             kw = {"fill": TINT[dice.colour], "stroke": FILL[dice.colour] if dice.colour is not Colour.WHITE

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import push_url
 
+from captain.rules import Colour
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.models import StaleTable, TeachSession, normalize_code
 from tutorials.teach.plan import act_on_board, current_section, load_board, move
@@ -33,6 +34,7 @@ from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import (
+    COLOURS,
     VARIANT_CLAUSES,
     VARIANTS,
     OptionsError,
@@ -42,6 +44,7 @@ from tutorials.tutorial.teaching import (
     stored_options,
 )
 from tutorials.wording.clauses import clause_summary
+from tutorials.wording.glossary import COLOUR_NAMES
 
 COOKIE_SALT = "teach-presenter"
 GUEST_SALT = "teach-guest"
@@ -173,6 +176,11 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
     section = script[index]
     guest_path = reverse("teach-join", args=[session.code])
     later = cards_for(options, taught_clauses(options))
+    if section.slug.startswith("round-"):  # the first round: the quick start's cards, whatever was read
+        now = [c for c in cards_for(options, taught_clauses({**options, "script": "quick"}))
+               if c.phase == section.phase]
+    else:
+        now = [c for c in later if c.phase == section.phase]
     return {
         **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
@@ -180,7 +188,7 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         "options": options, "presenter": presenter,
         "guest_url": request.build_absolute_uri(guest_path),
         # the rules the script leaves for later (all, and those of this section's phase)
-        "comes_up_now": [c for c in later if c.phase == section.phase],
+        "comes_up_now": now,
         "say_later": later,
         "variants": [(VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v])) for v in options["variants"]],
         **(_timing(session, index) if presenter else {}),
@@ -212,7 +220,8 @@ def teach_start(request: HttpRequest) -> HttpResponse:
         chosen = {"players": request.POST.get("players", "4"), "mode": request.POST.get("mode", "action"),
                   "script": request.POST.get("script", "quick"),
                   "variants": request.POST.getlist("variants"),
-                  "first_edition": request.POST.get("first_edition", "")}
+                  "first_edition": request.POST.get("first_edition", ""),
+                  "seats": request.POST.getlist("seats")}
         try:
             options = parse_options(chosen)
         except OptionsError as refused:
@@ -239,12 +248,16 @@ def _script_minutes(script: str) -> float:
 
 
 _DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [],
-                    "first_edition": False}
+                    "first_edition": False, "seats": list(COLOURS)}
 
 
 def _start_context(**extra) -> dict:
     chosen = {**_DEFAULT_CHOICES, **extra.pop("chosen", {})}
-    return {"variant_choices": [(v, VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v]))
+    picked = list(chosen["seats"] or COLOURS) + list(COLOURS)
+    seat_rows = [{"number": i + 1, "choices": [(c, COLOUR_NAMES[Colour(c)], c == picked[i]) for c in COLOURS]}
+                 for i in range(len(COLOURS))]
+    return {"seat_rows": seat_rows,
+            "variant_choices": [(v, VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v]))
                                 for v in VARIANTS],
             "first_edition_summary": clause_summary("VAR-4"),
             "script_minutes": {name: _script_minutes(name) for name in ("quick", "full")},

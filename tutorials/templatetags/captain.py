@@ -12,6 +12,7 @@ from django.urls import translate_url as _translate_url
 from django.utils.html import format_html
 from django.utils import translation
 from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
 from tutorials.drawing.diagrams import all_diagrams
@@ -80,11 +81,16 @@ def _rules_url() -> str:
     return _rules_url_for(get_language())
 
 
-@register.inclusion_tag("tutorials/_card_table_rows.html")
-def card_table():
-    """The six attack cards with their range diagrams (BAT-4)."""
-
-    return {"diagrams": all_diagrams()}
+@register.inclusion_tag("tutorials/_card_table_rows.html", takes_context=True)
+def card_table(context):
+    """The attack cards with their range diagrams (BAT-4) and how many of each a player
+    holds at the table being taught (``table`` in the context: 2 [5] cards with two
+    players, none under VAR-2), else at a 3-4 player table."""
+    table = context.get("table") or facts_of_table()
+    scout = int(AttackKind.SCOUT_SHIP)
+    rows = [{"d": d, "copies": table["scouts"] if d.value == scout else d.copies} for d in all_diagrams()]
+    rows = [row for row in rows if row["copies"]]
+    return {"rows": rows, "kinds": len(rows)}
 
 
 #: Each language named in itself, for the switcher.
@@ -143,6 +149,18 @@ def table_facts(context) -> Mapping[str, int]:
     pages put ``table`` in the context, :func:`tutorials.tutorial.teaching.script_context`), or of
     a 3-4 player table without variants elsewhere (:func:`tutorials.wording.facts.table_facts`)."""
     return context.get("table") or facts_of_table()
+
+
+@register.filter
+def read_time(minutes: float) -> str:
+    """A reading time given in minutes, as people say it, to the nearest 5 seconds:
+    ``4 min 25 s`` / ``4 Min. 25 s`` / ``4分25秒`` (``25 s`` under a minute)."""
+    m, s = divmod(int(round(float(minutes) * 12)) * 5, 60)
+    if not m:
+        return _("%(s)d s") % {"s": s}
+    if not s:
+        return _("%(m)d min") % {"m": m}
+    return _("%(m)d min %(s)d s") % {"m": m, "s": s}
 
 
 @register.filter

@@ -52,8 +52,11 @@ from tutorials.tutorial.examples import (
     DICE_BOARD_2,
     DICE_BOARD_4,
     EX_BATTLE,
+    EX_BATTLE_2P,
+    EX_BATTLE_2P_SEATS,
     EX_BATTLE_SEATS,
     TREASURE_EXAMPLES,
+    TREASURE_SETS,
 )
 from tutorials.tutorial.quiz import for_examples
 from tutorials.wording.events import Explanation, card_phrase, explain
@@ -450,18 +453,22 @@ def _move_note(move: str, before: GameState, after: GameState) -> str:
 # --- Battle Time --------------------------------------------------------------------------
 class BattleBoard(ExampleBoard):
     """EX-BATTLE step by step. State: ``0`` face down, ``1`` revealed, ``k`` = k-1 steps done;
-    an ``r`` in front when the table plays VAR-1 (reversed speed order)."""
+    an ``r`` in front when the table plays VAR-1 (reversed speed order), a ``t`` when it
+    has two players (the two-player example on the 3 × 3 grid, :data:`EX_BATTLE_2P`)."""
 
     board_id = "battle"
     template = "tutorials/boards/battle.html"
     LINKS = (("reveal", "reveal", ""), ("next", "next", ""), ("back", "back", ""),
              ("reset", "reset", ""), ("end", "end", ""))
 
-    def __init__(self, lesson: str, k: int = 0, *, reversed_speed: bool = False) -> None:
+    def __init__(self, lesson: str, k: int = 0, *, reversed_speed: bool = False,
+                 two_players: bool = False) -> None:
         super().__init__(lesson)
-        self.seating = Seating(EX_BATTLE_SEATS, Colour.RED)
-        self.board = Board.parse(EX_BATTLE)
+        seats, rows = (EX_BATTLE_2P_SEATS, EX_BATTLE_2P) if two_players else (EX_BATTLE_SEATS, EX_BATTLE)
+        self.seating = Seating(seats, seats[0])
+        self.board = Board.parse(rows)
         self.reversed_speed = reversed_speed
+        self.two_players = two_players
         self.rules = RuleSet(speed_order=SpeedOrder.REVERSED) if reversed_speed else RuleSet()
         self.result: BattleResult = resolve_battle(self.board, self.seating, self.rules)
         self.k = max(0, min(k, self.last))
@@ -474,23 +481,23 @@ class BattleBoard(ExampleBoard):
         return Situation(self.board, self.seating, self.rules)
 
     def state(self) -> str:
-        return f"{'r' if self.reversed_speed else ''}{self.k}"
+        return f"{'r' if self.reversed_speed else ''}{'t' if self.two_players else ''}{self.k}"
 
     @classmethod
     def from_state(cls, lesson: str, state: str) -> BattleBoard:
         if not state:
             return cls(lesson)
-        match = re.fullmatch(r"(r?)([0-9]{1,2})", state)
+        match = re.fullmatch(r"(r?)(t?)([0-9]{1,2})", state)
         if not match:
             board = cls(lesson)
             board.note = "reset"
             return board
-        return cls(lesson, int(match[2]), reversed_speed=bool(match[1]))
+        return cls(lesson, int(match[3]), reversed_speed=bool(match[1]), two_players=bool(match[2]))
 
     def apply(self, action: str, arg: str, rng: random.Random) -> BattleBoard:
         k = {"reveal": max(self.k, 1), "next": self.k + 1, "back": self.k - 1,
              "reset": 0, "end": self.last}.get(action, self.k)
-        return BattleBoard(self.lesson, k, reversed_speed=self.reversed_speed)
+        return BattleBoard(self.lesson, k, reversed_speed=self.reversed_speed, two_players=self.two_players)
 
     @property
     def revealed(self) -> bool:
@@ -542,17 +549,21 @@ class BattleBoard(ExampleBoard):
 class TreasureBoard(ExampleBoard):
     """EX-SANDWICH / EX-BLOCK / EX-PRIORITY: collect player by player (INT-1).
 
-    State: ``<k><start letter>``: ``k`` players have collected; the start player (EX-BLOCK
-    lets the visitor switch it to see INT-1 at work).
+    State: ``[set]<k><start letter>``: the example set (none: the official examples; ``n``
+    without [5] cards for VAR-2 tables; ``t`` two players on the 3 × 3 grid, see
+    :data:`TREASURE_SETS`), ``k`` players have collected, the start player (EX-BLOCK lets
+    the visitor switch it to see INT-1 at work).
     """
 
     template = "tutorials/boards/treasure.html"
     LINKS = (("next", "next", ""), ("back", "back", ""), ("reset", "reset", ""), ("end", "end", ""))
 
-    def __init__(self, lesson: str, board_id: str, k: int = 0, start: Colour | None = None) -> None:
+    def __init__(self, lesson: str, board_id: str, k: int = 0, start: Colour | None = None,
+                 example_set: str = "") -> None:
         super().__init__(lesson)
         self.board_id = board_id
-        rows, players, default_start = TREASURE_EXAMPLES[board_id]
+        self.example_set = example_set if example_set in TREASURE_SETS else ""
+        rows, players, default_start = TREASURE_SETS[self.example_set][board_id]
         self.start = start if start in players else default_start
         self.seating = Seating(players, self.start)
         self.board = Board.parse(rows)
@@ -562,7 +573,7 @@ class TreasureBoard(ExampleBoard):
         self.k = max(0, min(k, len(players)))
 
     def state(self) -> str:
-        return f"{self.k}{self.start.letter}"
+        return f"{self.example_set}{self.k}{self.start.letter}"
 
     def situation(self) -> Situation:
         return Situation(self.board, self.seating)
@@ -572,9 +583,10 @@ class TreasureBoard(ExampleBoard):
         if not state:
             return cls(lesson, board_id)
         try:
-            if not re.fullmatch(r"[0-4][rbgw]", state):
+            match = re.fullmatch(r"([nt]?)([0-4])([rbgw])", state)
+            if not match:
                 raise ValueError(state)
-            return cls(lesson, board_id, int(state[:-1]), Colour.from_letter(state[-1]))
+            return cls(lesson, board_id, int(match[2]), Colour.from_letter(match[3]), match[1])
         except Exception:  # noqa: BLE001
             board = cls(lesson, board_id)
             board.note = "reset"
@@ -583,12 +595,12 @@ class TreasureBoard(ExampleBoard):
     def apply(self, action: str, arg: str, rng: random.Random) -> TreasureBoard:
         if action == "start":
             try:
-                return TreasureBoard(self.lesson, self.board_id, 0, Colour.from_letter(arg))
+                return TreasureBoard(self.lesson, self.board_id, 0, Colour.from_letter(arg), self.example_set)
             except Exception:  # noqa: BLE001
                 return self
         k = {"next": self.k + 1, "back": self.k - 1, "reset": 0,
              "end": len(self.seating.players)}.get(action, self.k)
-        return TreasureBoard(self.lesson, self.board_id, k, self.start)
+        return TreasureBoard(self.lesson, self.board_id, k, self.start, self.example_set)
 
     @property
     def collected(self) -> tuple[Colour, ...]:

@@ -89,6 +89,23 @@ def _checked_choices(data: Mapping[str, object], errors: dict) -> tuple[int, str
     return players, mode, script, sorted({v for v in raw if v in VARIANTS}), first_edition
 
 
+COLOURS = ("red", "blue", "green", "white")
+
+
+def _checked_seats(data: Mapping[str, object], players: int, errors: dict) -> list[str]:
+    """The colours round the table, clockwise (``seats``: a list of colour names, the
+    first ``players`` of them used); the default is red, blue, green, white."""
+    raw = data.get("seats") or list(COLOURS)
+    raw = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, (list, tuple)) else []
+    seats = [str(c) for c in raw[:players]]
+    if len(seats) < players or any(c not in COLOURS for c in seats):
+        errors["seats"] = _("Choose a colour for every seat: red, blue, green or white.")
+        return list(COLOURS[:players])
+    if len(set(seats)) < players:
+        errors["seats"] = _("Each seat needs its own colour.")
+    return seats
+
+
 def parse_options(data: Mapping[str, object]) -> dict[str, object]:
     """Check the start form's choices and return the table's options.
 
@@ -97,7 +114,10 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
     "on" or "true" when ticked; "", "0", "off" or "false" when not). Missing values take
     the form's defaults (4 players, action mode, quick start, no variants).
 
-    Returns ``{"players", "mode", "script", "variants", "first_edition"}``. Raises
+    ``seats`` lists the colours round the table clockwise (the first ``players`` are used;
+    default red, blue, green, white): the guided first round draws the table with them.
+
+    Returns ``{"players", "mode", "script", "variants", "first_edition", "seats"}``. Raises
     :class:`OptionsError` for values the form does not offer and for combinations that
     mean nothing: VAR-3 or the first-edition bell in strategy mode, which has no bell
     (STRAT-1); the first-edition bell with two players, who always play the
@@ -106,6 +126,7 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
     """
     errors: dict[str, object] = {}
     players, mode, script, variants, first_edition = _checked_choices(data, errors)
+    seats = _checked_seats(data, players, errors)
     if mode == "strategy" and "v3" in variants and "variants" not in errors:
         errors["variants"] = _("VAR-3 changes when the bell may ring, and strategy mode has no bell: "
                                "untick VAR-3 or choose action mode.")
@@ -122,7 +143,7 @@ def parse_options(data: Mapping[str, object]) -> dict[str, object]:
     if errors:
         raise OptionsError(errors)
     return {"players": players, "mode": mode, "script": script, "variants": variants,
-            "first_edition": first_edition}
+            "first_edition": first_edition, "seats": seats}
 
 
 def stored_options(options: Mapping[str, object]) -> dict[str, object]:
@@ -135,7 +156,12 @@ def stored_options(options: Mapping[str, object]) -> dict[str, object]:
     raw = options.get("variants", [])
     raw = [raw] if isinstance(raw, str) else raw if isinstance(raw, (list, tuple)) else []
     players = options.get("players", 4)
-    return {"players": players if players in (2, 3, 4) else 4,
+    players = players if players in (2, 3, 4) else 4
+    seats = options.get("seats")
+    if not (isinstance(seats, list) and len(seats) >= players and set(seats[:players]) <= set(COLOURS)
+            and len(set(seats[:players])) == players):
+        seats = list(COLOURS)
+    return {"players": players, "seats": list(seats[:players]),
             "mode": options.get("mode") if options.get("mode") in MODES else "action",
             "script": options.get("script") if options.get("script") in SCRIPTS else "full",
             "variants": sorted({v for v in raw if v in VARIANTS}),
@@ -163,11 +189,28 @@ _LESSON_PHASES = {"welcome": "setup", "setup": "setup", "round": "setup", "dice-
                   "treasure-time": "treasure", "next-round": "end", "game-end": "end"}
 
 
+#: The guided first round after either script: the table plays, the presenter steps
+#: along; each phase shows its "when it comes up" cards, and after Setting Time the
+#: presenter enters the table's cards and the engine resolves them for everyone.
+FIRST_ROUND = (
+    Section("round-dice", _("First round: Dice Time"), "teach/round/dice.html", phase="dice"),
+    Section("round-setting", _("First round: Setting Time"), "teach/round/setting.html", phase="setting"),
+    Section("round-table", _("Resolve our table: the cards"), "teach/round/table.html", ("round",),
+            phase="battle"),
+    Section("round-resolve", _("Resolve our table: step by step"), "teach/round/resolve.html", ("round",),
+            phase="treasure"),
+    Section("round-next", _("First round: refill and go on"), "teach/round/next.html", phase="end"),
+)
+
+
 def sections(options: Mapping[str, object]) -> list[Section]:
     """The script for these options (as :func:`parse_options` returns them), in teaching
     order: the quick start or the full script, with the strategy-mode Dice Time instead of
-    the real-time one and its bell."""
-    options = stored_options(options)
+    the real-time one and its bell; then the guided first round (:data:`FIRST_ROUND`)."""
+    return _script_sections(stored_options(options)) + list(FIRST_ROUND)
+
+
+def _script_sections(options: dict) -> list[Section]:
     strategy = options["mode"] == "strategy"
     if options["script"] == "quick":
         slugs = (["goal", "strategy-dice-time"] if strategy else ["goal", "dice-time", "bell"])
@@ -178,7 +221,11 @@ def sections(options: Mapping[str, object]) -> list[Section]:
             out.append(Section("strategy-dice-time", _("Dice Time in strategy mode"),
                                "teach/strategy-dice-time.html", phase="dice"))
         elif not (strategy and lesson.slug == "ending-dice-time"):
-            out.append(Section(lesson.slug, lesson.title, lesson.template, lesson.boards,
+            shown = lesson.boards
+            if options["players"] == 2 or "v2" in options["variants"]:
+                # the predict-the-outcome checks are built on the 3-4 player examples with [5]s
+                shown = tuple(b for b in shown if not b.startswith("quiz-"))
+            out.append(Section(lesson.slug, lesson.title, lesson.template, shown,
                                _LESSON_PHASES[lesson.slug]))
     return out
 
@@ -198,11 +245,14 @@ def script_context(options: Mapping[str, object]) -> dict[str, object]:
             "v1": "v1" in variants, "v2": "v2" in variants, "v3": "v3" in variants,
             "first_edition": bool(options["first_edition"]), "teach": True,
             "table": table_facts(options["players"], "v2" in variants),
-            "battle_steps": _reversed_battle_steps}
+            # the battle example told by the engine where the hand-written walkthrough of
+            # EX-BATTLE does not apply (reversed speed; the two-player example)
+            "engine_battle": "v1" in variants or options["players"] == 2,
+            "battle_steps": lambda: _battle_steps("v1" in variants, options["players"] == 2)}
 
 
-def _reversed_battle_steps() -> list:
-    """EX-BATTLE's steps under VAR-1, worded by the engine's explanations in the active
-    language (templates call it only for tables playing VAR-1)."""
-    board = boards.BattleBoard("battle-time", 99, reversed_speed=True)
+def _battle_steps(reversed_speed: bool, two_players: bool) -> list:
+    """The battle example's steps for this table, worded by the engine's explanations in
+    the active language (templates call it only when ``engine_battle`` is set)."""
+    board = boards.BattleBoard("battle-time", 99, reversed_speed=reversed_speed, two_players=two_players)
     return board.explanations()[1:-1]

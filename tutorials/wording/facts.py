@@ -74,10 +74,12 @@ def _facts_in(language: str | None) -> MappingProxyType:
 @lru_cache(maxsize=16)
 def table_facts(players: int = 4, no_scouts: bool = False) -> MappingProxyType:
     """The numbers of one table: ``hand`` attack cards each (SETUP-1; 7 with two players,
-    SETUP-4; without the [5] cards under VAR-2), ``scouts`` [5] cards each, the grid's
+    SETUP-4; without the [5] cards under VAR-2), ``scouts`` [5] cards each, ``kinds`` of
+    attack card in play, the grid's
     ``side`` and its ``grid`` card count (4 × 4 = 16, or 3 × 3 = 9 with two players)."""
     two = players == 2
     scouts = 0 if no_scouts else FACTS["scouts"] - (FACTS["scouts_removed_2p"] if two else 0)
     return MappingProxyType({"hand": FACTS["hand"] - FACTS["scouts"] + scouts, "scouts": scouts,
+                             "kinds": FACTS["kinds"] - (1 if no_scouts else 0),
                              "side": FACTS["side_2p"] if two else FACTS["side"],
                              "grid": FACTS["grid_2p"] if two else FACTS["grid"]})

@@ -1,0 +1,142 @@
+"""A real café table (issue 16): a Japanese presenter, German and English guests on phones,
+through the quick start, the guided first round and "resolve our table" on a 4-player
+battle with a speed tie and a sandwich; and two presenter tabs that never go backwards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import expect
+
+from tutorials.tutorial.teaching import parse_options, sections
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FOLLOW = 15_000  # generous: guests poll once a second; bin/bench-teach measures the delay
+
+#: The table after Setting Time (seats red, blue, green, white; blue rang the bell):
+#: red [1] A1 and blue [1] B2 tie at speed 1 and blue, the start player, goes first (BAT-2);
+#: red's never acts (BAT-3); green [4] D1 and green [0] D4 sandwich D2 and D3 (TRE-2).
+CARDS = (("r1", "00"), ("b1", "11"), ("g4", "03"), ("g0", "33"), ("w2", "20"))
+
+
+@pytest.fixture
+def site(live_server):
+    return live_server.url
+
+
+def _titles(lang: str) -> list[str]:
+    with translation.override(lang):
+        return [str(s.title) for s in sections(parse_options({}))]
+
+
+def _phone(browser, lang: str):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang,
+                              extra_http_headers={"Accept-Language": lang})
+    return ctx, ctx.new_page()
+
+
+def _next(presenter, index: int) -> None:
+    presenter.locator('#present-section [data-nav="next"]').click()
+    expect(presenter.locator("#present-section")).to_have_attribute("data-index", str(index))
+
+
+def _board_action(presenter, label: str) -> None:
+    version = presenter.locator("#present-section").get_attribute("data-version")
+    presenter.locator("#board-round").get_by_role("button", name=label, exact=True).first.click()
+    expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
+
+
+def test_a_japanese_presenter_and_two_guests_play_the_first_round(site, browser):
+    presenter_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
+    presenter = presenter_ctx.new_page()
+    presenter.goto(f"{site}/ja/teach/")
+    presenter.locator("form.teach-form button[type=submit]").click()
+    expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
+    code = presenter.get_by_test_id("table-code").inner_text()
+    guests = {lang: _phone(browser, lang) for lang in ("de", "en")}
+    for lang, (_ctx, page) in guests.items():
+        page.goto(f"{site}/t/{code}/")
+        expect(page).to_have_url(re.compile(rf"/{lang}/t/{code}/$"))
+        expect(page.locator(".guest")).to_have_attribute("data-ready", "1")
+    titles = {lang: _titles(lang) for lang in ("ja", "de", "en")}
+    slugs = [s.slug for s in sections(parse_options({}))]
+
+    # the quick start and the first round, section by section: every guest follows in their
+    # language, the heading takes the focus and the tab is named after it
+    for index in range(1, slugs.index("round-table") + 1):
+        _next(presenter, index)
+        expect(presenter.locator(".present-title")).to_have_text(titles["ja"][index])
+        for lang, (_ctx, page) in guests.items():
+            expect(page.get_by_test_id("guest-title")).to_have_text(titles[lang][index], timeout=FOLLOW)
+            expect(page.get_by_test_id("guest-title")).to_be_focused()
+            expect(page).to_have_title(re.compile("^" + re.escape(titles[lang][index])))
+        if slugs[index] == "round-dice":  # the "say now" cards, in every language
+            expect(presenter.locator(".come-up-now")).to_contain_text("DICE-6")
+            expect(guests["de"][1].locator(".come-up-now")).to_contain_text("zu früh geklingelt")
+    expect(guests["en"][1].locator("#sync-state")).to_have_text("In sync")
+
+    # "resolve our table": the presenter enters the cards; guests see them arrive
+    board = presenter.locator("#board-round")
+    for card, at in CARDS:
+        colour, value = card
+        row = board.locator(".palette-row").nth("rbgw".index(colour))
+        version = presenter.locator("#present-section").get_attribute("data-version")
+        row.get_by_role("button", name=re.compile(rf"\[{value}\]")).click()
+        expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
+        version = presenter.locator("#present-section").get_attribute("data-version")
+        board.locator(f'[data-pos="{"ABCD"[int(at[1])]}{int(at[0]) + 1}"]').click()
+        expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
+    _board_action(presenter, "青")  # blue rang the bell
+    expect(board.locator(".entered")).to_contain_text("A1")
+    for lang, who in (("de", "Blau"), ("en", "blue")):
+        page = guests[lang][1]
+        expect(page.get_by_test_id("round-start")).to_have_text(re.compile(who, re.I), timeout=FOLLOW)
+        expect(page.locator("#board-round .entered")).to_contain_text("D4", timeout=FOLLOW)
+
+    # step by step: every guest shows the same step, in their language, with the clause
+    _next(presenter, slugs.index("round-resolve"))
+    steps = 0
+    while presenter.locator("#board-round").get_by_role("button", name="次の手順").count():
+        assert steps < 30, "the steps never end"
+        _board_action(presenter, "次の手順")
+        steps += 1
+        step = presenter.locator("#board-round").get_attribute("data-step")
+        for _lang, (_ctx, page) in guests.items():
+            expect(page.locator("#board-round")).to_have_attribute("data-step", step, timeout=FOLLOW)
+    assert steps >= 6
+    expect(presenter.locator("#board-round .explanations")).to_contain_text("親プレイヤー")
+    de, en = guests["de"][1], guests["en"][1]
+    expect(de.locator("#board-round .explanations")).to_contain_text("weil Blau Startspieler ist")
+    expect(en.locator("#board-round .explanations")).to_contain_text("because blue is the start player")
+    for page in (de, en):
+        expect(page.locator('#board-round .explanations a[href*="BAT-2"]').first).to_be_visible()
+        expect(page.locator('#board-round .explanations a[href*="TRE-2"]').first).to_be_visible()
+    expect(en.locator("#board-round .explanations")).to_contain_text("sandwich D2 and D3")
+    for ctx in [presenter_ctx] + [c for c, _p in guests.values()]:
+        ctx.close()
+
+
+def test_two_presenter_tabs_never_take_the_table_backwards(site, browser):
+    ctx = browser.new_context()
+    tab_a = ctx.new_page()
+    tab_a.goto(f"{site}/en/teach/")
+    tab_a.locator("form.teach-form button[type=submit]").click()
+    expect(tab_a.locator(".presenter")).to_have_attribute("data-ready", "1")
+    tab_b = ctx.new_page()
+    tab_b.goto(tab_a.url)
+    expect(tab_b.locator(".presenter")).to_have_attribute("data-ready", "1")
+    _next(tab_a, 1)
+    expect(tab_b.locator("#present-section")).to_have_attribute("data-index", "1", timeout=FOLLOW)
+    tab_b.route("**/poll/**", lambda route: route.abort())  # tab B misses what A does next
+    _next(tab_a, 2)
+    _next(tab_a, 3)
+    tab_b.locator('#present-section [data-nav="prev"]').click()  # from its stale section 1
+    # refused: tab B now shows where the table is, and the table stayed there
+    expect(tab_b.locator("#present-section")).to_have_attribute("data-index", "3")
+    expect(tab_b.get_by_test_id("present-note")).to_be_visible()
+    tab_a.reload()
+    expect(tab_a.locator("#present-section")).to_have_attribute("data-index", "3")
+    ctx.close()

@@ -1,0 +1,248 @@
+""""Resolve our table": the first round of a real table, entered by the presenter after
+Setting Time and resolved step by step by the engine, on every guest's phone in the
+guest's language (issue 16).
+
+The presenter enters which attack card lies where (a brush of colour and value, then a tap
+on each position), and who rang the bell: that player is the start player for Battle Time
+(DICE-4, BAT-2). The treasure cards' faces do not change who wins what in one round, so
+they are not asked for: the board uses a fixed, legal layout and never draws its faces.
+
+:class:`RoundBoard` follows the tutorial boards' protocol (state string, ``apply``,
+``rows``) so that the presenter's board endpoint, the guests' polling and the board
+templates treat it like any other example board.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from captain.rules import AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating, Situation
+from captain.rules.situation import SpeedOrder
+from tutorials.drawing.cells import CellView
+from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.tutorial.boards import ExampleBoard
+from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
+from tutorials.wording.events import Explanation, card_phrase
+from tutorials.wording.facts import table_facts
+from tutorials.wording.glossary import COLOUR_NAMES, position_label
+
+#: The two uses of the board: entering the table's cards, stepping through the answer.
+ENTER, RESOLVE = "round-table", "round-resolve"
+
+ROUND_NOTES = {
+    "reset": gettext_lazy("The board could not be read and starts empty."),
+    "no-brush": gettext_lazy("First choose a colour and a card below the board, then tap a position."),
+    "too-many": gettext_lazy("%(colour)s has no more %(card)s cards: each colour has %(n)s of them "
+                             "(SETUP-1)."),
+    "not-seated": gettext_lazy("Only the colours at this table can be chosen."),
+    "stale": gettext_lazy("The table changed at the same moment on another screen; this is how it is now."),
+}
+
+_STATE = re.compile(r"(?P<start>[rbgw])(?P<brush>[rbgw][0-5]|-)(?P<k>[0-9]{1,3})"
+                    r"\|(?P<cards>(?:[0-9]{2}[rbgw][0-5]\.?)*)")
+_CARD = re.compile(r"([0-9])([0-9])([rbgw])([0-5])")
+
+
+class RoundBoard(ExampleBoard):
+    """The table's own board.
+
+    ``lesson`` is the section (:data:`ENTER` or :data:`RESOLVE`); ``options`` the table's
+    (its ``players``, ``seats`` clockwise, ``variants``). State:
+    ``<start><brush><k>|<cards>`` — the start player's letter, the brush (``r3`` or ``-``),
+    the resolve step, and the cards as ``<row><col><colour><value>`` joined by dots
+    (``01r3.12b1``: red [3] at B1, blue [1] at C2).
+    """
+
+    board_id = "round"
+    template = "teach/_round_board.html"
+    LINKS = (("next", "step", "next"), ("back", "step", "back"), ("end", "step", "end"),
+             ("reset", "step", "reset"), ("clear", "clear", ""))
+
+    def __init__(self, lesson: str, options: Mapping[str, object], *, start: Colour | None = None,
+                 brush: AttackCard | None = None, cards: Mapping[Position, AttackCard] | None = None,
+                 k: int = 0) -> None:
+        super().__init__(lesson)
+        self.options = options
+        self.players = int(options.get("players", 4))  # type: ignore[arg-type]
+        letters = options.get("seats") or ("red", "blue", "green", "white")
+        self.seats: tuple[Colour, ...] = tuple(Colour(c) for c in letters)[: self.players]  # type: ignore[union-attr]
+        self.start = start if start in self.seats else self.seats[0]
+        self.brush = brush if brush is not None and brush.colour in self.seats else None
+        self.side = table_facts(self.players)["side"]
+        self.cards = {p: c for p, c in (cards or {}).items()
+                      if p.row < self.side and p.col < self.side and c.colour in self.seats}
+        variants = options.get("variants", ())
+        order = SpeedOrder.REVERSED if "v1" in variants else SpeedOrder.ASCENDING  # type: ignore[operator]
+        self.rules = RuleSet(speed_order=order, no_scouts="v2" in variants)  # type: ignore[operator]
+        self.scouts = table_facts(self.players, "v2" in variants)["scouts"]  # type: ignore[operator]
+        self.walk = Walkthrough(self.situation()) if self.resolving else None
+        self.k = self.walk.clamp(k) if self.walk else 0
+        self.fixed_players = True
+
+    # --- the protocol of example boards -------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return _("Our table") if not self.resolving else _("Our table, step by step")
+
+    @property
+    def strategy(self) -> bool:
+        """Strategy mode: no bell; whoever placed the last pair is start player (STRAT-3)."""
+        return self.options.get("mode") == "strategy"
+
+    @property
+    def resolving(self) -> bool:
+        return self.lesson == RESOLVE
+
+    def state(self) -> str:
+        brush = f"{self.brush.colour.letter}{self.brush.speed}" if self.brush else "-"
+        cards = ".".join(f"{p.row}{p.col}{c.colour.letter}{c.speed}" for p, c in sorted(self.cards.items()))
+        return f"{self.start.letter}{brush}{self.k}|{cards}"
+
+    @classmethod
+    def from_state(cls, lesson: str, options: Mapping[str, object], state: str) -> RoundBoard:
+        """The board in ``state`` ("" = empty); an unreadable state starts empty, noted."""
+        match = _STATE.fullmatch(state or "")
+        if not match:
+            board = cls(lesson, options)
+            board.note = "reset" if state else ""
+            return board
+        cards = {Position(int(r), int(c)): AttackCard(Colour.from_letter(colour), AttackKind(int(v)))
+                 for r, c, colour, v in _CARD.findall(match["cards"])}
+        brush = match["brush"]
+        chosen = None if brush == "-" else AttackCard.parse(brush)
+        return cls(lesson, options, start=Colour.from_letter(match["start"]), brush=chosen, cards=cards,
+                   k=int(match["k"]))
+
+    def _with(self, **changes) -> RoundBoard:
+        settings = {"start": self.start, "brush": self.brush, "cards": self.cards, "k": self.k} | changes
+        board = RoundBoard(self.lesson, self.options, **settings)
+        return board
+
+    def apply(self, action: str, arg: str, rng: random.Random) -> RoundBoard:
+        """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put``
+        (``<row><col>``, 0-based: the brush's card there, or off again), ``clear``, and
+        ``step`` (``next``, ``back``, ``reset``, ``end``) while resolving."""
+        if action == "start":
+            chosen = next((c for c in self.seats if c.letter == arg), None)
+            return self._with(start=chosen) if chosen else self._noted("not-seated")
+        if action == "brush" and re.fullmatch(r"[rbgw][0-5]", arg):
+            colour = Colour.from_letter(arg[0])
+            if colour not in self.seats or (arg[1] == "5" and not self.scouts):
+                return self._noted("not-seated")
+            return self._with(brush=AttackCard(colour, AttackKind(int(arg[1]))))
+        if action == "put" and re.fullmatch(r"[0-9]{2}", arg):
+            return self._put(Position(int(arg[0]), int(arg[1])))
+        if action == "clear":
+            return self._with(cards={}, k=0)
+        if action == "step" and self.walk is not None:
+            last = len(self.walk.steps) - 1
+            k = {"next": self.k + 1, "back": self.k - 1, "reset": 0, "end": last}.get(arg, self.k)
+            return self._with(k=k)
+        return self._with()
+
+    def _noted(self, note: str, **args) -> RoundBoard:
+        board = self._with()
+        board.note = note
+        board.note_args = args
+        return board
+
+    def _put(self, pos: Position) -> RoundBoard:
+        if pos.row >= self.side or pos.col >= self.side:
+            return self._with()
+        if self.brush is None:
+            return self._noted("no-brush")
+        cards = dict(self.cards)
+        if cards.get(pos) == self.brush:  # the same card again: take it off
+            del cards[pos]
+            return self._with(cards=cards)
+        allowed = self.allowed(self.brush)
+        held = sum(1 for p, c in cards.items() if c == self.brush and p != pos)
+        if held >= allowed:
+            return self._noted("too-many", colour=capfirst(COLOUR_NAMES[self.brush.colour]),
+                               card=f"[{self.brush.speed}]", n=allowed)
+        cards[pos] = self.brush
+        return self._with(cards=cards)
+
+    def allowed(self, card: AttackCard) -> int:
+        """How many copies of ``card`` a player holds at this table (SETUP-1, SETUP-4, VAR-2)."""
+        return self.scouts if card.speed == int(AttackKind.SCOUT_SHIP) else 1
+
+    # --- what the templates show --------------------------------------------------------------
+    def situation(self) -> Situation:
+        """The table after Setting Time: the cards entered, on a fixed legal layout of
+        treasure cards (their faces are not drawn), the seats and the start player."""
+        layout = DICE_BOARD_2 if self.side == 3 else DICE_BOARD_4
+        rows = []
+        for r, row in enumerate(layout):
+            tokens = []
+            for c, faces in enumerate(row.split()):
+                card = self.cards.get(Position(r, c))
+                tokens.append(f"{faces}:{card.token}" if card else faces)
+            rows.append(" ".join(tokens))
+        return Situation(Board.parse(tuple(rows)), Seating(self.seats, self.start), self.rules)
+
+    def rows(self) -> list[list[CellView]]:
+        """The grid: the cards entered (entering) or the board at the current step."""
+        if self.walk is not None:
+            grid = self.walk.cells(self.k)
+        else:
+            board = self.situation().board
+            grid = [[CellView(Position(r, c), sq.treasure, sq.card) for c, sq in enumerate(row)]
+                    for r, row in enumerate(board.rows)]
+        for row in grid:
+            for cell in row:
+                cell.classes.append("faces-hidden")
+                if not self.resolving and not self.readonly:
+                    cell.href = self.action_url("put", f"{cell.pos.row}{cell.pos.col}")
+        return grid
+
+    def explanations(self) -> list[Explanation]:
+        return self.walk.explanations(self.k) if self.walk else []
+
+    @property
+    def step_title(self) -> str:
+        return self.walk.step_title(self.k) if self.walk and self.walk.steps else ""
+
+    @property
+    def last_step(self) -> bool:
+        return self.walk is None or self.k >= len(self.walk.steps) - 1
+
+    def palette(self) -> list[dict]:
+        """The brush chips: for each seat, the card values that colour holds."""
+        values = [v for v in range(6) if v != int(AttackKind.SCOUT_SHIP) or self.scouts]
+        return [{"colour": colour, "name": COLOUR_NAMES[colour],
+                 "chips": [{"card": AttackCard(colour, AttackKind(v)),
+                            "href": self.action_url("brush", f"{colour.letter}{v}"),
+                            "active": self.brush == AttackCard(colour, AttackKind(v))} for v in values]}
+                for colour in self.seats]
+
+    def start_choices(self) -> list[dict]:
+        return [{"colour": c, "name": COLOUR_NAMES[c], "href": self.action_url("start", c.letter),
+                 "active": c == self.start} for c in self.seats]
+
+    def entered(self) -> list[dict]:
+        """The cards entered, seat by seat (for guests and screen readers)."""
+        by_colour: dict[Colour, list[str]] = {c: [] for c in self.seats}
+        for pos, card in sorted(self.cards.items()):
+            by_colour[card.colour].append(f"{card_phrase(card.token)} ({position_label(pos)})")
+        return [{"colour": c, "name": COLOUR_NAMES[c], "cards": cards} for c, cards in by_colour.items()]
+
+    def counts(self) -> Counter:
+        return Counter(self.cards.values())
+
+    def message(self) -> str:
+        text = ROUND_NOTES.get(self.note)
+        return str(text) % getattr(self, "note_args", {}) if text else ""
+
+    def analyzer_url(self) -> str:
+        """The table's position in the analyzer (what-ifs, a PDF, a share link)."""
+        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation().to_notation()})}"
