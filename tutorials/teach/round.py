@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
@@ -235,9 +234,6 @@ class RoundBoard(ExampleBoard):
         for pos, card in sorted(self.cards.items()):
             by_colour[card.colour].append(f"{card_phrase(card.token)} ({position_label(pos)})")
         return [{"colour": c, "name": COLOUR_NAMES[c], "cards": cards} for c, cards in by_colour.items()]
-
-    def counts(self) -> Counter:
-        return Counter(self.cards.values())
 
     def message(self) -> str:
         text = ROUND_NOTES.get(self.note)

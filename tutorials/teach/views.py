@@ -163,7 +163,6 @@ def _timing(session: TeachSession, index: int) -> dict:
     timing = script_timing(session.options, lang if lang in RATES else "en")
     return {"section_minutes": timing[index].minutes,
             "total_minutes": sum(t.minutes for t in timing),
-            "minutes_by_section": [t.minutes for t in timing],
             # strings, so that no language's number format (3,5 in German) reaches the script
             "started": f"{session.started_at.timestamp():.3f}" if session.started_at else "",
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
@@ -190,7 +189,6 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         # the rules the script leaves for later (all, and those of this section's phase)
         "comes_up_now": now,
         "say_later": later,
-        "variants": [(VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v])) for v in options["variants"]],
         **(_timing(session, index) if presenter else {}),
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
