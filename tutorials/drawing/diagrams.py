@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from captain.rules import AttackKind, Board, Position, Cell, Treasure
 from captain.rules.situation import RuleSet
 
-from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
+from tutorials.wording.events import list_join
+from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, card_label
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,31 @@ class RangeDiagram:
     @property
     def copies(self) -> int:
         return RuleSet().copies(self.kind, 4)
+
+    @property
+    def description(self) -> str:
+        """The diagram in words, in the active language, for its SVG ``<title>``: the card,
+        the grid and what the card reaches, read from ``cells`` (what is drawn)."""
+        return _("Range of %(card)s, drawn on a %(size)s×%(size)s grid with the card in the middle: "
+                 "%(reach)s") % {"card": card_label(self.kind), "size": len(self.cells),
+                                 "reach": self._reach()}
+
+    def _reach(self) -> str:
+        centre = next((r, c) for r, row in enumerate(self.cells) for c, kind in enumerate(row)
+                      if kind == "self")
+        hits = [(r - centre[0], c - centre[1]) for r, row in enumerate(self.cells)
+                for c, kind in enumerate(row) if kind == "hit"]
+        if not hits:  # [0] is drawn with a ring: it can never be removed
+            return _("it hits no position and can never be removed.") if self.value == 0 \
+                else _("it hits no position.")
+        if all(max(abs(dr), abs(dc)) == 1 for dr, dc in hits):
+            return _("it hits the %(count)s positions around it.") % {"count": len(hits)}
+        lines = [text for found, text in (
+            (any(dr == 0 for dr, _dc in hits), _("its whole row")),
+            (any(dc == 0 for _dr, dc in hits), _("its whole column")),
+            (any(abs(dr) == abs(dc) for dr, dc in hits), _("both of its diagonals, end to end")))
+            if found]
+        return _("it hits %(count)s positions: %(lines)s.") % {"count": len(hits), "lines": list_join(lines)}
 
 
 def range_diagram(kind: AttackKind, size: int = 5) -> RangeDiagram:

@@ -16,8 +16,10 @@ from functools import lru_cache
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from captain.rules import AttackCard, Colour
+from tutorials.wording.events import card_phrase, sentences
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLUMN_LETTERS
 
 FILL = {Colour.RED: "#c0282d", Colour.BLUE: "#1f5fbf", Colour.GREEN: "#1c7c3a", Colour.WHITE: "#f4f4f4"}
@@ -217,17 +219,52 @@ def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pix
     return mark_safe("".join(parts))
 
 
+def board_description(rows: Sequence[Sequence[object]], caption: str = "") -> str:
+    """A board in words, in the active language, for its SVG ``<title>`` (a PDF's alternative
+    text): ``caption`` if any, the size, then every position as the web board tells screen
+    readers (:attr:`tutorials.drawing.cells.CellView.description`), with a removed card that
+    is drawn faded named too. ``rows`` are the same ``CellView`` rows :func:`board_svg` draws;
+    items without a ``description`` raise ``AttributeError``."""
+    n_cols = max((len(r) for r in rows), default=0)
+    size = {"columns": n_cols, "rows": len(rows), "first": COLUMN_LETTERS[0],
+            "last": COLUMN_LETTERS[max(n_cols - 1, 0)]}
+    if caption:
+        head = _("%(caption)s: a board of %(columns)s×%(rows)s positions (columns %(first)s–%(last)s, "
+                 "rows 1–%(rows)s).") % {**size, "caption": caption}
+    else:
+        head = _("A board of %(columns)s×%(rows)s positions (columns %(first)s–%(last)s, "
+                 "rows 1–%(rows)s).") % size
+    return sentences(head, *(_("%(board_position)s.") % {"board_position": _position_text(item)}
+                             for row in rows for item in row))
+
+
+def _position_text(item) -> str:
+    ghost = getattr(item, "ghost", None)
+    if ghost is not None and getattr(item, "card", None) is None:
+        return _("%(description)s; drawn faded: %(card)s") % {"description": item.description,
+                                                              "card": card_phrase(ghost.token)}
+    return str(item.description)
+
+
 def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8,
-              labels: bool = True, font: str | None = None, title: str = "") -> SafeString:
-    """A whole board as one SVG: the same cell pictures as the web, with A-D / 1-4 labels."""
+              labels: bool = True, font: str | None = None, title: str | None = None) -> SafeString:
+    """A whole board as one SVG: the same cell pictures as the web, with A-D / 1-4 labels.
+
+    ``title`` is the picture's text alternative, its ``<title>`` (which a tagged PDF takes as
+    the Figure's ``/Alt``) and ``aria-label``: by default :func:`board_description` of
+    ``rows``; ``""`` leaves both out."""
 
     font = font or font_family()
+    if title is None:
+        title = board_description(rows)
     n_cols = max((len(r) for r in rows), default=0)
     margin = 26 if labels else 0
     width = margin + n_cols * cell + (n_cols - 1) * gap
     height = margin + len(rows) * cell + (len(rows) - 1) * gap
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'class="board-svg" role="img"' + (f' aria-label="{escape(title)}"' if title else "") + ">"]
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
     if labels:
         for c in range(n_cols):
             parts.append(f'<text x="{margin + c * (cell + gap) + cell / 2:.0f}" y="17" font-size="16" '
@@ -250,11 +287,13 @@ def board_svg(rows: Sequence[Sequence[object]], *, cell: int = 100, gap: int = 8
 
 
 def range_svg(diagram, *, size: int = 56) -> SafeString:
-    """A card's range diagram (:class:`tutorials.drawing.diagrams.RangeDiagram`) as SVG."""
+    """A card's range diagram (:class:`tutorials.drawing.diagrams.RangeDiagram`) as SVG, its
+    ``description`` as the ``<title>`` (the text alternative on the web and in a tagged PDF)."""
     n = len(diagram.cells)
     step = 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {n * step + 2} {n * step + 2}" '
-             f'width="{size}" height="{size}" class="range-diagram" role="img">']
+             f'width="{size}" height="{size}" class="range-diagram" role="img">',
+             f"<title>{escape(diagram.description)}</title>"]
     for r, row in enumerate(diagram.cells):
         for c, kind in enumerate(row):
             fill = {"self": "#11394a", "hit": "#c0282d"}.get(kind, "#efe8d8")

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from captain.rules import Board, Seating, Situation
 from tutorials.drawing.cells import CellView
 from tutorials.drawing.diagrams import all_diagrams
-from tutorials.drawing.svg import board_svg
+from tutorials.drawing.svg import board_description, board_svg
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from tutorials.tutorial.comes_up import cards_for
@@ -66,6 +66,10 @@ STRATEGY = (
 )
 
 
+#: The captions under the battle example's two boards (templates/sheets/_battle_example.html).
+REVEALED, AFTER_BATTLE = _("Revealed"), _("After Battle Time")
+
+
 def _final_cells(situation: Situation, kind: str):
     walk = Walkthrough(situation)
     index = max(i for i, s in enumerate(walk.steps) if s.kind == kind)
@@ -73,12 +77,16 @@ def _final_cells(situation: Situation, kind: str):
 
 
 def examples() -> dict[str, dict]:
-    """Worked examples drawn by the engine: battle (before/after) and the three sandwiches."""
+    """Worked examples drawn by the engine: battle (before/after) and the three sandwiches.
+
+    Each board's SVG carries its description (:func:`board_description`) as its title, with
+    the caption the sheets print under it."""
 
     battle = Situation(Board.parse(EX_BATTLE), Seating(EX_BATTLE_SEATS, EX_BATTLE_SEATS[0]))
     walk, after = _final_cells(battle, "battle-done")
     before = [[CellView(c.pos, c.treasure, c.card or c.ghost) for c in row] for row in walk.cells(0)]
-    out = {"battle": {"before": board_svg(before), "after": board_svg(after),
+    out = {"battle": {"before": board_svg(before, title=board_description(before, str(REVEALED))),
+                      "after": board_svg(after, title=board_description(after, str(AFTER_BATTLE))),
                       "steps": [e for e in walk.explanations(len(walk.steps) - 1)
                                 if e.code.startswith("battle.") and e.code != "battle.done"]}}
     for name, (rows, players, start) in TREASURE_EXAMPLES.items():
@@ -109,14 +117,17 @@ def context_for(name: str) -> dict:
 
 
 def position_context(situation: Situation) -> dict:
-    """The analyzer PDF: the position, every step's explanation, boards at key steps."""
+    """The analyzer PDF: the position, every step's explanation, boards at key steps (each
+    board's SVG titled with its description, which starts with the step's title)."""
     walk = Walkthrough(situation)
     boards = []
     for kind in ("bell", "reveal", "battle-done", "end"):
         idx = [i for i, s in enumerate(walk.steps) if s.kind == kind]
         if idx:
-            boards.append({"title": walk.steps[idx[-1]].title,
-                           "svg": board_svg(walk.cells(idx[-1], ghost_collected=False))})
+            title = walk.steps[idx[-1]].title
+            cells = walk.cells(idx[-1], ghost_collected=False)
+            boards.append({"title": title,
+                           "svg": board_svg(cells, title=board_description(cells, str(title)))})
     last = len(walk.steps) - 1
     return {"walk": walk, "boards": boards,
             "explanations": walk.explanations(last) if walk.steps else [],

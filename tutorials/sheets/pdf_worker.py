@@ -18,6 +18,13 @@ from collections.abc import Mapping
 #: Niceness of the render children: the lowest priority there is.
 NICENESS = 19
 
+#: ``write_pdf`` options of every render: a tagged PDF (structure tree, ``/MarkInfo``,
+#: ``/Lang`` from ``<html lang>``, the title shown instead of the file name), so screen
+#: readers read the sheets in order, and every ``<svg>`` becomes a ``/Figure`` whose ``/Alt``
+#: is the SVG's own ``<title>`` child. Not the ``pdf/ua-1`` variant: that would claim a
+#: conformance nobody has checked (WeasyPrint calls its PDF/UA support experimental).
+PDF_OPTIONS = {"pdf_tags": True}
+
 
 def lower_priority() -> None:
     """Process-pool initializer: run at the lowest CPU priority, and load WeasyPrint now
@@ -34,7 +41,15 @@ class _Collect(logging.Handler):
         self.messages: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
+        message = record.getMessage()
+        if not message.startswith(_NO_LANG):
+            self.messages.append(message)
+
+
+#: WeasyPrint's complaint about a tagged document without ``<html lang>``. Not a render
+#: warning: the render is complete (with an empty ``/Lang``), and every page the site prints
+#: has a language (tests/site/test_pdf_accessibility.py checks ``/Lang`` of each).
+_NO_LANG = 'Missing required "lang" attribute'
 
 
 def make_fetcher(resources: Mapping[str, tuple[bytes, str]]):
@@ -56,14 +71,19 @@ def make_fetcher(resources: Mapping[str, tuple[bytes, str]]):
 
 def render(html: str, resources: Mapping[str, tuple[bytes, str]]) -> tuple[bytes, tuple[str, ...], int, int]:
     """Render ``html`` with WeasyPrint; ``resources`` maps each URL it may fetch to
-    ``(bytes, content type)``. Returns ``(pdf, warnings logged, process id, niceness)``."""
+    ``(bytes, content type)``. Returns ``(pdf, warnings logged, process id, niceness)``.
+
+    The PDF is tagged (:data:`PDF_OPTIONS`); WeasyPrint's complaint about an ``<img>``
+    without ``alt`` is a logged error, so it is among the warnings returned (a missing
+    ``<html lang>`` is not: see :data:`_NO_LANG`)."""
     import weasyprint  # a second or two to load: only in the render children
 
     collect = _Collect()
     weasy_logger = logging.getLogger("weasyprint")
     weasy_logger.addHandler(collect)
     try:
-        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=make_fetcher(resources)).write_pdf()
+        pdf = weasyprint.HTML(string=html, base_url="/", url_fetcher=make_fetcher(resources)).write_pdf(
+            **PDF_OPTIONS)
     finally:
         weasy_logger.removeHandler(collect)
     return pdf, tuple(collect.messages), os.getpid(), os.nice(0)

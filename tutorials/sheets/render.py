@@ -355,7 +355,9 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
         raise SheetError(f"unknown paper {paper!r}")
     with translation.override(lang):
         qr = segno.make(share_url, error="m")
-        svg = qr.svg_inline(scale=3, dark="#1d2430", light=None)
+        # its <title> is the QR code's text alternative (the Figure's /Alt in the tagged PDF)
+        svg = qr.svg_inline(scale=3, dark="#1d2430", light=None,
+                            title=_("QR code: this position in the analyzer, %(url)s") % {"url": share_url})
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
