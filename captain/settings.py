@@ -86,11 +86,16 @@ MIDDLEWARE = [
     # Vary: Accept-Language, Cookie wherever the request (not the URL) chose the language
     "tutorials.http.middleware.LanguageVaryMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # /api/: an explicit Accept-Language wins over the language cookie
+    "tutorials.api.middleware.APILanguageMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "tutorials.api.middleware.APIBodySizeLimitMiddleware",
     "tutorials.api.middleware.APIJsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # ?language=<code> from the language switcher: stored in the language cookie
+    "tutorials.http.language.LanguageChoiceMiddleware",
+    # Django's, but unsafe requests to unprefixed addresses are redirected with 307
+    "tutorials.http.language.LocaleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # 503 for a render refused by the render limit, 429 over a rate limit (pages)
@@ -143,6 +148,11 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 LANGUAGE_COOKIE_NAME = "captain_language"
+# Written only when the visitor picks a language in the switcher (tutorials.http.language);
+# read on addresses without a language prefix. Secure with the other cookies (below).
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 
 # --- Static files ------------------------------------------------------------
 STATIC_URL = "/static/"
@@ -173,6 +183,7 @@ SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "v
 SECURE = _env_bool("DJANGO_SECURE", default=not DEBUG)
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
+LANGUAGE_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if SECURE else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE

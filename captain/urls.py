@@ -1,8 +1,10 @@
-"""URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by Accept-Language.
+"""URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by the
+language cookie (a choice made in the language switcher), else Accept-Language.
 
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
-language per request.
+language per request (tutorials.http.language). Not-found pages say what was not found
+(tutorials.http.not_found).
 """
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
@@ -20,3 +22,5 @@ urlpatterns += i18n_patterns(
     path("", include("tutorials.urls")),
     prefix_default_language=True,
 )
+
+handler404 = "tutorials.http.not_found.page_not_found"

@@ -63,9 +63,9 @@ def test_two_player_table_gets_two_player_dice_board(client):
 
 
 @pytest.mark.django_db
-def test_unknown_or_expired_code_leads_to_the_join_form(client):
+def test_unknown_or_expired_code_says_so(client):
     response = client.get("/t/nosuch/", HTTP_ACCEPT_LANGUAGE="ja")
-    assert response["Location"] == "/ja/teach/join/?code=nosuch"
+    assert response["Location"] == "/ja/t/nosuch/"
     page = client.get(response["Location"])
     assert page.status_code == 404 and "nosuch" in page.content.decode()
     code = _start(client)

@@ -69,9 +69,9 @@ def test_every_step_renders(client, lang, step):
     html = response.content.decode()
     assert f'<html lang="{lang}">' in html
     assert "(text to come)" not in html
-    # the language switcher keeps the page
+    # the language switcher keeps the page (marked as a choice: stored, then the clean URL)
     for other in LANGS:
-        assert f'href="/{other}/tutorial/{step}/"' in html
+        assert f'href="/{other}/tutorial/{step}/?language={other}"' in html
 
 
 @pytest.mark.django_db
@@ -126,7 +126,7 @@ def test_language_prefix_home_goes_to_tutorial(client):
 @pytest.mark.django_db
 def test_switcher_keeps_board_state(client):
     html = client.get("/en/tutorial/battle-time/?battle=3").content.decode()
-    assert 'href="/ja/tutorial/battle-time/?battle=3"' in html
+    assert 'href="/ja/tutorial/battle-time/?battle=3&amp;language=ja"' in html
 
 
 def test_catalogs_are_complete():

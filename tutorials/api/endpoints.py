@@ -13,9 +13,11 @@ decoder, ninja's own schema validation, the size limit in
     {"detail": [{"field", "position", "offset", "code", "clause", "message"}, ...],
      "message": "<the first problem's message>"}
 
-``code`` is stable; ``message`` is a sentence in the request's language
-(``Accept-Language``: ja, de or en). The rules engine is the only judge of what a
-valid position is: request bodies for ``solve`` are decoded as JSON but checked by no
+``code`` is stable; ``message`` is a sentence in the request's language: ``Accept-Language``
+(ja, de or en) when the request sends it, else the site's language cookie (a language
+picked in the site's switcher), else English
+(:class:`tutorials.api.middleware.APILanguageMiddleware`). The rules engine is the only
+judge of what a valid position is: request bodies for ``solve`` are decoded as JSON but checked by no
 schema first, so its own errors (with board positions and rule clauses) reach the client.
 
 The API is public and unauthenticated: no session auth, so ninja does not check CSRF
@@ -72,7 +74,9 @@ CODE_OR_NOTATION_PATTERN = f"^(?:[{CODE_ALPHABET}]{{1,16}}|{_NOTATION})$"
 
 
 def language(request: HttpRequest) -> str:
-    """The request's language (language cookie, then ``Accept-Language``), e.g. ``"ja"``."""
+    """The request's language, e.g. ``"ja"``: ``Accept-Language`` when sent, else the language
+    cookie (:class:`~tutorials.api.middleware.APILanguageMiddleware` hides the cookie from
+    requests with the header), else English."""
     return translation.get_language_from_request(request)
 
 
@@ -248,7 +252,9 @@ api = NinjaAPI(
         "(429 over a rate limit, with `Retry-After`) "
         "with `{\"detail\": [problem, ...], \"message\": ...}`; each problem has `field`, "
         "`position`, `offset`, `code`, `clause` and `message` (in the `Accept-Language` "
-        "language: ja, de or en)."
+        "language: ja, de or en). An explicit `Accept-Language` header wins over the site's "
+        "language cookie (`captain_language`, set when a visitor picks a language on the "
+        "site); without the header the cookie applies, and without either, English."
     ),
     urls_namespace="api",
     docs_url="/docs",

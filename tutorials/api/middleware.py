@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -12,6 +13,27 @@ from django.utils.translation import gettext as _
 #: Largest request body the JSON API accepts (bytes). A case object of the largest
 #: board the engine accepts (12 × 12) is well under 4 KiB.
 API_MAX_BODY = 64 * 1024
+
+
+class APILanguageMiddleware:
+    """Under ``/api/``, an explicit ``Accept-Language`` wins over the site's language cookie.
+
+    The cookie records a language picked in the site's switcher and is what pages without
+    a language prefix follow; an API client that names its language in the header gets
+    that language even when it also sends the cookie (a browser on ``/api/docs``). Without
+    the header, the cookie applies; without either, English. The cookie is hidden from the
+    rest of the request, so every ``get_language_from_request`` of the API reads the header.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        name = settings.LANGUAGE_COOKIE_NAME
+        if (request.path_info.startswith("/api/") and request.headers.get("Accept-Language", "").strip()
+                and name in request.COOKIES):
+            request.COOKIES = {key: value for key, value in request.COOKIES.items() if key != name}
+        return self.get_response(request)
 
 
 class APIBodySizeLimitMiddleware:

@@ -12,7 +12,6 @@ import json
 import random
 import re
 from functools import wraps
-from urllib.parse import urlencode
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
@@ -385,13 +384,17 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
 # --- guests -----------------------------------------------------------------------------------
 @require_safe
 def teach_join(request: HttpRequest, code: str) -> HttpResponse:
-    """``/t/<code>/``: send the guest to the table in their own language (or, for an
-    unknown or expired code, to the form that says so). The code may be typed any way
-    (:func:`normalize_code`)."""
+    """``/t/<code>/``: send the guest to the table's page in their own language (language
+    cookie, else ``Accept-Language``): ``/<lang>/t/<code>/``, :func:`teach_guest`.
+
+    That page reads the code however it was typed (:func:`normalize_code`), counts failed
+    lookups, and says in the guest's language when no table has the code (404) or the
+    table has ended (410, :func:`_gone_page`).
+    """
 
     lang = get_language_from_request(request)
     with translation.override(lang):
-        return redirect(f"{reverse('tutorials:teach-find')}?{urlencode({'code': code})}")
+        return redirect("tutorials:teach-guest", code=code)
 
 
 @require_safe

@@ -18,6 +18,7 @@ from captain.rules import AttackKind, Colour
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.grid import grid_html
 from tutorials.drawing.svg import cell_svg, range_svg
+from tutorials.http.language import chosen_url
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import card_phrase as phrase
 from tutorials.wording.facts import facts
@@ -102,7 +103,9 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
     """The current page (path and query) in each language: code, name, url, current.
 
     ``page_url`` overrides the request's path: an htmx partial names the page it
-    pushed into the address bar, so the switcher keeps the new state.
+    pushed into the address bar, so the switcher keeps the new state. Each url is marked
+    as the visitor's choice (:func:`~tutorials.http.language.chosen_url`): following it
+    stores the language in the language cookie, then shows the page at its clean address.
     """
 
     request = context["request"]
@@ -110,7 +113,7 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
     path = page_url or request.get_full_path()
     match = None if page_url else getattr(request, "resolver_match", None)
     return [{"code": code, "name": LANGUAGE_SELF_NAMES.get(code, code),
-             "url": _in_language(match, path, code), "current": code == current}
+             "url": chosen_url(_in_language(match, path, code), code), "current": code == current}
             for code, _name in settings.LANGUAGES]
 
 

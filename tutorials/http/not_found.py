@@ -1,0 +1,35 @@
+"""The site's 404 page (``handler404``): it says what was not found and what to do next.
+
+Which thing was missing follows from the route the address matched (a view raised
+``Http404``): a saved position behind a short link, a tutorial page, a printable sheet;
+an address that matches no route is just an unknown address. Tables that are unknown or
+have ended answer their own page (``teach/gone.html``, 404 or 410) from the teach views.
+
+The page is worded in the address's language, or for an address without a language prefix
+in the visitor's (language cookie, then ``Accept-Language``).
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+
+#: Route (``namespace:name``) → what its 404 means and the route argument that names it.
+MISSING = {
+    "short-link": ("position", "code"),
+    "tutorials:lesson": ("lesson", "slug"),
+    "tutorials:sheet-pdf": ("sheet", "name"),
+    "tutorials:sheet-preview": ("sheet", "name"),
+}
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404 page naming the missing thing (:data:`MISSING`), in the visitor's language."""
+    match = getattr(request, "resolver_match", None)
+    what, argument = MISSING.get(match.view_name if match else "", ("address", ""))
+    name = str(match.kwargs.get(argument, ""))[:32] if match and argument else ""
+    lang = (translation.get_language_from_path(request.path_info)
+            or translation.get_language_from_request(request))
+    with translation.override(lang):
+        return render(request, "404.html", {"missing": what, "name": name}, status=404)
