@@ -2,6 +2,7 @@
 // X no treasure card, Z undo (browser history: every change of the position is a new
 // address; choosing a tool only replaces the address), arrow keys move between board
 // positions, Enter or Space places. Every key only clicks a link that also works by mouse.
+// Keyboard focus across swaps is kept by the site's script (site.js, data-focus-id).
 (function () {
   "use strict";
   function inField(el) {
@@ -15,20 +16,49 @@
     var m = grid && grid.className.match(/cols-(\d+)/);
     return m ? parseInt(m[1], 10) : 4;
   }
-  var lastFocus = null;
-  // How many positions this tab has stepped through here, so Z never leaves the page.
-  var KEY = "analyzerSteps";
+  // Undo: the positions this tab has stepped through here (one per history entry the page
+  // pushed), so Undo goes back to the last *other* position (looking at the answer step by
+  // step is no change to undo) and never leaves the page. With no such entry (a reload, a
+  // shared link, no JavaScript) Undo is a plain link to the position before the last change.
+  var KEY = "analyzerPositions";
+  function posOf(url) {
+    try { return new URL(url, location.href).searchParams.get("pos") || ""; } catch (err) { return ""; }
+  }
+  function load() {
+    try { return JSON.parse(sessionStorage.getItem(KEY)) || []; } catch (err) { return []; }
+  }
+  function save(list) { sessionStorage.setItem(KEY, JSON.stringify(list)); }
   var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
-  if (!nav || nav.type === "navigate") sessionStorage.setItem(KEY, "0");
-  function steps() { return parseInt(sessionStorage.getItem(KEY) || "0", 10); }
-  document.addEventListener("htmx:pushedIntoHistory", function () {
-    sessionStorage.setItem(KEY, String(steps() + 1));
+  var here = posOf(location.href);
+  if (!nav || nav.type === "navigate") {
+    save([here]);
+  } else { // back, forward or reload: keep the entries up to this one
+    var known = load();
+    var at = known.lastIndexOf(here);
+    save(at >= 0 ? known.slice(0, at + 1) : [here]);
+  }
+  document.addEventListener("htmx:pushedIntoHistory", function (e) {
+    var list = load();
+    list.push(posOf(e.detail.path));
+    save(list);
   });
-  function undo() {
-    if (steps() > 0) {
-      sessionStorage.setItem(KEY, String(steps() - 1));
-      history.back();
+  document.addEventListener("htmx:replacedInHistory", function (e) {
+    var list = load();
+    list[Math.max(list.length - 1, 0)] = posOf(e.detail.path);
+    save(list);
+  });
+  function undo(link) {
+    var list = load();
+    var last = list.length - 1;
+    var j = last - 1;
+    while (j >= 0 && list[j] === list[last]) j--;
+    if (j >= 0) {
+      save(list.slice(0, j + 1));
+      history.go(j - last);
+      return;
     }
+    link = link || document.querySelector('#analyzer a[data-action="undo"]');
+    if (link && link.href) location.assign(link.href);
   }
   // Keys typed while an edit is on its way wait for it: every link on the page is
   // built from the position it shows, so the next key must use the new links.
@@ -48,6 +78,7 @@
   });
   document.addEventListener("htmx:afterSettle", function (e) {
     if (background(e)) return;
+    afterSwap();
     busy = false;
     document.body.dataset.busy = "0";
     if (queue.length) handleKey(queue.shift());
@@ -57,25 +88,87 @@
     busy = false;
     queue = [];
   });
-  document.addEventListener("focusin", function (e) {
-    if (e.target.closest && e.target.closest("#analyzer .grid .cell")) {
-      lastFocus = e.target.closest(".cell").dataset.pos;
-    }
-  });
-  document.addEventListener("htmx:afterSwap", function (e) {
+  // After a swap, what the user must see: a refusal (beside its field or above the board);
+  // in step-by-step view the board with the current step right under it; else the control
+  // just used, where it was on the screen (the what-if panel, loaded after the answer, would
+  // otherwise push it away). Runs once site.js has given the focus back.
+  var keep = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
     if (background(e)) return;
-    var error = document.querySelector("#analyzer [data-testid=analyzer-error]");
-    if (error && error.getBoundingClientRect().top < 0) error.scrollIntoView({ block: "center" });
-    if (!lastFocus) return;
-    var cell = document.querySelector('#analyzer .grid .cell[data-pos="' + lastFocus + '"]');
-    if (cell) cell.focus();
+    var active = document.activeElement;
+    var target = e.detail.target;
+    keep = active && active !== document.body && target && target.contains(active)
+      ? active.getBoundingClientRect().top : null;
   });
-  document.addEventListener("click", function (e) {
-    var undo = e.target.closest && e.target.closest('[data-action="undo"]');
-    if (undo) {
-      e.preventDefault();
-      undo();
+  // The what-if panel arriving must not push what the user is looking at below it either.
+  var below = null;
+  function anchor() {
+    var active = document.activeElement;
+    if (active && active !== document.body && active.closest("#analyzer")) return active;
+    return document.querySelector("#analyzer .analyzer-side");
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    below = null;
+    var panel = e.detail.target;
+    if (!background(e) || !panel || panel.id !== "what-ifs") return;
+    var el = anchor();
+    if (!el) return;
+    var top = el.getBoundingClientRect().top;
+    if (top >= 0 && top <= innerHeight && panel.getBoundingClientRect().top < top) {
+      below = { el: el, top: top };
     }
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!background(e) || !below) return;
+    var el = below.el.isConnected ? below.el : anchor();
+    if (el) window.scrollBy(0, el.getBoundingClientRect().top - below.top);
+    below = null;
+  });
+  function hidden(el) {
+    var r = el.getBoundingClientRect();
+    return r.top < 0 || r.bottom > innerHeight;
+  }
+  function showStep() {
+    var step = document.querySelector("#analyzer [data-testid=current-step]");
+    var stage = document.getElementById("analyzer-stage");
+    var work = document.querySelector("#analyzer .analyzer-work");
+    if (!step || !stage || !work) return false;
+    if (!work.getClientRects().length) work = stage; // wide screens: the board does not stay on top
+    // the step is hidden under the board (which stays at the top of a phone's screen) or
+    // below the screen, or the board is scrolled away
+    var top = step.getBoundingClientRect().top;
+    var board = stage.getBoundingClientRect();
+    if (top < board.bottom - 1 || top > innerHeight - 60 || board.top < 0) {
+      work.scrollIntoView({ block: "start" });
+    }
+    return true;
+  }
+  function afterSwap() {
+    var was = keep;
+    keep = null;
+    var error = document.querySelector("#analyzer [data-testid=analyzer-error]");
+    if (error) {
+      if (hidden(error)) {
+        error.scrollIntoView({ block: error.getBoundingClientRect().top < 0 ? "center" : "end" });
+      }
+      return;
+    }
+    if (showStep() || was === null) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && active.closest("#analyzer")) {
+      window.scrollBy(0, active.getBoundingClientRect().top - was);
+      // a player just removed: what went with them, and Undo, show under the control used
+      var status = document.querySelector("#analyzer [data-testid=seat-removed]");
+      if (status && status.closest("li") === active.closest("li") && hidden(status)) {
+        status.scrollIntoView({ block: "nearest" });
+      }
+    }
+  }
+  document.addEventListener("click", function (e) {
+    var control = e.target.closest && e.target.closest('#analyzer [data-action="undo"]');
+    if (!control) return;
+    e.preventDefault();
+    if (!control.disabled) undo(control.tagName === "A" ? control : null);
   });
   function handleKey(key) {
     if (key.indexOf("__cell:") === 0) {

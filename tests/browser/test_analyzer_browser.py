@@ -142,3 +142,143 @@ def test_what_ifs_arrive_after_the_answer_and_open_on_click(site, page: Page):
     # the new position's panel loads again, once
     expect(page.locator("#what-ifs")).to_contain_text("Red as start player")
     expect(page.locator("#what-ifs")).to_have_count(1)
+
+
+EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
+
+
+def test_undo_button_takes_the_last_change_back(site, page: Page):
+    """Issue: the Undo button threw "undo is not a function"; the keys were the only undo."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{site}/en/analyze/?pos={EX_BATTLE}")
+    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    act(page, lambda: cell(page, "A1").click())  # the default tool: red [5]
+    expect(cell(page, "A1").locator(".card .token-value")).to_have_text("5")
+    # choosing a tool is not a step: Undo still takes the placement back
+    act(page, lambda: page.locator("#analyzer .palette").get_by_role("link", name="blue").click())
+    page.locator('#analyzer .palette [data-action="undo"]').click()
+    expect(cell(page, "A1").locator(".card")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"pos=Rbg_11\.13r3"))
+    wait_settled(page)
+    assert errors == []
+
+
+def test_undo_works_without_javascript(site, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/en/analyze/?pos={EX_BATTLE}")
+        with page.expect_navigation():
+            cell(page, "A1").click()
+        expect(cell(page, "A1").locator(".card .token-value")).to_have_text("5")
+        with page.expect_navigation():
+            page.locator('#analyzer .palette [data-action="undo"]').click()
+        expect(cell(page, "A1").locator(".card")).to_have_count(0)
+        expect(page).to_have_url(re.compile(r"pos=Rbg_11\.13r3"))
+    finally:
+        context.close()
+
+
+def _box(page: Page, selector: str) -> dict:
+    """``selector``'s box in the viewport (top, bottom, height) and on the page (page_top)."""
+    return page.evaluate("""(sel) => {
+        const el = document.querySelector(sel);
+        if (!el) return null;
+        const r = el.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, height: r.height, page_top: r.top + scrollY};
+    }""", selector)
+
+
+def _overflow(page: Page) -> list[str]:
+    """Elements sticking out of the viewport on the right, when the page scrolls sideways."""
+    return page.evaluate("""() => {
+        if (document.documentElement.scrollWidth <= innerWidth) return [];
+        return [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+            .slice(0, 5).map(e => e.tagName + '.' + e.className);
+    }""")
+
+
+def _small_controls(page: Page) -> list[str]:
+    """Analyzer controls smaller than 24×24 CSS px (board positions: 44×44)."""
+    return page.evaluate("""() => {
+        const small = [];
+        const sel = ['.chip', '.button', '.toggle', 'input:not([type=hidden])', 'summary', 'button',
+                     '.step-list a'].map(s => '#analyzer ' + s).join(', ');
+        for (const el of document.querySelectorAll(sel)) {
+            const r = el.getBoundingClientRect();
+            if (!r.width) continue;
+            if (r.width < 24 || r.height < 24) {
+                small.push(el.outerHTML.slice(0, 80) + ` ${r.width}x${r.height}`);
+            }
+        }
+        for (const el of document.querySelectorAll('#analyzer .grid .cell')) {
+            const r = el.getBoundingClientRect();
+            if (r.width < 44 || r.height < 44) small.push(`cell ${el.dataset.pos} ${r.width}x${r.height}`);
+        }
+        return small;
+    }""")
+
+
+@pytest.mark.parametrize("width,height", [(320, 568), (390, 844)])
+def test_phone_keeps_board_and_its_controls_on_one_screen(site, browser, width, height):
+    """Issue: on a phone the palette sat 900-1,500 px below the board, and stepping through
+    an explanation scrolled the board out of view."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=1)
+    page = context.new_page()
+    try:
+        for lang in ("ja", "en", "de"):
+            page.goto(f"{site}/{lang}/analyze/?pos={EX_BATTLE}")
+            assert not _overflow(page), (lang, "edit", _overflow(page))
+            assert not _small_controls(page), (lang, _small_controls(page))
+            grid, palette = _box(page, "#analyzer .grid"), _box(page, "#analyzer .palette")
+            assert palette["page_top"] - grid["page_top"] < height, (lang, grid, palette)
+            # using the bottom of the palette, the board is still in full view
+            page.locator("#analyzer .palette").evaluate("el => el.scrollIntoView({block: 'end'})")
+            grid, palette = _box(page, "#analyzer .grid"), _box(page, "#analyzer .palette")
+            assert grid["top"] >= 0 and grid["bottom"] <= height, (lang, grid)
+            assert palette["bottom"] <= height + 1, (lang, palette)
+            # touch screens are told to tap, not to click
+            hint = page.locator("#analyzer .board-hint")
+            expect(hint).to_be_visible()
+            assert "click" not in hint.inner_text().lower() and "klick" not in hint.inner_text().lower()
+            # explain step by step: the current step is shown next to the board, step after step
+            act(page, lambda: page.get_by_test_id("explain").click())
+            assert not _overflow(page), (lang, "explain", _overflow(page))
+            for _ in range(3):
+                grid, step = _box(page, "#analyzer .grid"), _box(page, "#analyzer [data-testid=current-step]")
+                assert grid["top"] >= 0 and grid["bottom"] <= height, (lang, grid)
+                assert step and 0 <= step["top"] < height - 40, (lang, grid, step)
+                assert page.get_by_test_id("next-step").is_visible()
+                box = page.get_by_test_id("next-step").bounding_box()
+                assert box and box["y"] + box["height"] <= height, (lang, box)
+                act(page, lambda: page.get_by_test_id("next-step").click())
+            assert not _small_controls(page), (lang, _small_controls(page))
+    finally:
+        context.close()
+
+
+def test_focus_returns_to_the_control_that_was_used(site, page: Page):
+    """A palette chip, a seat chip or a rule switch keeps the focus across the swap it causes
+    (it used to jump to the last board position that had the focus)."""
+    page.goto(f"{site}/en/analyze/?pos={EX_BATTLE}")
+    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    cell(page, "A1").focus()
+    act(page, lambda: page.keyboard.press("Enter"))
+    expect(cell(page, "A1")).to_be_focused()
+    analyzer = page.locator("#analyzer")
+    steps = [
+        (lambda: analyzer.locator(".palette").get_by_role("link", name="blue"), "blue"),
+        (lambda: analyzer.get_by_role("switch", name=re.compile("Reversed speed")), "Reversed speed"),
+        (lambda: analyzer.locator(".seats li", has_text="white").get_by_role("link", name="Seat"), "Remove"),
+    ]
+    for control, words in steps:
+        control().focus()
+        act(page, lambda: page.keyboard.press("Enter"))
+        focused = page.evaluate("document.activeElement.textContent")
+        assert words in focused, (words, focused)
+    expect(analyzer.locator(".seats li", has_text="white").get_by_role("link", name="Remove")).to_be_focused()
+    expect(analyzer.get_by_role("switch", name=re.compile("Reversed speed"))).to_have_attribute(
+        "aria-checked", "true")

@@ -248,15 +248,46 @@ def set_deck(situation: Situation, text: str) -> Situation:
     return replace(situation, deck=int(text)).validate()
 
 
+#: The faces in the example of the "cards won earlier" field: the first seated player won
+#: 11 and 66, the second 22 and 35 (four different cards, each in the deck twice, SETUP-2).
+WON_EXAMPLE_FACES = ("11", "66", "22", "35")
+
+
+def won_example(situation: Situation) -> str:
+    """An example for the "cards won earlier" field that this table can use: the first two
+    seated colours with :data:`WON_EXAMPLE_FACES` (``g1166.w2235``)."""
+    first, second = situation.players[:2]
+    a, b, c, d = WON_EXAMPLE_FACES
+    return f"{first.letter}{a}{b}.{second.letter}{c}{d}"
+
+
+def _smaller_face_first(digits: str) -> str:
+    """``"2165"`` -> ``"1256"``: each pair of faces 1-6 with the smaller first; anything else
+    (a 7, an odd digit at the end) stays where it is, for the reader to point at."""
+    pairs = [digits[i:i + 2] for i in range(0, len(digits), 2)]
+    return "".join(p[::-1] if len(p) == 2 and "1" <= p[1] < p[0] <= "6" else p for p in pairs)
+
+
+def normalise_won(text: str) -> str:
+    """The cards-won text as the notation writes it, forgiving what a person types:
+    colour letters in any case (``R1166``), either face first (``r21``). Every character
+    keeps its place, so the reader's offsets still point into what was typed."""
+    lowered = re.sub(r"[A-Z]", lambda m: m.group().lower(), text)
+    return re.sub(r"[0-9]+", lambda m: _smaller_face_first(m.group()), lowered)
+
+
 def set_won(situation: Situation, text: str) -> Situation:
-    """Cards won earlier, in the notation's won syntax (``r1166.b22``); empty clears."""
-    text = text.strip()
-    if not text:
+    """Cards won earlier, in the notation's won syntax (``r1166.b22``; see
+    :func:`normalise_won` for what else is read); empty clears."""
+    stripped = text.strip()
+    if not stripped:
         return replace(situation, won={})
     try:
-        won = notation.parse_won(text, situation.players)
+        won = notation.parse_won(normalise_won(stripped), situation.players)
     except notation.NotationError as exc:  # said as a problem of this field, not of a notation
         exc.code = "bad-won-text"
+        exc.offset += len(text) - len(text.lstrip())  # count from what was typed
+        exc.params["offset"] = exc.offset
         raise
     return replace(situation, won=won).validate()
 

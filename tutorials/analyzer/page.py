@@ -11,11 +11,13 @@ from urllib.parse import quote_plus, urlencode
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from captain.rules import AttackKind, Colour, InvalidInput, Position, Situation, notation
+from captain.rules import AttackKind, Colour, InvalidInput, Position, RulesError, Situation, notation
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
@@ -23,10 +25,27 @@ from tutorials.drawing.cells import CellView
 from tutorials.drawing.chips import Chip, text
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.services import find_saved, short_link
-from tutorials.wording.events import explain
+from tutorials.wording.events import explain, list_join
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
-from tutorials.wording.problems import describe
+from tutorials.wording.problems import describe, expected_text
+
+
+@dataclass(frozen=True, slots=True)
+class FocusChip(Chip):
+    """A :class:`~tutorials.drawing.chips.Chip` with a stable ``data-focus-id``: the key by
+    which the site's focus keeper (static/js/site.js) finds its replacement after a swap."""
+
+    focus_id: str = ""
+
+    def __html__(self) -> SafeString:
+        html = Chip.__html__(self)
+        if not self.focus_id:
+            return html
+        return mark_safe(html.replace("<a ", f'<a data-focus-id="{escape(self.focus_id)}" ', 1))
+
+    def __str__(self) -> str:
+        return self.__html__()
 
 
 def _position_arg(arg: str) -> Position:
@@ -44,8 +63,8 @@ def _colour_arg(arg: str) -> Colour:
 
 
 def _shape_arg(arg: str) -> tuple[int, int]:
-    """``"3x4"`` (or ``3×4``): rows and columns."""
-    m = re.fullmatch(r"\s*([0-9]{1,2})\s*[x×]\s*([0-9]{1,2})\s*", arg)
+    """``"3x4"`` (or ``3X4``, ``3×4``): rows and columns."""
+    m = re.fullmatch(r"\s*([0-9]{1,2})\s*[xX×]\s*([0-9]{1,2})\s*", arg)
     if not m:
         raise InvalidInput("bad board size", code="bad-size")
     return int(m[1]), int(m[2])
@@ -80,6 +99,19 @@ _TOOL_EDITS = {
 }
 
 
+def describe_refusal(error: RulesError, situation: Situation, op: str) -> str:
+    """What the page says when edit ``op`` of ``situation`` is refused: the shared wording
+    (:func:`~tutorials.wording.problems.describe`), except for unreadable "cards won earlier",
+    whose example then uses this table's colours."""
+    if op == "won" and error.code == "bad-won-text":
+        return _("The cards won earlier could not be read at character %(offset)s: expected "
+                 "%(expected)s. Write a colour letter, then the faces of each card, like %(example)s.") % {
+            "offset": error.params.get("offset", 0) + 1,
+            "expected": expected_text(str(error.params.get("expected_code", ""))),
+            "example": analyzer.won_example(situation)}
+    return describe(error)
+
+
 def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situation, str]:
     """Apply the edit named by ``params['op']``; returns ``(situation, tool code)``.
 
@@ -94,6 +126,24 @@ def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situati
     if op in _SITUATION_EDITS:
         return _SITUATION_EDITS[op](situation, arg, tool, params), tool.code
     raise InvalidInput(f"unknown edit {op[:20]!r}", code="bad-tool")
+
+
+def _pieces_of(situation: Situation, colour: Colour) -> str:
+    """What removing ``colour`` from the table takes away with it: its attack cards and dice
+    on the board and the cards it won earlier, counted ("2 attack cards and their dice on 1
+    card"), or ""."""
+    board = situation.board
+    cards = sum(1 for card in board.cards().values() if card.colour == colour)
+    dice = sum(1 for die in board.dice().values() if die.colour == colour)
+    won = len(situation.won.get(colour, ()))
+    items = []
+    if cards:
+        items.append(ngettext("%(n)s attack card", "%(n)s attack cards", cards) % {"n": cards})
+    if dice:
+        items.append(ngettext("their dice on %(n)s card", "their dice on %(n)s cards", dice) % {"n": dice})
+    if won:
+        items.append(ngettext("%(n)s card won earlier", "%(n)s cards won earlier", won) % {"n": won})
+    return list_join(items)
 
 
 @dataclass
@@ -115,11 +165,26 @@ class AnalyzerPage:
     #: the what-if panel computed into the page; otherwise it is fetched after the answer
     #: (htmx, on load) or through a link (without JavaScript), see :attr:`what_if_url`
     what_ifs_inline: bool = False
+    #: the field (or panel) the refusal in :attr:`error` is about: one of :data:`FIELDS`, or
+    #: "" for the board (the message then stands above it)
+    error_field: str = ""
+    #: the position before the last change (notation), the target of Undo; "" when unknown
+    prev: str = ""
+
+    #: fields and panels a refusal can be shown beside: name -> id of the message
+    FIELDS = {"won": "won-error", "deck": "deck-error", "shape": "shape-error", "title": "title-error",
+              "pos": "pos-error", "seats": "seats-error", "rules": "rules-error"}
 
     @classmethod
     def build(cls, request: HttpRequest, situation: Situation | None, *, raw: str = "",
               error: str = "", tool: str | None = None, view: str | None = None,
-              step: str | int | None = None) -> AnalyzerPage:
+              step: str | int | None = None, error_field: str = "",
+              prev: str | None = None) -> AnalyzerPage:
+        """The page of ``situation`` (``None``: ``raw`` could not be read, see ``error``).
+
+        ``tool``, ``view``, ``step`` and ``prev`` default to the request's query; ``error``
+        is a refusal to show, beside ``error_field`` when it names one of :data:`FIELDS`.
+        """
         tool_code = tool if tool is not None else request.GET.get("tool", "")
         view = view or request.GET.get("view", "edit")
         try:
@@ -138,6 +203,10 @@ class AnalyzerPage:
             tool_value, error = Tool.parse(""), error or describe(exc)
         page = cls(situation, raw or (situation.to_notation() if situation else ""), error,
                    tool_value, view, walk.clamp(k) if walk else 0, walk)
+        page.error_field = error_field if error and error_field in cls.FIELDS else ""
+        prev = request.GET.get("prev", "") if prev is None else prev
+        if situation is not None and 0 < len(prev) <= notation.MAX_LENGTH and prev != page.code:
+            page.prev = prev
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
         record = find_saved(saved) if saved else None
@@ -172,12 +241,16 @@ class AnalyzerPage:
         return f"{reverse('tutorials:analyze-edit')}?{query}&op="
 
     def url(self, **extra) -> str:
+        """This page's address: the position, the tool, the view and step, the Undo target
+        (``prev``), and ``extra`` parameters."""
         query = {"pos": self.code}
         if self.tool.code != "r5":
             query["tool"] = self.tool.code
         if self.view == "explain":
             query["view"] = "explain"
             query["step"] = str(self.step)
+        if self.prev:
+            query["prev"] = self.prev
         query.update({k: str(v) for k, v in extra.items()})
         return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
 
@@ -185,6 +258,19 @@ class AnalyzerPage:
         """The link that applies edit ``op`` (with ``arg``) to this page's situation."""
         url = self._edit_prefix + quote_plus(op)
         return f"{url}&arg={quote_plus(arg)}" if arg else url
+
+    def tool_url(self, op: str, arg: str = "") -> str:
+        """The link that chooses another tool: it keeps the Undo target, since choosing a
+        tool changes no position."""
+        url = self.edit_url(op, arg)
+        return f"{url}&prev={quote_plus(self.prev)}" if self.prev else url
+
+    @cached_property
+    def undo_url(self) -> str:
+        """The position before the last change, with the same tool; "" when there is none."""
+        if not self.prev:
+            return ""
+        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.prev, 'tool': self.tool.code})}"
 
     @cached_property
     def links(self) -> dict[str, str]:
@@ -194,9 +280,12 @@ class AnalyzerPage:
 
     @cached_property
     def _view_prefix(self) -> str:
-        """``/…/analyze/?pos=…&tool=…`` — the part every view link shares."""
-        query = urlencode({"pos": self.code, "tool": self.tool.code})
-        return f"{reverse('tutorials:analyze')}?{query}"
+        """``/…/analyze/?pos=…&tool=…`` — the part every view link shares (with the Undo
+        target: looking at the answer changes no position)."""
+        query = {"pos": self.code, "tool": self.tool.code}
+        if self.prev:
+            query["prev"] = self.prev
+        return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
 
     def view_url(self, view: str, step: int = 0) -> str:
         """This situation shown as ``view`` (``edit``, or ``explain`` at step ``step``)."""
@@ -231,58 +320,90 @@ class AnalyzerPage:
     def colour_buttons(self) -> list[Chip]:
         """R, B, G, W: the colour of the card or dice the tool places (unseated dimmed)."""
         seated = self.situation.players if self.situation else ()
-        return [Chip(self.edit_url("colour", c.letter),
-                     format_html('<span class="token-letter" aria-hidden="true">{}</span> {}',
-                                 COLOUR_LETTERS[c], COLOUR_NAMES[c]),
-                     css=f"token-chip colour-{c.value}" + ("" if c in seated else " unseated"),
-                     active=self.tool.kind in ("card", "dice") and self.tool.colour == c,
-                     key=c.letter)
+        return [FocusChip(self.tool_url("colour", c.letter),
+                          format_html('<span class="token-letter" aria-hidden="true">{}</span> {}',
+                                      COLOUR_LETTERS[c], COLOUR_NAMES[c]),
+                          css=f"token-chip colour-{c.value}" + ("" if c in seated else " unseated"),
+                          active=self.tool.kind in ("card", "dice") and self.tool.colour == c,
+                          key=c.letter, focus_id=f"colour-{c.letter}")
                 for c in Colour]
 
     def value_buttons(self) -> list[Chip]:
         """0-5: the attack card the tool places."""
-        return [Chip(self.edit_url("value", str(int(k))),
-                     format_html('<strong>{}</strong> <span class="chip-name">{}</span>',
-                                 int(k), CARD_NAMES[k]),
-                     css="value-chip", active=self.tool.kind == "card" and self.tool.value == int(k),
-                     key=str(int(k)), title=str(CARD_NAMES[k]))
+        return [FocusChip(self.tool_url("value", str(int(k))),
+                          format_html('<strong>{}</strong> <span class="chip-name">{}</span>',
+                                      int(k), CARD_NAMES[k]),
+                          css="value-chip", active=self.tool.kind == "card" and self.tool.value == int(k),
+                          key=str(int(k)), title=str(CARD_NAMES[k]), focus_id=f"value-{int(k)}")
                 for k in AttackKind]
 
     def other_tools(self) -> list[Chip]:
         """Dice, remove, no treasure card."""
         return [
-            Chip(self.edit_url("dice"), text(_("Dice")), active=self.tool.kind == "dice", key="d"),
-            Chip(self.edit_url("tool", "e"), text(_("Remove")), active=self.tool.kind == "erase",
-                 key="e"),
-            Chip(self.edit_url("tool", "x"), text(_("No treasure card")),
-                 active=self.tool.kind == "gap", key="x"),
+            FocusChip(self.tool_url("dice"), text(_("Dice")), active=self.tool.kind == "dice", key="d",
+                      focus_id="tool-d"),
+            FocusChip(self.tool_url("tool", "e"), text(_("Remove")), active=self.tool.kind == "erase",
+                      key="e", focus_id="tool-e"),
+            FocusChip(self.tool_url("tool", "x"), text(_("No treasure card")),
+                      active=self.tool.kind == "gap", key="x", focus_id="tool-x"),
         ]
 
     def face_choices(self) -> list[Chip]:
         """The 21 treasure cards (11 to 66): the tool that changes a position's faces."""
         current = str(self.tool.faces) if self.tool.kind == "faces" else ""
-        return [Chip(self.edit_url("tool", f"t{a}{b}"), text(f"{a}{b}"), css="face-chip",
-                     active=current == f"{a}{b}")
+        return [FocusChip(self.tool_url("tool", f"t{a}{b}"), text(f"{a}{b}"), css="face-chip",
+                          active=current == f"{a}{b}", focus_id=f"faces-{a}{b}")
                 for a in range(1, 7) for b in range(a, 7)]
 
     # --- setup panels -----------------------------------------------------------------------
     def seat_buttons(self) -> list[dict]:
+        """One row per colour: seated or not, its seat, the links that seat or remove it and
+        make it start player, what removing it would take away (``note``) and, right after
+        it was removed, what went with it (``removed``)."""
         if self.situation is None:
             return []
         seated = self.situation.players
         start = self.situation.seating.start_player
         out = []
         for c in Colour:
+            things = _pieces_of(self.situation, c) if c in seated else ""
+            note = (capfirst(_("Removing %(colour)s also removes %(things)s.")
+                             % {"colour": COLOUR_NAMES[c], "things": things}) if things else "")
+            removed = self.seat_removed if self.seat_removed and self.seat_removed["colour"] == c else None
             out.append({"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
                         "seated": c in seated, "seat": seated.index(c) + 1 if c in seated else None,
                         "start": c == start, "toggle": self.edit_url("seat", c.letter),
-                        "make_start": self.edit_url("start", c.letter)})
+                        "make_start": self.edit_url("start", c.letter), "note": note,
+                        "removed": removed["text"] if removed else ""})
         return out
+
+    @cached_property
+    def seat_removed(self) -> dict | None:
+        """After a seated player was removed (the Undo target still seats them): the colour
+        that left (``colour``) and a sentence saying what went with it (``text``)."""
+        if self.situation is None or not self.prev or self.view != "edit":
+            return None
+        try:
+            before = notation.parse(self.prev)
+        except RulesError:
+            return None
+        gone = [c for c in before.players if c not in self.situation.players]
+        if len(gone) != 1:
+            return None
+        things = _pieces_of(before, gone[0])
+        colour = COLOUR_NAMES[gone[0]]
+        if not things:
+            text = _("%(colour)s left the table.") % {"colour": colour}
+        else:
+            text = _("%(colour)s left the table. Removed with them: %(things)s.") % {
+                "colour": colour, "things": things}
+        return {"colour": gone[0], "text": capfirst(text)}
 
     def shapes(self) -> list[Chip]:
         """The usual board shapes, one click each."""
         current = self.situation.board.shape if self.situation else (0, 0)
-        return [Chip(self.edit_url("shape", f"{r}x{c}"), text(f"{r}×{c}"), active=current == (r, c))
+        return [FocusChip(self.edit_url("shape", f"{r}x{c}"), text(f"{r}×{c}"), active=current == (r, c),
+                          focus_id=f"shape-{r}x{c}")
                 for r, c in ((3, 3), (4, 4), (3, 4), (4, 5), (5, 5), (6, 6))]
 
     def size_options(self) -> list[int]:
@@ -304,7 +425,8 @@ class AnalyzerPage:
              r.bell is BellRule.FIRST_EDITION, "VAR-4"),
             ("i", _("Judge all sandwiches at once"), r.collection is Collection.SIMULTANEOUS, "INT-1"),
         ]
-        return [{"flag": f, "label": label, "on": on, "clause": clause, "href": self.edit_url("rule", f)}
+        return [{"flag": f, "label": label, "on": on, "clause": clause, "href": self.edit_url("rule", f),
+                 "focus_id": f"rule-{f}"}
                 for f, label, on, clause in rows]
 
     @property
@@ -318,6 +440,44 @@ class AnalyzerPage:
         if "won" in self.typed:
             return self.typed["won"]
         return analyzer.won_text(self.situation) if self.situation else ""
+
+    @property
+    def shape_value(self) -> str:
+        """The rows × columns field: what was typed when it was refused, else the board's."""
+        if "shape" in self.typed:
+            return self.typed["shape"]
+        rows, cols = self.situation.board.shape if self.situation else (0, 0)
+        return f"{rows}x{cols}"
+
+    @property
+    def title_value(self) -> str:
+        """The title field: what was typed when saving was refused, else empty."""
+        return self.typed.get("title", "")
+
+    @cached_property
+    def won_example(self) -> dict[str, str]:
+        """An example for the "cards won earlier" field that this table can use: the first
+        two seated colours (``example``, e.g. ``g1166.w2235``) and its reading (``help``)."""
+        if self.situation is None:
+            return {"example": "", "help": ""}
+        first, second = self.situation.players[:2]
+        a, b, c, d = analyzer.WON_EXAMPLE_FACES
+        example = analyzer.won_example(self.situation)
+        return {"example": example, "help": _(
+            "Colour letter, then the faces of each card: %(example)s = %(first)s won %(a)s and "
+            "%(b)s, %(second)s %(c)s and %(d)s. Capitals and either face first are fine.") % {
+            "example": example, "first": COLOUR_NAMES[first], "second": COLOUR_NAMES[second],
+            "a": a, "b": b, "c": c, "d": d}}
+
+    @property
+    def board_error(self) -> str:
+        """The refusal to show above the board: one that names no field."""
+        return "" if self.error_field else self.error
+
+    @property
+    def field_errors(self) -> dict[str, str]:
+        """``{field: message}`` for the template: at most one field is refused at a time."""
+        return {self.error_field: self.error} if self.error_field else {}
 
     # --- answers ----------------------------------------------------------------------------
     @property
@@ -367,6 +527,33 @@ class AnalyzerPage:
         if not self.walk or self.view != "explain":
             return []
         return self.walk.explanations(self.step)
+
+    @property
+    def step_count(self) -> int:
+        """How many steps the answer has."""
+        return len(self.walk.steps) if self.walk else 0
+
+    @property
+    def step_number(self) -> int:
+        """The current step, counted from 1."""
+        return self.step + 1
+
+    @property
+    def current_step_title(self) -> str:
+        """The current step's short title (explain view)."""
+        return self.walk.step_title(self.step) if self.walk and self.view == "explain" else ""
+
+    def current_explanations(self) -> list:
+        """What happens in the current step: shown right under the board."""
+        if not self.walk or self.view != "explain":
+            return []
+        return [explain(e) for e in self.walk.events_of(self.walk.steps[self.step])]
+
+    def earlier_explanations(self) -> list:
+        """What happened in the steps before the current one, in order."""
+        if not self.walk or self.view != "explain" or self.step == 0:
+            return []
+        return self.walk.explanations(self.step - 1)
 
     @cached_property
     def order(self):
@@ -419,9 +606,12 @@ class AnalyzerPage:
 
     @cached_property
     def what_if_url(self) -> str:
-        """The what-if panel of this situation: a fragment for htmx, else the page with it."""
-        query = urlencode({"pos": self.code, "tool": self.tool.code})
-        return f"{reverse('tutorials:analyze-what-if')}?{query}"
+        """The what-if panel of this situation: a fragment for htmx, else the page with it
+        (keeping the Undo target)."""
+        query = {"pos": self.code, "tool": self.tool.code}
+        if self.prev:
+            query["prev"] = self.prev
+        return f"{reverse('tutorials:analyze-what-if')}?{urlencode(query)}"
 
     @cached_property
     def what_ifs(self):

@@ -10,10 +10,22 @@ from django_htmx.http import push_url, replace_url
 from captain.rules import RulesError, notation
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
-from tutorials.analyzer.page import AnalyzerPage, apply_edit
+from tutorials.analyzer.page import AnalyzerPage, apply_edit, describe_refusal
 from tutorials.http.limits import hit
 from tutorials.services import save_position
 from tutorials.wording.problems import describe
+
+
+#: The field (or panel) beside which a refused edit is explained, by edit.
+_FIELD_OF_EDIT = {"won": "won", "deck": "deck", "shape": "shape", "seat": "seats", "start": "seats",
+                  "rule": "rules"}
+
+
+def _render_page(request: HttpRequest, page: AnalyzerPage, status: int = 200) -> HttpResponse:
+    """The whole analyzer page. Its language links lead to the page's own address (the
+    position's query), also when it answers a POST or an edit link."""
+    return render(request, "tutorials/analyzer.html", {"page": page, "page_url": page.url()},
+                  status=status)
 
 
 # --- analyzer ---------------------------------------------------------------------------------
@@ -28,9 +40,10 @@ def analyze(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         error = describe(exc)
         situation = None
-    page = AnalyzerPage.build(request, situation, raw=raw, error=error)
-    template = "tutorials/analyzer.html#analyzer" if request.htmx else "tutorials/analyzer.html"
-    return render(request, template, {"page": page}, status=200)
+    page = AnalyzerPage.build(request, situation, raw=raw, error=error, error_field="pos")
+    if request.htmx:
+        return render(request, "tutorials/analyzer.html#analyzer", {"page": page})
+    return _render_page(request, page)
 
 
 @require_safe
@@ -44,13 +57,13 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         if request.htmx:  # nothing to put in the panel; the page itself says what is wrong
             return HttpResponse(status=204)
-        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
-        return render(request, "tutorials/analyzer.html", {"page": page}, status=422)
+        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc), error_field="pos")
+        return _render_page(request, page, status=422)
     page = AnalyzerPage.build(request, situation, raw=raw, view="edit")
     page.what_ifs_inline = True
     if request.htmx:
         return render(request, "tutorials/analyzer.html#what-ifs", {"page": page})
-    return render(request, "tutorials/analyzer.html", {"page": page})
+    return _render_page(request, page)
 
 
 @require_safe
@@ -61,33 +74,38 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     try:
         situation = notation.parse(raw)
     except RulesError as exc:
-        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
-        return render(request, "tutorials/analyzer.html#analyzer" if request.htmx
-                      else "tutorials/analyzer.html", {"page": page})
+        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc), error_field="pos")
+        if request.htmx:
+            return render(request, "tutorials/analyzer.html#analyzer", {"page": page})
+        return _render_page(request, page)
+    op = request.GET.get("op", "")
     error = ""
+    prev = request.GET.get("prev", "")  # choosing a tool keeps the Undo target
     try:
         new, tool = apply_edit(situation, request.GET)
     except RulesError as exc:
-        new, tool, error = situation, request.GET.get("tool", ""), describe(exc)
+        new, tool, error = situation, request.GET.get("tool", ""), describe_refusal(exc, situation, op)
         try:
 
             Tool.parse(tool)
         except RulesError:
             tool = ""
-    page = AnalyzerPage.build(request, new, tool=tool, error=error,
+    else:
+        if new.to_notation() != situation.to_notation():
+            prev = situation.to_notation()  # Undo goes back to the position before this edit
+    page = AnalyzerPage.build(request, new, tool=tool, error=error, error_field=_FIELD_OF_EDIT.get(op, ""),
                               view=request.GET.get("view", "edit"),
-                              step=request.GET.get("step", "0"))
-    op = request.GET.get("op", "")
-    if error and op in ("deck", "won"):
+                              step=request.GET.get("step", "0"), prev=prev)
+    if error and op in ("deck", "won", "shape"):  # the field shows what was typed, not erased
         page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
     if request.htmx:
         response = render(request, "tutorials/analyzer.html#analyzer", {"page": page})
-        if request.GET.get("op") in ("tool", "colour", "value", "dice") or error:
+        if op in ("tool", "colour", "value", "dice") or error:
             # choosing a tool (or a refused edit) is not a step to undo with Back / Z
             return replace_url(response, page.url())
         return push_url(response, page.url())
     if error:
-        return render(request, "tutorials/analyzer.html", {"page": page})
+        return _render_page(request, page)
     return redirect(page.url())
 
 
@@ -96,11 +114,24 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
     """POST ``pos`` (+ optional ``title``): store it for good and show its short link."""
     hit(request, "save")
     raw = request.POST.get("pos", "")
+    title = request.POST.get("title", "")
     try:
-        saved, situation = save_position(raw, request.POST.get("title", ""))
+        saved, situation = save_position(raw, title)
     except RulesError as exc:
-        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc))
-        return render(request, "tutorials/analyzer.html", {"page": page}, status=422)
-    page = AnalyzerPage.build(request, situation)
+        return _refused_save(request, raw, title, exc)
+    page = AnalyzerPage.build(request, situation, prev="")
     return redirect(page.url(saved=saved.code) + "#saved")
+
+
+def _refused_save(request: HttpRequest, raw: str, title: str, exc: RulesError) -> HttpResponse:
+    """422: the whole analyzer again, with the position, the typed title and, beside the
+    refused field, why."""
+    try:
+        situation = notation.parse(raw)
+    except RulesError as bad_position:
+        situation, exc = None, bad_position  # the title cannot help: say what is wrong with it
+    page = AnalyzerPage.build(request, situation, raw=raw, error=describe(exc), prev="",
+                              error_field="title" if exc.field == "title" else "pos")
+    page.typed["title"] = title[:1000]
+    return _render_page(request, page, status=422)
 
