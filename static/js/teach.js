@@ -17,8 +17,12 @@
     if (s.dataset.index === shownIndex) return;
     shownIndex = s.dataset.index;
     var heading = s.querySelector("h1");
-    if (heading) {
-      heading.scrollIntoView({ block: "start" });
+    if (!heading) return;
+    heading.scrollIntoView({ block: "start" });
+    // A presenter who pressed Next keeps the focus on it (site.js gives it back), so a
+    // second Enter moves on again; otherwise (keys, a guest following) the title takes it.
+    var active = document.activeElement;
+    if (!active || active === document.body || !active.closest("[data-nav]")) {
       heading.focus({ preventScroll: true });
     }
   }

@@ -1,0 +1,74 @@
+"""Every page of the site, for the checks that must hold on all of them (focus after a
+swap, no horizontal overflow on phones): the static pages by address, and a table's
+presenter and guest pages, which need a table first (:func:`table_pages`).
+
+A page added to the site belongs here; `test_every_page_is_listed` fails when a named URL
+pattern of the site is not reached by any address below.
+"""
+
+from __future__ import annotations
+
+from tutorials.tutorial.script import LESSONS
+
+EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
+
+#: url name -> addresses ({lang} is the language prefix)
+STATIC_PAGES: dict[str, list[str]] = {
+    "index": ["/{lang}/tutorial/"],
+    "lesson": [f"/{{lang}}/tutorial/{lesson.slug}/" for lesson in LESSONS],
+    "rules": ["/{lang}/rules/"],
+    "analyze": ["/{lang}/analyze/", "/{lang}/analyze/?pos=" + EX_BATTLE,
+                "/{lang}/analyze/?view=explain&step=3&pos=" + EX_BATTLE],
+    "sheets": ["/{lang}/sheets/"],
+    "teach": ["/{lang}/teach/"],
+    "teach-find": ["/{lang}/teach/join/"],
+    "not-found": ["/{lang}/no-such-page/"],
+}
+
+#: url names reached by table_pages() or not pages at all (PDFs, images, htmx parts, moves)
+NOT_STATIC = {"home", "board", "analyze-edit", "analyze-what-if", "analyze-save", "analyze-pdf",
+              "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll",
+              "teach-board", "teach-guest", "teach-poll"}
+
+
+def static_addresses(lang: str) -> list[str]:
+    """Every static page's address in language ``lang``."""
+    return [a.format(lang=lang) for addresses in STATIC_PAGES.values() for a in addresses]
+
+
+def table_pages(page, site: str, lang: str) -> list[str]:
+    """Start a 4-player full-script table in ``page`` (a Playwright page whose context
+    becomes the presenter) and return the presenter's addresses worth checking: the first
+    section, a section with example boards, the guided round's "resolve our table", and the
+    guest page. ``?at=<n>`` is not a real parameter: the caller moves the table with
+    :func:`go_to_section`."""
+    page.goto(f"{site}/{lang}/teach/")
+    page.locator('input[name="script"][value="full"]').check()
+    page.locator("form.teach-form button[type=submit]").click()
+    page.wait_for_url("**/teach/*/")
+    code = page.get_by_test_id("table-code").inner_text()
+    return [f"/{lang}/teach/{code}/", f"/{lang}/t/{code}/"]
+
+
+def sections_with_boards(code: str) -> list[int]:
+    """Indices of the sections of table ``code`` that show example boards or the table's own
+    board (one of each kind of board)."""
+    from tutorials.models import TeachSession
+    from tutorials.tutorial.teaching import sections
+
+    session = TeachSession.objects.get(code=code)
+    seen: set[tuple[str, ...]] = set()
+    found = []
+    for i, section in enumerate(sections(session.options)):
+        kinds = tuple(section.boards)
+        if kinds and kinds not in seen:
+            seen.add(kinds)
+            found.append(i)
+    return found
+
+
+def go_to_section(code: str, index: int) -> None:
+    """Move table ``code`` to section ``index`` directly in the database."""
+    from tutorials.models import TeachSession
+
+    TeachSession.objects.filter(code=code).update(section=index, board_states={})
