@@ -7,6 +7,7 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 from tutorials.analyzer import views as analyzer
+from tutorials.play import views as play
 from tutorials.sheets import views as sheets
 from tutorials.teach import views as teach
 from tutorials.tutorial import views as tutorial
@@ -41,4 +42,8 @@ urlpatterns = [
     # guests type codes any way (full-width, upper case, spaces): str, normalised in the view
     path("t/<str:code>/", teach.teach_guest, name="teach-guest"),
     path("t/<str:code>/poll/", teach.teach_poll, name="teach-poll"),
+    # playing a practice game against computer captains
+    path("play/", play.play_start, name="play"),
+    path("play/<slug:code>/", play.play_game, name="play-game"),
+    path("play/<slug:code>/act/", play.play_act, name="play-act"),
 ]

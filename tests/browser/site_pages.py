@@ -22,13 +22,14 @@ STATIC_PAGES: dict[str, list[str]] = {
     "sheets": ["/{lang}/sheets/"],
     "teach": ["/{lang}/teach/"],
     "teach-find": ["/{lang}/teach/join/"],
+    "play": ["/{lang}/play/"],
     "not-found": ["/{lang}/no-such-page/"],
 }
 
 #: url names reached by table_pages() or not pages at all (PDFs, images, htmx parts, moves)
 NOT_STATIC = {"home", "board", "analyze-edit", "analyze-what-if", "analyze-save", "analyze-pdf",
               "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll",
-              "teach-board", "teach-guest", "teach-poll"}
+              "teach-board", "teach-guest", "teach-poll", "play-game", "play-act"}
 
 
 def static_addresses(lang: str) -> list[str]:

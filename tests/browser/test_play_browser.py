@@ -1,0 +1,145 @@
+"""Playing a practice game in a browser without JavaScript (issue 19): a whole 2-player
+strategy-mode game played to the end by clicking links and buttons only, in Japanese and
+German, fitting a 390 px phone; and the same forms posted by htmx with JavaScript on."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_accessibility import _run_axe
+from tests.browser.test_phones import OVERFLOW_JS, TARGETS_JS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+#: set PLAY_SHOTS=/some/dir to keep screenshots of the game page
+SHOTS = os.environ.get("PLAY_SHOTS", "")
+
+
+@pytest.fixture
+def site(live_server):
+    return live_server.url
+
+
+def _fits(page, where: str) -> None:
+    assert page.evaluate(OVERFLOW_JS) == [], f"{where}: wider than the screen"
+    assert page.evaluate(TARGETS_JS) == [], f"{where}: small targets"
+
+
+def _shot(page, name: str) -> None:
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def _click(page, locator) -> None:
+    with page.expect_navigation():
+        locator.first.click()
+
+
+def _next_control(page):
+    """What a simple learner clicks next: place a pair, place an attack card, begin Dice
+    Time or go on, end the turn, or re-roll all dice."""
+    for test_id in ("claim", "place-submit", "play-begin", "play-continue", "play-pass", "roll-all"):
+        found = page.get_by_test_id(test_id)
+        if found.count():
+            return test_id, found
+    raise AssertionError(page.content()[-2000:])
+
+
+def _start(page, site: str, lang: str) -> None:
+    page.goto(f"{site}/{lang}/play/")
+    _fits(page, "start form")
+    page.locator('input[name="players"][value="2"]').check()
+    _click(page, page.get_by_test_id("start-game"))
+    expect(page).to_have_url(re.compile(rf"/{lang}/play/\w+/$"))
+
+
+def _play_to_the_end(page, lang: str) -> None:
+    shown = set()
+    for _turn in range(600):
+        if page.get_by_test_id("final-standings").count():
+            return
+        if page.get_by_test_id("next-step").count() and "steps" not in shown:
+            shown.add("steps")  # Battle Time, one card at a time, as in the analyzer
+            _fits(page, "round result")
+            _shot(page, f"{lang}-390-round")
+            _click(page, page.get_by_test_id("next-step"))
+            expect(page.get_by_test_id("current-step")).to_contain_text("2")
+            expect(page.locator(f'#play-steps a.clause[href^="/{lang}/rules/#BAT"]').first).to_be_visible()
+        kind, control = _next_control(page)
+        if kind not in shown and kind in ("claim", "place-submit"):
+            shown.add(kind)
+            _fits(page, kind)
+            _shot(page, f"{lang}-390-{kind}")
+        _click(page, control)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("lang", ["ja", "de"])
+def test_a_whole_game_without_javascript_on_a_phone(site, browser, lang):
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE,
+                                  extra_http_headers={"Accept-Language": lang})
+    page = context.new_page()
+    _start(page, site, lang)
+    _fits(page, "game page")
+    if page.get_by_test_id("play-continue").count():
+        _click(page, page.get_by_test_id("play-continue"))
+    else:
+        _click(page, page.get_by_test_id("play-begin"))
+    # Dice Time on a phone: the board, the learner's dice and hand on one screen
+    bottom = page.evaluate("""() => Math.max(...['#play-board', '[data-testid=my-dice]', '.play-hand']
+        .map(s => document.querySelector(s).getBoundingClientRect().bottom))""")
+    assert bottom <= PHONE["height"], f"board, dice and hand end at {bottom} px"
+    _play_to_the_end(page, lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    standings = page.get_by_test_id("final-standings")
+    expect(standings).to_be_visible()
+    expect(standings.locator("tbody tr")).to_have_count(2)
+    _fits(page, "final standings")
+    _shot(page, f"{lang}-390-end")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    _shot(page, f"{lang}-desktop-end")
+    context.close()
+
+
+def test_htmx_posts_the_same_forms_and_keeps_the_focus(site, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{site}/en/play/")
+    page.locator('input[name="start"][value="me"]').check()
+    _click(page, page.get_by_test_id("start-game"))
+    page.get_by_test_id("play-begin").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("play-turn")).to_be_visible()
+    expect(page.locator("#play-title")).to_contain_text("Dice Time")
+    expect(page.locator("html")).to_have_attribute("data-requests", "0")
+    # the swap kept the page (no reload) and left the focus inside the game area
+    focused = page.evaluate("document.activeElement.closest('#play-area') !== null")
+    assert focused
+    _shot(page, "en-desktop-dice")
+    context.close()
+
+
+def test_start_and_game_pages_fit_320_px_and_pass_axe(site, browser):
+    context = browser.new_context(viewport={"width": 320, "height": 700}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{site}/ja/play/")
+    _fits(page, "start form at 320 px")
+    assert _run_axe(page) == []
+    page.locator('input[name="players"][value="4"]').check()
+    page.locator('input[name="start"][value="me"]').check()
+    _click(page, page.get_by_test_id("start-game"))
+    _fits(page, "game page at 320 px")
+    assert _run_axe(page) == []
+    page.get_by_test_id("play-begin").click()  # htmx posts the form and swaps the game area
+    page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
+    expect(page.get_by_test_id("play-turn")).to_be_visible()
+    _fits(page, "4-player Dice Time at 320 px")
+    assert _run_axe(page) == []
+    _shot(page, "ja-320-dice-4p")
+    context.close()

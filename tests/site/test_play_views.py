@@ -1,0 +1,241 @@
+"""Playing a practice game on the site (issue 19, strategy mode without JavaScript): the
+start form, the learner's cookie, refused and stale moves, and whole games played to the
+end through plain form posts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from tutorials.models import PracticeGame
+from tutorials.practice import games
+from tutorials.wording.events import card_phrase
+
+pytestmark = pytest.mark.django_db
+
+CHOICES = {"players": "2", "colour": "red", "start": "random", "strength": "greedy",
+           "collection": "sequential"}
+
+
+def _start(client: Client, lang: str = "en", **choices) -> str:
+    response = client.post(f"/{lang}/play/", {**CHOICES, **choices})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return response["Location"]
+
+
+def _version(html: str) -> str:
+    return re.search(r'name="version" value="(\d+)"', html).group(1)
+
+
+def _first_move(html: str) -> dict | None:
+    """A simple learner: place a pair when it can, else an attack card, else begin or go
+    on, else pass, else re-roll all dice. ``None`` when the game is over."""
+    if 'data-testid="final-standings"' in html:
+        return None
+    claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
+    if claim:
+        return {"do": "claim", "at": claim.group(1)}
+    if 'data-testid="place-submit"' in html:
+        return {"do": "place", "at": re.search(r'name="at" value="([\d-]+)" checked', html).group(1),
+                "card": re.search(r'name="card" value="(\d)" checked', html).group(1)}
+    for do in ("begin", "continue", "pass"):
+        if f'data-testid="play-{do}"' in html:
+            return {"do": do}
+    if 'data-testid="roll-all"' in html:
+        return {"do": "roll", "dice": re.findall(r'type="checkbox" name="dice" value="(\d)"', html)}
+    raise AssertionError("no move offered: " + html[-2000:])
+
+
+def _no_hidden_cards(html: str, game: PracticeGame, lang: str) -> None:
+    """Captains' attack cards lie face down until Battle Time: their values are never on
+    the page while they lie on the board."""
+    state = games.practice_of(game).state
+    with translation.override(lang):
+        for row in state.board.rows:
+            for cell in row:
+                if cell.card is not None and cell.card.colour.value != game.setup["learner"]:
+                    assert card_phrase(cell.card.token) not in html
+
+
+def test_start_form_offers_strategy_mode_and_its_options():
+    html = Client().get("/ja/play/").content.decode()
+    for name in ("players", "colour", "start", "strength", "place_after_reroll", "variants", "collection"):
+        assert f'name="{name}"' in html, name
+    assert 'name="csrfmiddlewaretoken"' in html and "STRAT-4" in html and "INT-1" in html
+    assert 'value="action"' not in html  # action mode comes later
+
+
+def test_refused_choices_answer_422_with_reasons_and_keep_every_choice():
+    client = Client()
+    response = client.post("/de/play/", {**CHOICES, "players": "5", "strength": "godlike",
+                                          "colour": "green", "variants": ["v1"],
+                                          "place_after_reroll": "1", "collection": "simultaneous"})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'id="error-players"' in html and 'id="error-strength"' in html
+    assert 'id="error-colour"' not in html
+    for kept in ('value="green" checked', 'value="v1" checked', 'name="place_after_reroll" value="1" checked',
+                 'value="simultaneous" checked'):
+        assert kept in html, kept
+    assert not PracticeGame.objects.exists()
+    with translation.override("de"):
+        assert translation.gettext("Choose 2, 3 or 4 players.") in html
+
+
+def test_start_deals_a_strategy_game_and_keeps_the_key_in_a_signed_httponly_cookie():
+    client = Client()
+    response = client.post("/ja/play/", {**CHOICES, "players": "3", "colour": "blue", "start": "me",
+                                          "place_after_reroll": "1", "variants": ["v1", "v2"]})
+    assert response.status_code == 302
+    code = response["Location"].rstrip("/").split("/")[-1]
+    assert response["Location"] == f"/ja/play/{code}/"
+    cookie = response.cookies[f"play_{code}"]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    game = PracticeGame.objects.get(code=code)
+    assert game.setup["seats"] == ["blue", "red", "green"] and game.setup["learner"] == "blue"
+    assert game.setup["start_player"] == "blue"
+    assert game.setup["rules"] == {"mode": "strategy", "place_after_reroll": True,
+                                   "speed_order": "reversed", "no_scouts": True}
+    # the cookie is signed: the key itself opens the game, the raw cookie does not
+    assert ":" in cookie.value
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-testid="play-begin"' in html and cookie.value not in html
+
+
+def test_a_stranger_without_the_cookie_cannot_see_or_play_the_game():
+    owner = Client()
+    url = _start(owner, "de")
+    version = PracticeGame.objects.get().version
+    stranger = Client()
+    page = stranger.get(url)
+    assert page.status_code == 404
+    html = page.content.decode()
+    assert '<html lang="de">' in html and 'data-testid="play-missing"' in html
+    with translation.override("de"):
+        assert translation.gettext("No game here") in html
+    moved = stranger.post(url + "act/", {"do": "continue", "version": str(version)})
+    assert moved.status_code == 404
+    # another game's cookie does not open this one either
+    other = Client()
+    _start(other, "de")
+    assert other.get(url).status_code == 404
+    assert PracticeGame.objects.get(code=url.rstrip("/").split("/")[-1]).version == version
+
+
+def test_a_move_the_rules_forbid_is_refused_with_its_clause_in_the_learners_language():
+    client = Client()
+    url = _start(client, "ja", start="me")
+    html = client.get(url).content.decode()
+    version = _version(html)
+    # placing an attack card before Setting Time
+    refused = client.post(url + "act/", {"do": "place", "at": "0-0", "card": "3", "version": version})
+    assert refused.status_code == 422
+    body = refused.content.decode()
+    assert 'data-testid="play-refusal"' in body and 'href="/ja/rules/#SET-1"' in body
+    with translation.override("ja"):
+        sentence = translation.gettext("That cannot be done in this phase of the round.")
+    assert sentence in body and sentence != "That cannot be done in this phase of the round."
+    assert _version(body) == version  # nothing happened
+    # a re-roll of no dice (STRAT-2), and something that is no move at all
+    client.post(url + "act/", {"do": "begin", "version": version})
+    version = _version(client.get(url).content.decode())
+    empty = client.post(url + "act/", {"do": "roll", "version": version})
+    assert empty.status_code == 422 and "#STRAT-2" in empty.content.decode()
+    nonsense = client.post(url + "act/", {"do": "fly", "version": version})
+    assert nonsense.status_code == 422 and 'data-testid="play-refusal"' in nonsense.content.decode()
+
+
+def test_a_move_from_an_older_page_answers_409_with_the_game_as_it_stands():
+    client = Client()
+    url = _start(client, "en", start="me")
+    old = _version(client.get(url).content.decode())
+    assert client.post(url + "act/", {"do": "begin", "version": old}).status_code == 303
+    stale = client.post(url + "act/", {"do": "begin", "version": old})
+    assert stale.status_code == 409
+    html = stale.content.decode()
+    assert 'data-testid="play-stale"' in html
+    assert _version(html) == str(PracticeGame.objects.get().version) != old
+    assert 'data-testid="play-begin"' not in html  # Dice Time is under way
+
+
+def test_htmx_posts_get_the_game_area_back():
+    client = Client()
+    url = _start(client, "en", start="me")
+    version = _version(client.get(url).content.decode())
+    swapped = client.post(url + "act/", {"do": "begin", "version": version}, headers={"HX-Request": "true"})
+    assert swapped.status_code == 200
+    html = swapped.content.decode()
+    assert html.lstrip().startswith('<div id="play-area"') and "<html" not in html
+    refused = client.post(url + "act/", {"do": "begin", "version": _version(html)},
+                          headers={"HX-Request": "true"})
+    assert refused.status_code == 200 and "#DICE-1" in refused.content.decode()
+
+
+@pytest.mark.parametrize("lang, choices", [
+    ("ja", {}),
+    ("de", {"players": "3", "colour": "white", "place_after_reroll": "1", "variants": ["v1"],
+            "strength": "random", "collection": "simultaneous"}),
+])
+def test_a_whole_game_played_with_forms_ends_with_the_standings_in_the_learners_language(lang, choices):
+    client = Client()
+    url = _start(client, lang, **choices)
+    game = PracticeGame.objects.get()
+    seen_steps = seen_setting = 0
+    for _turn in range(1500):
+        html = client.get(url).content.decode()
+        assert f'<html lang="{lang}">' in html
+        if 'name="do" value="place"' in html:
+            seen_setting += 1
+            _no_hidden_cards(html, game, lang)
+        if 'data-testid="next-step"' in html and seen_steps < 3:
+            # Battle and Treasure Time, step by step as in the analyzer
+            step = client.get(url + "?step=1")
+            assert step.status_code == 200 and f"/{lang}/rules/#BAT-" in step.content.decode()
+            analyzer = re.search(r'href="([^"]+)" data-testid="open-analyzer"', html).group(1)
+            assert client.get(analyzer.replace("&amp;", "&")).status_code == 200
+            seen_steps += 1
+        move = _first_move(html)
+        if move is None:
+            break
+        response = client.post(url + "act/", {**move, "version": _version(html)})
+        assert response.status_code == 303, (move, response.content.decode()[-3000:])
+    else:
+        raise AssertionError("the game did not end")
+    game.refresh_from_db()
+    practice = games.practice_of(game)
+    assert practice.state.is_over and seen_steps and seen_setting
+    with translation.override(lang):
+        title = translation.gettext("Final standings")
+    assert title != "Final standings" and title in html
+    assert "#END-2" in html or "#END-3" in html
+    standings, _winner = practice.state.standings()
+    rows = re.findall(r"<tr><th scope=\"row\">.*?</th><td>(\d+)</td><td>(\d+)</td></tr>",
+                      html[html.find('data-testid="final-standings"'):])
+    assert [(int(a), int(b)) for a, b in rows] == [(s.cards, s.doubles) for s in standings]
+
+
+def test_board_positions_post_a_claim_with_the_version_in_their_address():
+    client = Client()
+    url = _start(client, "en", start="me")
+    client.post(url + "act/", {"do": "begin", "version": _version(client.get(url).content.decode())})
+    for _turn in range(60):
+        html = client.get(url).content.decode()
+        cell = re.search(r'<form class="control-form" method="post" action="([^"]+\?version=(\d+))"'
+                         r'.*?name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)">'
+                         r'<button type="submit" class="cell', html)
+        if cell:
+            action, version, at = cell.groups()
+            assert version == _version(html)
+            assert client.post(action.replace("&amp;", "&"), {"do": "claim", "at": at}).status_code == 303
+            assert int(_version(client.get(url).content.decode())) > int(version)
+            # the same position's old form again: the game moved on
+            assert client.post(action, {"do": "claim", "at": at}).status_code == 409
+            return
+        move = _first_move(html)
+        client.post(url + "act/", {**move, "version": _version(html)})
+    raise AssertionError("no position could be claimed")

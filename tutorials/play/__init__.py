@@ -1,0 +1,1 @@
+"""Play a practice game on the site (issue 19): the start form and the game page."""

@@ -1,0 +1,110 @@
+"""The start form of a practice game: the learner's choices, checked, as the options of
+:func:`tutorials.practice.games.start_game`.
+
+This first increment offers strategy mode only (turns, STRAT-1..4); every choice refused
+comes back with the reason beside its field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext as _
+
+from captain.rules import Colour, RulesError
+from tutorials.play.table import COLOURS, STRENGTH_LABELS
+from tutorials.practice import games
+from tutorials.wording.clauses import clause_summary
+from tutorials.wording.glossary import COLOUR_NAMES
+from tutorials.wording.problems import describe
+
+VARIANTS = {"v1": "VAR-1", "v2": "VAR-2"}
+STARTS = ("random", "me", "left")
+READINGS = ("sequential", "simultaneous")
+DEFAULT_CHOICES = {"players": "2", "colour": "red", "start": "random", "strength": "greedy",
+                   "variants": [], "place_after_reroll": False, "collection": "sequential"}
+
+
+class StartRefused(Exception):
+    """The choices cannot start a game: ``errors`` by field, ``chosen`` kept as sent."""
+
+    def __init__(self, chosen: dict, errors: dict[str, str]) -> None:
+        super().__init__(errors)
+        self.chosen, self.errors = chosen, errors
+
+
+def _chosen(post) -> dict:
+    return {"players": post.get("players", ""), "colour": post.get("colour", ""),
+            "start": post.get("start", "random"), "strength": post.get("strength", ""),
+            "variants": post.getlist("variants"),
+            "place_after_reroll": post.get("place_after_reroll", "") in ("1", "on", "true"),
+            "collection": post.get("collection", "sequential")}
+
+
+def _field_errors(chosen: dict) -> dict[str, str]:
+    errors = {}
+    if chosen["players"] not in ("2", "3", "4"):
+        errors["players"] = _("Choose 2, 3 or 4 players.")
+    if chosen["colour"] not in COLOURS:
+        errors["colour"] = _("Choose your colour: red, blue, green or white.")
+    if chosen["start"] not in STARTS:
+        errors["start"] = _("Choose who is the first start player.")
+    if chosen["strength"] not in STRENGTH_LABELS:
+        errors["strength"] = _("Choose how strong the computer captains play.")
+    if any(v not in VARIANTS for v in chosen["variants"]):
+        errors["variants"] = _("Only the variants listed here can be played in strategy mode.")
+    if chosen["collection"] not in READINGS:
+        errors["collection"] = _("Choose one of the two readings of the collection order.")
+    return errors
+
+
+def _options(chosen: dict) -> dict:
+    learner = chosen["colour"]
+    seats = [learner, *(c for c in COLOURS if c != learner)][: int(chosen["players"])]
+    start = {"me": seats[0], "left": seats[1]}.get(chosen["start"])
+    rules: dict[str, object] = {"mode": "strategy", "collection": chosen["collection"]}
+    if "v1" in chosen["variants"]:
+        rules["speed_order"] = "reversed"
+    if "v2" in chosen["variants"]:
+        rules["no_scouts"] = True
+    if chosen["place_after_reroll"]:
+        rules["place_after_reroll"] = True
+    options = {"seats": seats, "learner": learner, "rules": rules, "strength": chosen["strength"]}
+    if start:
+        options["start_player"] = start
+    return options
+
+
+#: the engine's fields (games.parse_options) -> the form's
+_FIELDS = {"seats": "players", "learner": "colour", "start_player": "start", "strength": "strength"}
+
+
+def options_from_form(post) -> tuple[dict, dict]:
+    """The choices as sent and the game's options. Raises :class:`StartRefused`."""
+    chosen = _chosen(post)
+    errors = _field_errors(chosen)
+    if errors:
+        raise StartRefused(chosen, errors)
+    options = _options(chosen)
+    try:
+        games.parse_options(options)
+    except RulesError as error:
+        field = _FIELDS.get((error.field or "").split("[")[0].split(".")[0], "variants")
+        raise StartRefused(chosen, {field: describe(error)}) from None
+    return chosen, options
+
+
+def start_context(chosen: Mapping[str, object], errors: Mapping[str, str] | None = None) -> dict:
+    return {
+        "chosen": chosen, "errors": errors or {},
+        "colours": [(c, COLOUR_NAMES[Colour(c)]) for c in COLOURS],
+        "strengths": list(STRENGTH_LABELS.items()),
+        "variants": [(v, cid, clause_summary(cid)) for v, cid in VARIANTS.items()],
+        "strat4": clause_summary("STRAT-4"),
+        "readings": [("sequential", _("One after another: each player collects and clears their "
+                                      "cards before the next looks for sandwiches (this site's "
+                                      "reading).")),
+                     ("simultaneous", _("All at once: every sandwich is judged on the board as "
+                                        "Battle Time left it; where sandwiches overlap, the start "
+                                        "player collects first."))],
+    }

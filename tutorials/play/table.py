@@ -1,0 +1,345 @@
+"""What the game page shows: a practice game (:mod:`tutorials.practice.games`) as the
+learner may see it, drawn like the analyzer.
+
+:class:`GamePage` reads the engine's state and never shows hidden information: other
+players' hands are counts, the captains' attack cards lie face down until Battle Time,
+and the deck order and seed are never read. Battle and Treasure Time of the round just
+played are the analyzer's walkthrough (:class:`~tutorials.drawing.walkthrough.Walkthrough`)
+of the position as Setting Time left it, step by step, with the same wording and clause
+links; that position also opens in the analyzer (its ``pos=`` notation).
+
+Learner moves come from form fields (:func:`move_from_form`): ``do`` (``begin``,
+``continue``, ``claim``, ``place``, ``roll``, ``pass``), ``at`` (``row-col``), ``card``
+(a value) and ``dice`` (faces to re-roll, repeated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from captain.rules import Colour, Position, Situation
+from captain.rules.errors import IllegalAction, InvalidInput
+from captain.rules.game import Phase, apply
+from captain.rules.model import AttackKind
+from tutorials.drawing.cells import CellView, pips
+from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.practice import games
+from tutorials.wording.events import Explanation, explain
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES, position_label
+
+COLOURS = ("red", "blue", "green", "white")
+#: the captains' strengths as the start form names them
+STRENGTH_LABELS = {
+    "random": gettext_lazy("Beginner: picks any legal move"),
+    "greedy": gettext_lazy("Fair: takes what looks best now"),
+    "strong": gettext_lazy("Strong: looks a few moves ahead"),
+}
+#: event codes told in "this round so far" (Battle and Treasure Time have their own steps)
+_TOLD = ("game.", "dice.", "setting.")
+
+
+@dataclass
+class ActionAt:
+    """A board position that posts a move (``grid_html``'s ``href`` protocol)."""
+
+    do: str
+    at: str
+
+
+def _at(text: str) -> list[int]:
+    try:
+        row, col = (int(v) for v in text.split("-"))
+    except ValueError:
+        raise InvalidInput("position must be row-col", where="at", field="at", code="bad-position") from None
+    return [row, col]
+
+
+def move_from_form(data: Mapping[str, object], learner: Colour) -> dict:
+    """The move :func:`games.play` expects, from the game page's form fields.
+    Raises :class:`InvalidInput` for fields that make no move, :class:`IllegalAction`
+    for a re-roll of no dice (STRAT-2)."""
+    do = str(data.get("do", ""))
+    player = learner.value
+    if do == "continue":
+        return dict(games.CONTINUE)
+    if do in ("begin", "pass"):
+        return {"type": "begin-dice-time" if do == "begin" else "pass", "player": player}
+    if do == "claim":
+        return {"type": "claim", "player": player, "position": _at(str(data.get("at", "")))}
+    if do == "place":
+        try:
+            value = int(str(data.get("card", "")))
+        except ValueError:
+            raise InvalidInput("choose a card", where="card", field="card", code="bad-action") from None
+        return {"type": "place", "player": player, "position": _at(str(data.get("at", ""))), "value": value}
+    if do == "roll":
+        dice = data.getlist("dice") if hasattr(data, "getlist") else data.get("dice")
+        faces = [int(d) for d in dice if str(d) in "123456" and str(d)] if isinstance(dice, list) else []
+        if not faces:
+            raise IllegalAction("choose at least one die to re-roll", clause="STRAT-2", code="empty-reroll")
+        return {"type": "roll", "player": player, "dice": faces}
+    raise InvalidInput(f"unknown move {do!r}", where="do", field="do", code="bad-action")
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """A round that reached Battle Time: its number and the position Setting Time left."""
+
+    number: int
+    situation: Situation
+
+    @property
+    def analyzer_url(self) -> str:
+        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation.to_notation()})}"
+
+
+def history(practice) -> tuple[list[PlayedRound], list]:
+    """Every round that reached Battle Time, and the events of the current round's Dice and
+    Setting Time (the log replayed from the deal)."""
+    state = practice.dealt
+    rounds: list[PlayedRound] = []
+    current: list = [e for e in state.log if e.code.startswith(_TOLD)]
+    for entry in practice.log:
+        before = state
+        state = apply(state, entry.action)
+        if state.last_round is not None and state.last_round is not before.last_round:
+            won = {p.colour: p.won for p in before.players if p.won}
+            rounds.append(PlayedRound(before.round, Situation(
+                state.last_round.board, before.seating, before.rules, len(before.deck), won)))
+            current = []
+        else:
+            current += [e for e in state.log if e.code.startswith(_TOLD)]
+    return rounds, current
+
+
+def _die_faces(dice) -> list[dict]:
+    return [{"face": d, "pips": pips(d)} for d in dice]
+
+
+class GamePage:
+    """The game page of ``game`` (a :class:`~tutorials.models.PracticeGame`) for its learner.
+
+    ``step`` is the walkthrough step shown of the round just played; ``refusal`` a
+    refused move (its sentence and clause), ``stale`` whether the move came from an old
+    version of the page.
+    """
+
+    def __init__(self, game, practice, *, step: int = 0, refusal: dict | None = None,
+                 stale: bool = False) -> None:
+        self.game, self.practice = game, practice
+        self.state = practice.state
+        self.learner: Colour = practice.learner
+        self.version = game.version
+        self.refusal, self.stale = refusal, stale
+        self.actions = games.learner_actions(practice)
+        self.rounds, self._current_events = history(practice)
+        self.walk = Walkthrough(self.rounds[-1].situation) if self.showing_round else None
+        self.step = self.walk.clamp(step) if self.walk else 0
+
+    # --- where the game stands --------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def showing_round(self) -> bool:
+        """Between rounds (and at the end): the round just played, step by step."""
+        return bool(self.rounds) and (self.over or (self.practice.waiting_for_learner
+                                                    and self.state.phase is Phase.AWAIT_START_BELL))
+
+    @property
+    def round_number(self) -> int:
+        return self.rounds[-1].number if self.showing_round else self.state.round
+
+    @property
+    def phase_name(self) -> str:
+        if self.over:
+            return _("The game is over")
+        if self.showing_round:
+            return _("Battle Time and Treasure Time")
+        phase = self.state.phase
+        if phase is Phase.SETTING:
+            return str(PHASE_NAMES["setting"])
+        if phase is Phase.DICE:
+            return str(PHASE_NAMES["dice"])
+        return _("Before Dice Time")
+
+    @property
+    def my_turn(self) -> bool:
+        return any(a["type"] != "continue" for a in self.actions)
+
+    @property
+    def turn_text(self) -> str:
+        state = self.state
+        if self.over or self.showing_round:
+            return ""
+        mover = state.start_player if state.phase is Phase.AWAIT_START_BELL else state.turn
+        if mover is None:
+            return ""
+        if mover is self.learner:
+            return _("Your turn.")
+        return _("%(colour)s's turn.") % {"colour": COLOUR_NAMES[mover]}
+
+    # --- the board -----------------------------------------------------------------------------
+    def cells(self) -> list[list[CellView]]:
+        if self.walk is not None:
+            return self.walk.cells(self.step)
+        claimable = {tuple(a["position"]) for a in self.actions if a["type"] == "claim"}
+        grid = []
+        for r, row in enumerate(self.state.board.rows):
+            out = []
+            for c, sq in enumerate(row):
+                card = sq.card
+                cell = CellView(Position(r, c), sq.treasure, card, sq.dice,
+                                face_down=card is not None and card.colour is not self.learner)
+                if (r, c) in claimable:
+                    cell.href = ActionAt("claim", f"{r}-{c}")  # type: ignore[assignment]
+                    cell.classes.append("claimable")
+                    cell.notes.append(_("your dice show this card: choose it to place a pair here"))
+                out.append(cell)
+            grid.append(out)
+        return grid
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        rows = self.state.board.rows if self.walk is None else self.walk.situation.board.rows
+        return len(rows), max((len(r) for r in rows), default=0)
+
+    @property
+    def post_url(self) -> str:
+        """Board positions post here; the version rides in the address (the grid's forms
+        carry only ``do`` and ``at``)."""
+        return f"{self.act_url}?{urlencode({'version': self.version})}"
+
+    @property
+    def act_url(self) -> str:
+        return reverse("tutorials:play-act", args=[self.game.code])
+
+    @property
+    def page_url(self) -> str:
+        return reverse("tutorials:play-game", args=[self.game.code])
+
+    # --- the learner's things and moves ---------------------------------------------------------
+    @property
+    def me(self):
+        return self.state.player(self.learner)
+
+    @property
+    def my_dice(self) -> list[dict]:
+        return [{"index": i, **d} for i, d in enumerate(_die_faces(self.me.dice))]
+
+    @property
+    def my_hand(self) -> list[dict]:
+        return [{"value": int(k), "name": CARD_NAMES[k]} for k in self.me.hand]
+
+    @property
+    def my_discard(self) -> list[str]:
+        return [f"[{int(k)}] {CARD_NAMES[k]}" for k in self.me.discard]
+
+    def _of(self, kind: str) -> list[dict]:
+        return [a for a in self.actions if a["type"] == kind]
+
+    @property
+    def can_begin(self) -> bool:
+        return bool(self._of("begin-dice-time"))
+
+    @property
+    def can_continue(self) -> bool:
+        return bool(self._of("continue")) and not self.can_begin
+
+    @property
+    def can_roll(self) -> bool:
+        return bool(self._of("roll"))
+
+    @property
+    def can_pass(self) -> bool:
+        return bool(self._of("pass"))
+
+    @property
+    def claims(self) -> list[dict]:
+        board = self.state.board
+        out = []
+        for a in self._of("claim"):
+            r, c = a["position"]
+            treasure = board.at(Position(r, c)).treasure
+            out.append({"at": f"{r}-{c}", "label": position_label((r, c)),
+                        "low": treasure.low, "high": treasure.high})
+        return out
+
+    @property
+    def placements(self) -> dict | None:
+        """Setting Time: the cards holding the learner's dice and the cards in hand."""
+        places = self._of("place")
+        if not places:
+            return None
+        positions = list(dict.fromkeys(tuple(a["position"]) for a in places))
+        values = sorted({a["value"] for a in places})
+        board = self.state.board
+        return {
+            "positions": [{"at": f"{r}-{c}", "label": position_label((r, c)),
+                           "treasure": board.at(Position(r, c)).treasure} for r, c in positions],
+            "cards": [{"value": v, "name": CARD_NAMES[AttackKind(v)]} for v in values],
+            "recycled": not self.me.hand,
+        }
+
+    # --- the table -------------------------------------------------------------------------------
+    def seats(self) -> list[dict]:
+        state = self.state
+        standings, _winner = state.standings()
+        by_colour = {s.player: s for s in standings}
+        mover = state.turn
+        out = []
+        for p in state.players:
+            captain = self.practice.strengths.get(p.colour)
+            out.append({"colour": p.colour, "name": COLOUR_NAMES[p.colour],
+                        "letter": COLOUR_LETTERS[p.colour], "you": p.colour is self.learner,
+                        "captain": STRENGTH_LABELS.get(captain or "", ""),
+                        "start": p.colour is state.start_player,
+                        "on_turn": p.colour is mover and not self.over,
+                        "dice": " ".join(str(d) for d in p.dice), "hand": len(p.hand),
+                        "won": by_colour[p.colour].cards, "doubles": by_colour[p.colour].doubles})
+        return out
+
+    def round_so_far(self, latest: int = 6) -> dict[str, object]:
+        """Dice and Setting Time of the current round, worded, oldest first: the ``latest``
+        few, and the earlier ones (folded on the page)."""
+        told: list[Explanation] = [explain(e) for e in self._current_events]
+        cut = max(0, len(told) - latest)
+        return {"earlier": told[:cut], "latest": told[cut:], "first_number": cut + 1}
+
+    # --- the round just played, step by step --------------------------------------------------------
+    def step_url(self, k: int) -> str:
+        return f"{self.page_url}?{urlencode({'step': k})}"
+
+    def step_nav(self) -> dict:
+        assert self.walk is not None
+        last = len(self.walk.steps) - 1
+        return {"number": self.step + 1, "count": last + 1,
+                "title": self.walk.step_title(self.step),
+                "back": self.step_url(self.step - 1) if self.step > 0 else None,
+                "next": self.step_url(self.step + 1) if self.step < last else None,
+                "end": self.step_url(last) if self.step < last else None,
+                "explanations": self.walk.explanations(self.step),
+                "order": self.walk.order(self.step),
+                "winnings": self.walk.winnings(self.step)}
+
+    @property
+    def analyzer_url(self) -> str:
+        return self.rounds[-1].analyzer_url if self.rounds else ""
+
+    def standings(self) -> dict | None:
+        """END-2, END-3: the final standings and the winner (None: tied on cards and doubles)."""
+        if not self.over:
+            return None
+        standings, winner = self.state.standings()
+        rows = [{"colour": s.player, "name": COLOUR_NAMES[s.player], "cards": s.cards,
+                 "doubles": s.doubles, "you": s.player is self.learner} for s in standings]
+        tied = winner is None
+        return {"rows": rows, "winner": winner, "winner_name": COLOUR_NAMES[winner] if winner else "",
+                "you_won": winner is self.learner, "tied": tied}

@@ -1,0 +1,126 @@
+"""The practice game on the site (issue 19): a start form and the game page, playable
+without JavaScript (every move is a POST form with CSRF; htmx posts the same forms and
+swaps the game area).
+
+The learner's key never appears in an address: it is kept in a signed, HttpOnly cookie
+per game (``play_<id>``). Without it the game is not found (404, counted like the API's
+wrong keys, ``game-miss``).
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from captain.rules import RulesError
+from tutorials.http.limits import check_misses, hit, miss
+from tutorials.models import PracticeGame, StaleGame
+from tutorials.play.start import DEFAULT_CHOICES, StartRefused, options_from_form, start_context
+from tutorials.play.table import GamePage, move_from_form
+from tutorials.practice import games
+from tutorials.wording.problems import describe
+
+COOKIE_SALT = "play-learner"
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _cookie_name(code: str) -> str:
+    return f"play_{code}"
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def play_start(request: HttpRequest) -> HttpResponse:
+    """GET: the choices. POST: deal a game and open it; refused choices come back with
+    422, the reason beside each field and every choice kept."""
+    if request.method != "POST":
+        return render(request, "play/start.html", start_context(DEFAULT_CHOICES))
+    if request.content_type not in _FORM_TYPES:
+        return HttpResponse(status=415)
+    try:
+        chosen, options = options_from_form(request.POST)
+    except StartRefused as refused:
+        return render(request, "play/start.html", start_context(refused.chosen, refused.errors), status=422)
+    hit(request, "save")
+    game, key, _practice = games.start_game(options)
+    response = redirect("tutorials:play-game", code=game.code)
+    response.set_signed_cookie(_cookie_name(game.code), key, salt=COOKIE_SALT,
+                               max_age=PracticeGame.LIFETIME_HOURS * 3600, httponly=True,
+                               samesite="Lax", secure=request.is_secure())
+    return response
+
+
+class _NotYours(Exception):
+    pass
+
+
+def _open(request: HttpRequest, code: str):
+    key = request.get_signed_cookie(_cookie_name(code), default=None, salt=COOKIE_SALT,
+                                    max_age=PracticeGame.LIFETIME_HOURS * 3600)
+    if key is None:
+        check_misses(request, "game-miss")
+    try:
+        game, learner = games.open_game(code[:16], key)
+    except games.GameNotFound:
+        miss(request, "game-miss")
+        raise _NotYours from None
+    if not learner:
+        raise _NotYours
+    return game, games.practice_of(game)
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    return render(request, "play/missing.html", {"hours": PracticeGame.LIFETIME_HOURS}, status=404)
+
+
+def _render(request: HttpRequest, page: GamePage, status: int = 200) -> HttpResponse:
+    template = "play/game.html#area" if request.htmx else "play/game.html"
+    return render(request, template, {"page": page}, status=status)
+
+
+def _step(request: HttpRequest) -> int:
+    raw = request.GET.get("step", "0")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else 0
+
+
+@require_safe
+def play_game(request: HttpRequest, code: str) -> HttpResponse:
+    """The game as the learner sees it, after the captains' moves due by now."""
+    try:
+        game, practice = _open(request, code)
+    except _NotYours:
+        return _not_found(request)
+    practice = games.catch_up(game, practice)
+    return _render(request, GamePage(game, practice, step=_step(request)))
+
+
+def _version(request: HttpRequest) -> int:
+    raw = request.POST.get("version") or request.GET.get("version") or ""
+    return int(raw) if raw.isdigit() and len(raw) < 9 else -1
+
+
+@require_POST
+def play_act(request: HttpRequest, code: str) -> HttpResponse:
+    """One move of the learner. Refused by the rules: 422 with the sentence and the clause
+    (200 for htmx, which swaps only successes); from an older page: 409 with the game as it
+    stands now; done: back to the game page (303)."""
+    try:
+        game, practice = _open(request, code)
+    except _NotYours:
+        return _not_found(request)
+    try:
+        move = move_from_form(request.POST, practice.learner)
+        practice = games.play(game, practice, move, _version(request))
+    except StaleGame:
+        game.refresh_from_db()
+        practice = games.catch_up(game, games.practice_of(game))
+        return _render(request, GamePage(game, practice, stale=True), status=409)
+    except RulesError as error:
+        refusal = {"text": describe(error), "clause": error.clause or ""}
+        page = GamePage(game, practice, refusal=refusal)
+        return _render(request, page, status=200 if request.htmx else 422)
+    if request.htmx:
+        return _render(request, GamePage(game, practice))
+    done = redirect("tutorials:play-game", code=game.code)
+    done.status_code = 303  # see the game page (POST, then GET)
+    return done
