@@ -54,11 +54,16 @@
     while (j >= 0 && list[j] === list[last]) j--;
     if (j >= 0) {
       save(list.slice(0, j + 1));
+      // the earlier page is loaded anew: its Undo takes the focus there (site.js)
+      sessionStorage.setItem("focusAfterLoad", "undo");
       history.go(j - last);
       return;
     }
     link = link || document.querySelector('#analyzer a[data-action="undo"]');
-    if (link && link.href) location.assign(link.href);
+    if (link && link.href) {
+      sessionStorage.setItem("focusAfterLoad", "undo");
+      location.assign(link.href);
+    }
   }
   // Keys typed while an edit is on its way wait for it: every link on the page is
   // built from the position it shows, so the next key must use the new links.
@@ -148,6 +153,12 @@
     keep = null;
     var error = document.querySelector("#analyzer [data-testid=analyzer-error]");
     if (error) {
+      // a refused field keeps the focus; its reason is right beside it
+      var field = document.activeElement;
+      if (field && field.matches && field.matches("[aria-invalid=true]")) {
+        if (hidden(field)) field.scrollIntoView({ block: "center" });
+        return;
+      }
       if (hidden(error)) {
         error.scrollIntoView({ block: error.getBoundingClientRect().top < 0 ? "center" : "end" });
       }

@@ -8,15 +8,19 @@
 // is none (the content moved on: a new section, a new step), the new content's heading
 // takes the focus, so screen readers announce where the user is now.
 //
-// Keys, most specific first: id, data-focus-id, data-nav, data-key, data-pos (within its
-// board), data-testid, a button's name=value; else the control's place among the swapped
-// part's controls, if the new content has the same number of them.
+// Keys, most specific first: id, data-focus-id, data-nav, data-key, data-testid, data-pos
+// (within its board), a button's name=value; else the same words on the same kind of
+// control. Never the control's mere place in the list (that may be another action).
 (function () {
   "use strict";
   var CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
   var KEY_ATTRS = ["data-focus-id", "data-nav", "data-key", "data-testid"];
 
-  function keyOf(el) {
+  function label(el) {
+    return (el.getAttribute("aria-label") || el.textContent || el.value || "").replace(/\s+/g, " ").trim();
+  }
+
+  function keyOf(el, root) {
     if (el.id) return { sel: "#" + CSS.escape(el.id) };
     for (var i = 0; i < KEY_ATTRS.length; i++) {
       var v = el.getAttribute(KEY_ATTRS[i]);
@@ -27,8 +31,25 @@
       var board = cell.closest("[id]");
       return { sel: (board ? "#" + CSS.escape(board.id) + " " : "") + '[data-pos="' + CSS.escape(cell.dataset.pos) + '"]' };
     }
-    if (el.name) return { sel: el.tagName.toLowerCase() + '[name="' + CSS.escape(el.name) + '"]' };
-    return null;
+    if (el.name) {
+      return { sel: el.tagName.toLowerCase() + '[name="' + CSS.escape(el.name) + '"]' +
+               (el.value ? '[value="' + CSS.escape(el.value) + '"]' : "") };
+    }
+    // else the same words on the same kind of control (the n-th of those with these words)
+    var words = label(el);
+    if (!words) return null;
+    var same = Array.prototype.filter.call(root.querySelectorAll(el.tagName), function (c) {
+      return label(c) === words;
+    });
+    return { tag: el.tagName, words: words, nth: same.indexOf(el) };
+  }
+
+  function find(key, root) {
+    if (key.sel) return root.querySelector(key.sel) || document.querySelector(key.sel);
+    var same = Array.prototype.filter.call(root.querySelectorAll(key.tag), function (c) {
+      return label(c) === key.words;
+    });
+    return same[Math.max(0, Math.min(key.nth, same.length - 1))] || null;
   }
 
   function focusable(el) {
@@ -61,18 +82,35 @@
     });
   });
 
+  // A page loaded anew in place of a swap (the analyzer's Undo goes back in the browser's
+  // history, which reloads the earlier page): the control named before leaving takes the focus.
+  var after = sessionStorage.getItem("focusAfterLoad");
+  if (after) {
+    sessionStorage.removeItem("focusAfterLoad");
+    document.addEventListener("DOMContentLoaded", function () {
+      var el = document.querySelector('[data-focus-id="' + CSS.escape(after) + '"]');
+      if (focusable(el)) el.focus();
+    });
+  }
+
+  // Space works links that act like buttons (switches, board positions), as it does buttons
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== " " || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    var el = document.activeElement;
+    if (!el || !el.matches || !el.matches('a[role="switch"], a[role="button"], a.cell')) return;
+    if (el.matches(".cell") && el.closest("#analyzer")) return; // analyzer.js queues its own
+    {
+      e.preventDefault();
+      el.click();
+    }
+  });
+
   var pending = null; // what had the focus inside the part being swapped
   document.addEventListener("htmx:beforeSwap", function (e) {
     var target = e.detail.target;
     var active = document.activeElement;
     if (!target || !active || active === document.body || !target.contains(active)) return;
-    var controls = Array.prototype.slice.call(target.querySelectorAll(CONTROLS));
-    pending = {
-      key: keyOf(active),
-      index: controls.indexOf(active),
-      count: controls.length,
-      targetId: target.id,
-    };
+    pending = { key: keyOf(active, target), targetId: target.id };
   });
 
   function heading(root) {
@@ -89,15 +127,10 @@
     var lost = !active || active === document.body || !active.isConnected;
     if (was && lost) {
       var root = (was.targetId && document.getElementById(was.targetId)) || e.detail.target || document;
-      var next = null;
-      if (was.key) {
-        next = root.querySelector(was.key.sel) || document.querySelector(was.key.sel);
-        if (next) next = controlIn(next);
-      }
-      if (!focusable(next) && was.index >= 0) {
-        var controls = root.querySelectorAll ? root.querySelectorAll(CONTROLS) : [];
-        if (controls.length === was.count) next = controls[was.index];
-      }
+      // Never "the control in the same place": after "Make start player" that would be the
+      // next row's "Remove", and a second Enter would do what nobody asked for.
+      var next = was.key && root.querySelector ? find(was.key, root) : null;
+      if (next) next = controlIn(next);
       if (!focusable(next)) next = root.querySelector ? heading(root) : null;
       if (next) next.focus({ preventScroll: !!was.key });
     }

@@ -3,8 +3,10 @@
 Not a hand-picked list: on every page of the site (tests/browser/site_pages.py) every
 element that htmx acts on by user action (``hx-get``/``hx-post`` links, buttons and forms)
 is focused and activated with Enter, like a keyboard user would. After the swap the focus
-must be on the control that acted or its replacement, or, when the content moved on, on
-the new content's heading, never on ``<body>`` or on an element no longer in the page.
+must be on the control that acted or its replacement (the same stable attribute or the
+same words: never another control, where a second Enter would do something else), or, when
+the content moved on, on the new content's heading; never on ``<body>`` or on an element no
+longer in the page.
 """
 
 from __future__ import annotations
@@ -18,7 +20,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 # The controls htmx acts on when the user activates them: links and buttons with hx-get /
 # hx-post, and the submit buttons (or, lacking one, the first field) of hx forms. Elements
 # htmx drives by itself (hx-trigger="load", "every 2s") are not the user's.
+# What makes a control "the same" after a swap: any of its stable attributes, or its words.
+IDENTITY_JS = """
+function identity(el) {
+  const cell = el.closest('[data-pos]');
+  return {id: el.id, focus: el.dataset.focusId, nav: el.dataset.nav, key: el.dataset.key,
+          testid: el.dataset.testid, pos: cell ? cell.dataset.pos : '',
+          nameValue: el.name ? el.name + '=' + el.value : '',
+          words: (el.getAttribute('aria-label') || el.textContent || el.value || '')
+            .replace(/\\s+/g, ' ').trim()};
+}"""
+
 CONTROLS_JS = """(focusAt) => {
+  """ + IDENTITY_JS + """
   const out = [];
   const visible = el => el.checkVisibility({visibilityProperty: true}) && !el.disabled;
   for (const el of document.querySelectorAll('[hx-get], [hx-post]')) {
@@ -34,7 +48,10 @@ CONTROLS_JS = """(focusAt) => {
   }
   const labels = out.map(el => (el.getAttribute('aria-label') || el.textContent || el.name || '')
     .trim().slice(0, 40));
-  if (focusAt !== null && out[focusAt]) out[focusAt].focus();
+  if (focusAt !== null && out[focusAt]) {
+    out[focusAt].focus();
+    window.acted = identity(out[focusAt]);
+  }
   return labels;
 }"""
 
@@ -50,11 +67,14 @@ LOG_JS = """() => {
 }"""
 
 FOCUS_JS = """() => {
+  """ + IDENTITY_JS + """
   const a = document.activeElement;
   if (!a || a === document.body || a === document.documentElement || !a.isConnected) return null;
+  const now = identity(a), was = window.acted || {};
+  const same = Object.keys(now).some(k => now[k] && now[k] === was[k]);
   return {tag: a.tagName, text: (a.textContent || '').trim().slice(0, 40),
           heading: /^H[1-6]$|^LEGEND$/.test(a.tagName),
-          control: a.matches('a[href], button, input, select, textarea, summary')};
+          control: a.matches('a[href], button, input, select, textarea, summary') && same};
 }"""
 
 
@@ -117,7 +137,7 @@ def _check_every_control(page, address: str, reset=None) -> tuple[int, list[str]
             continue
         focus = page.evaluate(FOCUS_JS)
         if focus is None or not (focus["heading"] or focus["control"]):
-            log = page.evaluate("() => window.focusLog")
+            log = page.evaluate("() => window.focusLog || ['(a new page was loaded)']")
             problems.append(f"{address} [{i}] {label!r}: focus went to {focus} ({'; '.join(log)})")
     return len(labels), problems
 

@@ -263,3 +263,17 @@ def test_quiz_on_guest_page_keeps_guest_address(client):
     assert response.status_code == 200
     assert "HX-Push-Url" not in response
     assert 'data-testid="quiz-result"' in response.content.decode()
+
+
+def test_a_picked_quiz_card_can_be_taken_back():
+    """Issue 17 (keyboard pass): a picked card stays a control, and choosing it again
+    takes the pick back, so Enter or a tap never silently moves on to the next card."""
+    from tutorials.tutorial.boards import QuizBoard
+
+    board = QuizBoard("battle-time", "quiz-battle", index=0)
+    first = next(c for row in board.rows() for c in row if c.href)
+    arg = f"{first.pos.row}{first.pos.col}"
+    picked = board.apply("toggle", arg, random.Random())
+    cell = next(c for row in picked.rows() for c in row if c.pos == first.pos)
+    assert "picked" in cell.classes and cell.href
+    assert picked.apply("toggle", arg, random.Random()).selected == frozenset()

@@ -773,10 +773,10 @@ class QuizBoard(ExampleBoard):
                     elif picked:
                         cell.classes.append("wrong")
                         cell.notes.append(_("not part of the answer"))
-                elif cell.pos in self.selected:
-                    cell.classes.append("picked")
-                    cell.notes.append(_("your pick"))
-                else:
+                else:  # a picked card is taken back the same way it was picked
+                    if cell.pos in self.selected:
+                        cell.classes.append("picked")
+                        cell.notes.append(_("your pick"))
                     cell.href = self.action_url("toggle", f"{cell.pos.row}{cell.pos.col}")
         return grid
 
