@@ -46,4 +46,6 @@ urlpatterns = [
     path("play/", play.play_start, name="play"),
     path("play/<slug:code>/", play.play_game, name="play-game"),
     path("play/<slug:code>/act/", play.play_act, name="play-act"),
+    path("play/<slug:code>/replay/", play.play_replay, name="play-replay"),
+    path("play/<slug:code>/shared/<slug:token>/", play.play_shared, name="play-shared"),
 ]

@@ -65,7 +65,7 @@ def test_start_form_offers_strategy_mode_and_its_options():
     for name in ("players", "colour", "start", "strength", "place_after_reroll", "variants", "collection"):
         assert f'name="{name}"' in html, name
     assert 'name="csrfmiddlewaretoken"' in html and "STRAT-4" in html and "INT-1" in html
-    assert 'value="action"' not in html  # action mode comes later
+    assert 'name="mode" value="action"' in html  # action mode: tests/site/test_play_action.py
 
 
 def test_refused_choices_answer_422_with_reasons_and_keep_every_choice():

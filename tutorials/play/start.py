@@ -1,8 +1,9 @@
 """The start form of a practice game: the learner's choices, checked, as the options of
 :func:`tutorials.practice.games.start_game`.
 
-This first increment offers strategy mode only (turns, STRAT-1..4); every choice refused
-comes back with the reason beside its field.
+Strategy mode (turns, STRAT-1..4) or action mode (real time, DICE-1..7, with the captains'
+pace and the bell's variants: :mod:`tutorials.play.action`); every choice refused comes back
+with the reason beside its field.
 """
 
 from __future__ import annotations
@@ -12,17 +13,19 @@ from collections.abc import Mapping
 from django.utils.translation import gettext as _
 
 from captain.rules import Colour, RulesError
+from tutorials.play import action
 from tutorials.play.table import COLOURS, STRENGTH_LABELS
 from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 from tutorials.wording.problems import describe
 
-VARIANTS = {"v1": "VAR-1", "v2": "VAR-2"}
+VARIANTS = {"v1": "VAR-1", "v2": "VAR-2", "v3": "VAR-3"}
 STARTS = ("random", "me", "left")
 READINGS = ("sequential", "simultaneous")
 DEFAULT_CHOICES = {"players": "2", "colour": "red", "start": "random", "strength": "greedy",
-                   "variants": [], "place_after_reroll": False, "collection": "sequential"}
+                   "variants": [], "place_after_reroll": False, "collection": "sequential",
+                   "mode": "strategy", "pace": "table", "first_edition": False}
 
 
 class StartRefused(Exception):
@@ -38,7 +41,9 @@ def _chosen(post) -> dict:
             "start": post.get("start", "random"), "strength": post.get("strength", ""),
             "variants": post.getlist("variants"),
             "place_after_reroll": post.get("place_after_reroll", "") in ("1", "on", "true"),
-            "collection": post.get("collection", "sequential")}
+            "collection": post.get("collection", "sequential"),
+            "mode": post.get("mode", "strategy"), "pace": post.get("pace", "table"),
+            "first_edition": post.get("first_edition", "") in ("1", "on", "true")}
 
 
 def _field_errors(chosen: dict) -> dict[str, str]:
@@ -52,10 +57,10 @@ def _field_errors(chosen: dict) -> dict[str, str]:
     if chosen["strength"] not in STRENGTH_LABELS:
         errors["strength"] = _("Choose how strong the computer captains play.")
     if any(v not in VARIANTS for v in chosen["variants"]):
-        errors["variants"] = _("Only the variants listed here can be played in strategy mode.")
+        errors["variants"] = _("Only the variants listed here can be played.")
     if chosen["collection"] not in READINGS:
         errors["collection"] = _("Choose one of the two readings of the collection order.")
-    return errors
+    return {**action.check_choices(chosen), **errors}
 
 
 def _options(chosen: dict) -> dict:
@@ -69,14 +74,16 @@ def _options(chosen: dict) -> dict:
         rules["no_scouts"] = True
     if chosen["place_after_reroll"]:
         rules["place_after_reroll"] = True
-    options = {"seats": seats, "learner": learner, "rules": rules, "strength": chosen["strength"]}
+    options = {"seats": seats, "learner": learner, "rules": rules, "strength": chosen["strength"],
+               **action.rules_and_pace(chosen, rules)}
     if start:
         options["start_player"] = start
     return options
 
 
 #: the engine's fields (games.parse_options) -> the form's
-_FIELDS = {"seats": "players", "learner": "colour", "start_player": "start", "strength": "strength"}
+_FIELDS = {"seats": "players", "learner": "colour", "start_player": "start", "strength": "strength",
+           "pace": "pace"}
 
 
 def options_from_form(post) -> tuple[dict, dict]:
@@ -101,6 +108,7 @@ def start_context(chosen: Mapping[str, object], errors: Mapping[str, str] | None
         "strengths": list(STRENGTH_LABELS.items()),
         "variants": [(v, cid, clause_summary(cid)) for v, cid in VARIANTS.items()],
         "strat4": clause_summary("STRAT-4"),
+        **action.form_context(),
         "readings": [("sequential", _("One after another: each player collects and clears their "
                                       "cards before the next looks for sandwiches (this site's "
                                       "reading).")),

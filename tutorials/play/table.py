@@ -9,7 +9,7 @@ of the position as Setting Time left it, step by step, with the same wording and
 links; that position also opens in the analyzer (its ``pos=`` notation).
 
 Learner moves come from form fields (:func:`move_from_form`): ``do`` (``begin``,
-``continue``, ``claim``, ``place``, ``roll``, ``pass``), ``at`` (``row-col``), ``card``
+``continue``, ``claim``, ``place``, ``roll``, ``pass``, ``ring``), ``at`` (``row-col``), ``card``
 (a value) and ``dice`` (faces to re-roll, repeated).
 """
 
@@ -29,6 +29,7 @@ from captain.rules.game import Phase, apply
 from captain.rules.model import AttackKind
 from tutorials.drawing.cells import CellView, pips
 from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.play.action import Live
 from tutorials.practice import games
 from tutorials.wording.events import Explanation, explain
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES, position_label
@@ -68,6 +69,8 @@ def move_from_form(data: Mapping[str, object], learner: Colour) -> dict:
     player = learner.value
     if do == "continue":
         return dict(games.CONTINUE)
+    if do == "ring":  # action mode: ring the bell to end Dice Time (DICE-4/5, VAR-3/4)
+        return {"type": "ring-bell", "player": player}
     if do in ("begin", "pass"):
         return {"type": "begin-dice-time" if do == "begin" else "pass", "player": player}
     if do == "claim":
@@ -141,6 +144,7 @@ class GamePage:
         self.rounds, self._current_events = history(practice)
         self.walk = Walkthrough(self.rounds[-1].situation) if self.showing_round else None
         self.step = self.walk.clamp(step) if self.walk else 0
+        self.live = Live(self)  # action mode (real time)
 
     # --- where the game stands --------------------------------------------------------------
     @property

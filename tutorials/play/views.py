@@ -16,6 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from captain.rules import RulesError
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.models import PracticeGame, StaleGame
+from tutorials.play.hints import hint_level, hints_upto
+from tutorials.play.replay import ReplayPage
+from tutorials.play.action import play_live, unchanged
 from tutorials.play.start import DEFAULT_CHOICES, StartRefused, options_from_form, start_context
 from tutorials.play.table import GamePage, move_from_form
 from tutorials.practice import games
@@ -69,12 +72,15 @@ def _open(request: HttpRequest, code: str):
     return game, games.practice_of(game)
 
 
-def _not_found(request: HttpRequest) -> HttpResponse:
-    return render(request, "play/missing.html", {"hours": PracticeGame.LIFETIME_HOURS}, status=404)
+def _not_found(request: HttpRequest, *, shared: bool = False) -> HttpResponse:
+    return render(request, "play/missing.html", {"hours": PracticeGame.LIFETIME_HOURS, "shared": shared},
+                  status=404)
 
 
 def _render(request: HttpRequest, page: GamePage, status: int = 200) -> HttpResponse:
     template = "play/game.html#area" if request.htmx else "play/game.html"
+    if not hasattr(page, "hint_level"):  # pages after a move start without a hint
+        page.hint_level, page.hints = 0, []
     return render(request, template, {"page": page}, status=status)
 
 
@@ -85,13 +91,49 @@ def _step(request: HttpRequest) -> int:
 
 @require_safe
 def play_game(request: HttpRequest, code: str) -> HttpResponse:
-    """The game as the learner sees it, after the captains' moves due by now."""
+    """The game as the learner sees it, after the captains' moves due by now. Action
+    mode's polls (htmx, ``version`` in the address) get 204 while nothing changed."""
     try:
         game, practice = _open(request, code)
     except _NotYours:
         return _not_found(request)
     practice = games.catch_up(game, practice)
-    return _render(request, GamePage(game, practice, step=_step(request)))
+    if unchanged(request, game):
+        return HttpResponse(status=204)
+    page = GamePage(game, practice, step=_step(request))
+    # graded hints (tutorials.play.hints): ?hint=1 where to look, ?hint=2 the move and why
+    page.hint_level = hint_level(request.GET.get("hint"))
+    page.hints = hints_upto(practice, game.code, game.version, page.hint_level) if page.my_turn else []
+    return _render(request, page)
+
+
+@require_safe
+def play_replay(request: HttpRequest, code: str) -> HttpResponse:
+    """The learner's replay of the rounds finished so far (tutorials.play.replay)."""
+    try:
+        game, practice = _open(request, code)
+    except _NotYours:
+        return _not_found(request)
+    page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"))
+    return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
+
+
+@require_safe
+def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """A finished game read-only for anyone with the share link: no learner key, no moves;
+    unknown or wrong tokens, and games not over yet, are not found (counted like wrong keys)."""
+    check_misses(request, "game-miss")
+    try:
+        game, _learner = games.open_game(code[:16], share=token[:64])
+    except games.GameNotFound:
+        miss(request, "game-miss")
+        return _not_found(request, shared=True)
+    practice = games.practice_of(game)
+    if not practice.state.is_over:
+        return _not_found(request, shared=True)
+    page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"),
+                      share=game.share_token)
+    return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
 def _version(request: HttpRequest) -> int:
@@ -110,14 +152,15 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
         return _not_found(request)
     try:
         move = move_from_form(request.POST, practice.learner)
-        practice = games.play(game, practice, move, _version(request))
+        practice = play_live(game, practice, move, _version(request))
     except StaleGame:
         game.refresh_from_db()
         practice = games.catch_up(game, games.practice_of(game))
         return _render(request, GamePage(game, practice, stale=True), status=409)
     except RulesError as error:
         refusal = {"text": describe(error), "clause": error.clause or ""}
-        page = GamePage(game, practice, refusal=refusal)
+        game.refresh_from_db()  # in real time, the board as it stands now (a captain was faster)
+        page = GamePage(game, games.catch_up(game, games.practice_of(game)), refusal=refusal)
         return _render(request, page, status=200 if request.htmx else 422)
     if request.htmx:
         return _render(request, GamePage(game, practice))

@@ -1,0 +1,200 @@
+"""Action mode of the practice game on the site (issue 19): the start form's mode, pace and
+bell choices, the page that asks for the captains' moves (204 while nothing changed), a
+claim that lost the race to a captain, and the learner ringing the bell.
+
+The server's clock is replaced by a clock the test moves (``games._now``), so the captains
+act exactly when the test lets time pass."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone, translation
+from django.utils.html import escape
+
+from captain.rules.errors import IllegalAction
+from tutorials.models import PracticeGame
+from tutorials.practice import games
+from tutorials.wording.glossary import position_label
+from tutorials.wording.problems import describe
+
+pytestmark = pytest.mark.django_db
+
+ACTION = {"players": "2", "colour": "red", "start": "me", "strength": "greedy",
+          "collection": "sequential", "mode": "action", "pace": "first-game"}
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The server's clock, moved by the test: ``clock.wait(seconds)``."""
+
+    class Clock:
+        now = timezone.now()
+
+        def wait(self, seconds: float) -> None:
+            self.now += timedelta(seconds=seconds)
+
+    fake = Clock()
+    monkeypatch.setattr(games, "_now", lambda now=None: now if now is not None else fake.now)
+    return fake
+
+
+def _start(client: Client, lang: str = "en", **choices) -> str:
+    response = client.post(f"/{lang}/play/", {**ACTION, **choices})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return response["Location"]
+
+
+def _version(html: str) -> str:
+    return re.search(r'data-version="(\d+)"', html).group(1)
+
+
+def _post(client: Client, url: str, html: str, **fields) -> str:
+    response = client.post(url + "act/", {"version": _version(html), **fields}, **HX)
+    assert response.status_code == 200, response.content.decode()[-3000:]
+    return response.content.decode()
+
+
+def _into_dice_time(client: Client, url: str) -> str:
+    html = client.get(url).content.decode()
+    html = _post(client, url, html, do="continue")
+    assert 'data-testid="play-begin"' in html and "#DICE-1" in html
+    html = _post(client, url, html, do="begin")
+    assert 'data-testid="play-live"' in html
+    return html
+
+
+def test_the_start_form_offers_action_mode_its_pace_and_bells_and_says_it_needs_javascript():
+    html = Client().get("/de/play/").content.decode()
+    assert 'name="mode" value="action"' in html
+    assert 'name="mode" value="strategy" id="mode-strategy" checked' in html
+    for pace in ("first-game", "table", "quick", "fastest"):
+        assert f'name="pace" value="{pace}"' in html, pace
+    assert 'name="variants" value="v3"' in html and 'name="first_edition"' in html
+    assert "<noscript>" in html and 'data-testid="action-needs-js"' in html
+    with translation.override("de"):
+        assert escape(translation.gettext(
+            "JavaScript is off in this browser, so action mode cannot run in real time here: choose "
+            "strategy mode, which works without it.")) in html
+
+
+@pytest.mark.parametrize(("choices", "field"), [
+    ({"place_after_reroll": "1"}, "mode"),
+    ({"mode": "strategy", "variants": ["v3"]}, "variants"),
+    ({"first_edition": "1"}, "first-edition"),
+    ({"players": "3", "first_edition": "1", "variants": ["v3"]}, "first-edition"),
+    ({"mode": "strategy", "players": "3", "first_edition": "1"}, "first-edition"),
+    ({"pace": "warp"}, "pace"),
+    ({"mode": "real-time"}, "mode"),
+])
+def test_combinations_that_mean_nothing_are_refused_beside_the_field(choices, field):
+    response = Client().post("/ja/play/", {**ACTION, **choices})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert f'id="error-{field}"' in html, html[:200]
+    for name, value in choices.items():
+        for v in value if isinstance(value, list) else [value]:
+            if name in ("mode", "pace") and v in ("real-time", "warp"):
+                continue
+            assert re.search(rf'name="{name}" value="{v}"[^>]* checked', html), (name, v)
+    assert not PracticeGame.objects.exists()
+
+
+def test_an_action_game_starts_with_its_pace_and_bell(clock):
+    client = Client()
+    url = _start(client, "de", players="3", pace="fastest", variants=["v3"])
+    game = PracticeGame.objects.get()
+    assert game.setup["pace"] == "fastest"
+    assert game.setup["rules"] == {"bell": "all-dice"}  # action mode is the rules' default
+    second = _start(client, "de", players="4", first_edition="1").rstrip("/").split("/")[-1]
+    assert PracticeGame.objects.get(code=second).setup["rules"] == {"bell": "first-edition"}
+    html = client.get(url).content.decode()
+    assert 'data-testid="play-poll"' not in html  # the captains wait for the learner
+
+
+def test_polling_answers_204_until_the_captains_move_then_the_area(clock):
+    client = Client()
+    url = _start(client, "en")
+    html = _into_dice_time(client, url)
+    version = _version(html)
+    assert re.search(rf'id="play-poll" hidden hx-get="{re.escape(url)}\?version={version}" '
+                     r'hx-trigger="every 500ms"', html)
+    assert 'data-testid="play-refresh"' in html  # without JavaScript: show the game now
+    nothing = client.get(url, {"version": version}, **HX)
+    assert nothing.status_code == 204 and nothing.content == b""
+    clock.wait(5)  # first-game pace: a captain acts every one to three seconds
+    moved = client.get(url, {"version": version}, **HX)
+    assert moved.status_code == 200
+    area = moved.content.decode()
+    assert area.lstrip().startswith('<div id="play-area"') and "<html" not in area
+    assert int(_version(area)) > int(version)
+    assert client.get(url, {"version": _version(area)}, **HX).status_code == 204
+    # a page without JavaScript always gets the whole page
+    assert client.get(url, {"version": _version(area)}).status_code == 200
+    # strategy mode never polls
+    other = Client()
+    strategy = other.get(_start(other, "en", mode="strategy")).content.decode()
+    assert 'data-testid="play-poll"' not in strategy
+
+
+def test_a_claim_a_captain_won_a_moment_earlier_is_refused_with_its_clause(clock):
+    client = Client()
+    url = _start(client, "de")
+    html = _into_dice_time(client, url)
+    code = url.rstrip("/").split("/")[-1]
+    taken = None
+    for _ in range(40):
+        clock.wait(0.25)
+        game = PracticeGame.objects.get(code=code)
+        practice = games.catch_up(game, games.practice_of(game), now=clock.now)
+        view = games.learner_view(game, practice)
+        taken = next(((r, c) for r, row in enumerate(view["board"]) for c, cell in enumerate(row)
+                      if cell["dice"] == "blue"), None)
+        if taken:
+            break
+    assert taken, "the captain claimed nothing in ten seconds"
+    r, c = taken
+    # the learner's page still showed the card free: the move arrives after the captain's
+    for headers, status in (({}, 422), (HX, 200)):
+        refused = client.post(url + "act/", {"version": _version(html), "do": "claim", "at": f"{r}-{c}"},
+                              **headers)
+        assert refused.status_code == status
+        body = refused.content.decode()
+        assert 'data-testid="play-refusal"' in body and 'href="/de/rules/#DICE-2"' in body
+        with translation.override("de"):
+            sentence = describe(IllegalAction("occupied", clause="DICE-2", code="occupied", position=[r, c]))
+        assert escape(sentence) in body
+        # the board as it stands now: the captain's dice on that card
+        assert 'data-testid="play-stale"' not in body
+        assert re.search(rf'class="[^"]*has-dice colour-blue[^"]*" data-pos="{position_label((r, c))}"', body)
+
+
+def test_the_learner_rolls_claims_and_rings_the_bell(clock):
+    """No time passes, so the captain never acts: the learner claims three cards
+    (DICE-5) and rings."""
+    client = Client()
+    url = _start(client, "ja")
+    html = _into_dice_time(client, url)
+    for _ in range(300):
+        if 'data-testid="play-ring"' in html:
+            break
+        claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
+        if claim:
+            html = _post(client, url, html, do="claim", at=claim.group(1))
+        else:
+            assert 'data-testid="play-bell-rule"' in html and "#DICE-5" in html
+            faces = re.findall(r'name="dice" value="(\d)"', html)
+            html = _post(client, url, html, do="roll", dice=faces)
+    else:
+        raise AssertionError("the bell was never offered")
+    assert 'href="/ja/rules/#DICE-5"' in html
+    html = _post(client, url, html, do="ring")
+    game = PracticeGame.objects.get()
+    assert game.log[-1][1] == {"type": "ring-bell", "player": "red"} and game.log[-1][2] is True
+    assert 'data-testid="play-live"' not in html and 'data-testid="play-refusal"' not in html
+    with translation.override("ja"):
+        assert translation.pgettext("phase", "Setting Time") in html or "セッティングタイム" in html

@@ -1,0 +1,167 @@
+"""Action mode of the practice game (issue 19): real time, DICE-1..7.
+
+The learner rolls, claims and rings with the same POST forms as in strategy mode; the
+captains act at their pace (:mod:`captain.rules.captains.pace`) on the server's clock, which
+:func:`tutorials.practice.games.catch_up` plays on every request. With JavaScript, the game
+area asks the server a few times a second (:attr:`Live.poll_url`) while a captain may act;
+the answer is 204 when the game is still at the version the page shows (:func:`unchanged`),
+so neither the page nor the focus moves. Without JavaScript the page offers a link that
+shows the game as it stands now.
+
+In real-time Dice Time a move is made against the game as it stands when it arrives, not
+the version its page showed (the captains move the game on all the time): a claim on a
+card a captain took a moment earlier is refused by the rules (DICE-2, with the clause), not
+as a stale page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from captain.rules.game import Phase
+from captain.rules.resolve.bell import bell_status
+from captain.rules.situation import BELL_CARDS, Mode
+from tutorials.models import StaleGame
+from tutorials.practice import games
+from tutorials.wording.clauses import clause_summary
+
+MODES = ("strategy", "action")
+#: the engine's paces (captain.rules.captains.pace.Pace), slowest first, as the form names them
+PACES = {
+    "first-game": gettext_lazy("Slow: a first game"),
+    "table": gettext_lazy("Normal: as fast as a friendly table"),
+    "quick": gettext_lazy("Fast: experienced players"),
+    "fastest": gettext_lazy("Fastest: as fast as the computer can"),
+}
+#: how often the page asks for the captains' moves, in milliseconds
+POLL_MS = 500
+#: moves made against the game as it stands (see the module docstring)
+_LIVE_MOVES = ("roll", "claim", "ring-bell")
+
+
+def check_choices(chosen: Mapping[str, object]) -> dict[str, str]:
+    """Action mode's choices on the start form: the mode, the pace, the bell (VAR-3, the
+    first edition) and the combinations that mean nothing; errors by field."""
+    errors: dict[str, str] = {}
+    mode = chosen.get("mode")
+    variants = chosen.get("variants") or []
+    if mode not in MODES:
+        errors["mode"] = _("Choose action mode or strategy mode.")
+        return errors
+    if mode == "action":
+        if chosen.get("pace") not in PACES:
+            errors["pace"] = _("Choose how fast the computer captains play.")
+        if chosen.get("place_after_reroll"):
+            errors["mode"] = _("The STRAT-4 option belongs to strategy mode: untick it or choose "
+                               "strategy mode.")
+    if mode == "strategy" and "v3" in variants:
+        errors["variants"] = _("VAR-3 changes when the bell may ring, and strategy mode has no bell: "
+                               "untick VAR-3 or choose action mode.")
+    if chosen.get("first_edition"):
+        if mode == "strategy":
+            errors["first_edition"] = _("The first-edition rule changes the bell, and strategy mode "
+                                        "has no bell: untick it or choose action mode.")
+        elif chosen.get("players") == "2":
+            errors["first_edition"] = _(
+                "With two players the bell already rings once dice lie on %(n)s cards anywhere, so "
+                "the first-edition rule changes nothing: untick it or choose 3 or 4 players."
+            ) % {"n": BELL_CARDS}
+        elif "v3" in variants:
+            errors["first_edition"] = _("VAR-3 and the first-edition rule both replace the bell "
+                                        "condition: choose one of them.")
+    return errors
+
+
+def rules_and_pace(chosen: Mapping[str, object], rules: dict) -> dict:
+    """The game's ``rules`` and ``pace`` options for the chosen mode."""
+    if chosen.get("mode") != "action":
+        return {}
+    rules["mode"] = "action"
+    rules.pop("place_after_reroll", None)
+    if "v3" in (chosen.get("variants") or []):
+        rules["bell"] = "all-dice"
+    elif chosen.get("first_edition"):
+        rules["bell"] = "first-edition"
+    return {"pace": chosen.get("pace")}
+
+
+def form_context() -> dict:
+    return {"paces": list(PACES.items()), "first_edition_summary": clause_summary("VAR-4")}
+
+
+class Live:
+    """What the game page shows of action mode (``on`` is False in strategy mode)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        practice = page.practice
+        self.state = practice.state
+        self.on = self.state.rules.mode is Mode.ACTION
+
+    @property
+    def dice_time(self) -> bool:
+        """Real-time Dice Time, the round not yet resolved."""
+        return self.on and self.state.phase is Phase.DICE and not self.page.showing_round
+
+    @property
+    def polling(self) -> bool:
+        """True while a captain may act by the clock: Dice Time, or a captain's turn (the
+        start bell, Setting Time), until the round is resolved."""
+        practice = self.page.practice
+        if not self.on or self.state.is_over or practice.waiting_for_learner:
+            return False
+        if self.state.phase is Phase.DICE:
+            return True
+        mover = self.state.start_player if self.state.phase is Phase.AWAIT_START_BELL else self.state.turn
+        return mover is not None and mover is not practice.learner
+
+    @property
+    def poll_url(self) -> str:
+        return f"{self.page.page_url}?{urlencode({'version': self.page.version})}"
+
+    poll_every = f"every {POLL_MS}ms"
+
+    @property
+    def can_ring(self) -> bool:
+        return any(a["type"] == "ring-bell" for a in self.page.actions)
+
+    @property
+    def false_bell(self) -> bool:
+        return self.dice_time and self.page.me.false_bell
+
+    @property
+    def bell(self) -> dict:
+        """The bell condition in force: its clause and statement (DICE-4/5, VAR-3/4)."""
+        state = self.state
+        status = bell_status(state.board, state.seating, state.rules)
+        return {"clause": status.clause, "text": clause_summary(status.clause)}
+
+    @property
+    def roll_faces(self) -> list[int]:
+        return list(self.page.me.dice) if any(a["type"] == "roll" for a in self.page.actions) else []
+
+
+def unchanged(request, game) -> bool:
+    """A poll (htmx, ``version`` in the address) for the version the game is still at."""
+    raw = request.GET.get("version", "")
+    return bool(request.htmx) and raw.isdigit() and len(raw) < 9 and int(raw) == game.version
+
+
+def play_live(game, practice, move: Mapping[str, object], version: int):
+    """:func:`games.play` — in real-time Dice Time against the game as it stands now (once
+    more if a poll stored the captains' moves at the same moment)."""
+    if practice.state.rules.mode is not Mode.ACTION or move.get("type") not in _LIVE_MOVES:
+        return games.play(game, practice, move, version)
+    for attempt in range(3):
+        try:
+            return games.play(game, practice, move, game.version)
+        except StaleGame:
+            if attempt == 2:
+                raise
+            game.refresh_from_db()
+            practice = games.practice_of(game)
+    raise AssertionError("unreachable")

@@ -1,0 +1,96 @@
+"""The replay of a practice game (issue 19): every round that reached Battle Time, each
+stepped through like the analyzer (the same :class:`~tutorials.drawing.walkthrough.Walkthrough`
+the game page uses) and opening in the analyzer.
+
+The learner sees the replay of the rounds finished so far (``/play/<id>/replay/``); once
+the game is over, anyone with the share link (``/play/<id>/shared/<token>/``, the
+service's share token) sees the same pages read-only. Nothing is shown that was not public
+when the round ended: a round is listed only once Battle Time turned all its cards up, and
+a replay shows no hand, no discard, no deck order and no round in progress.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.play.table import PlayedRound, history
+from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
+
+
+def _number(raw: str | None, default: int) -> int:
+    return int(raw) if raw and raw.isdigit() and len(raw) < 4 else default
+
+
+class ReplayPage:
+    """The replay of ``game`` at round ``round_no`` (1-based index into the rounds played),
+    step ``step``. ``share`` is the share token when the page is opened by the share link
+    (read-only, the game over)."""
+
+    def __init__(self, game, practice, *, round_no: str | None = None, step: str | None = None,
+                 share: str | None = None) -> None:
+        self.game, self.practice, self.share = game, practice, share
+        self.state = practice.state
+        self.rounds: list[PlayedRound] = history(practice)[0]
+        self.index = max(1, min(_number(round_no, 1), len(self.rounds))) if self.rounds else 0
+        self.round = self.rounds[self.index - 1] if self.rounds else None
+        self.walk = Walkthrough(self.round.situation) if self.round else None
+        self.step = self.walk.clamp(_number(step, 0)) if self.walk else 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def base_url(self) -> str:
+        if self.share:
+            return reverse("tutorials:play-shared", args=[self.game.code, self.share])
+        return reverse("tutorials:play-replay", args=[self.game.code])
+
+    @property
+    def game_url(self) -> str:
+        return reverse("tutorials:play-game", args=[self.game.code])
+
+    def url(self, round_no: int, step: int = 0) -> str:
+        query = {"round": round_no}
+        if step:
+            query["step"] = step
+        return f"{self.base_url}?{urlencode(query)}"
+
+    def round_links(self) -> list[dict]:
+        return [{"n": i, "number": r.number, "href": self.url(i), "current": i == self.index,
+                 "analyzer": r.analyzer_url} for i, r in enumerate(self.rounds, start=1)]
+
+    def cells(self):
+        return self.walk.cells(self.step) if self.walk else []
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        rows = self.walk.situation.board.rows if self.walk else ()
+        return len(rows), max((len(r) for r in rows), default=0)
+
+    def step_nav(self) -> dict:
+        assert self.walk is not None
+        last = len(self.walk.steps) - 1
+        at = self.index
+        return {"number": self.step + 1, "count": last + 1,
+                "title": self.walk.step_title(self.step),
+                "back": self.url(at, self.step - 1) if self.step > 0 else None,
+                "next": self.url(at, self.step + 1) if self.step < last else None,
+                "end": self.url(at, last) if self.step < last else None,
+                "explanations": self.walk.explanations(self.step),
+                "order": self.walk.order(self.step),
+                "winnings": self.walk.winnings(self.step)}
+
+    def standings(self) -> dict | None:
+        """END-2, END-3, once the game is over."""
+        if not self.over:
+            return None
+        standings, winner = self.state.standings()
+        rows = [{"colour": s.player, "name": COLOUR_NAMES[s.player], "letter": COLOUR_LETTERS[s.player],
+                 "cards": s.cards, "doubles": s.doubles, "you": s.player is self.practice.learner}
+                for s in standings]
+        return {"rows": rows, "winner_name": COLOUR_NAMES[winner] if winner else "",
+                "tied": winner is None}
