@@ -198,3 +198,25 @@ def test_the_learner_rolls_claims_and_rings_the_bell(clock):
     assert 'data-testid="play-live"' not in html and 'data-testid="play-refusal"' not in html
     with translation.override("ja"):
         assert translation.pgettext("phase", "Setting Time") in html or "セッティングタイム" in html
+
+
+def test_hints_in_action_mode_setting_time(clock):
+    """Setting Time is taken in turns in action mode too (SET-1), so the graded hints are
+    offered there; Dice Time runs in real time and has none."""
+    client = Client()
+    url = _start(client, "de")
+    html = _into_dice_time(client, url)
+    assert 'data-testid="hint-link"' not in html
+    for _ in range(300):
+        if 'data-testid="play-ring"' in html:
+            break
+        claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
+        if claim:
+            html = _post(client, url, html, do="claim", at=claim.group(1))
+        else:
+            html = _post(client, url, html, do="roll", dice=re.findall(r'name="dice" value="(\d)"', html))
+    html = _post(client, url, html, do="ring")
+    assert 'data-testid="hint-link"' in html
+    page = client.get(url + "?hint=2").content.decode()
+    assert 'data-testid="hint-1"' in page and 'data-testid="hint-2"' in page
+    assert re.search(r'href="/de/rules/#[A-Z]+-\d+"', page.split('data-testid="hint-2"')[1])

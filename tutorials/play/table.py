@@ -130,12 +130,14 @@ class GamePage:
 
     ``step`` is the walkthrough step shown of the round just played; ``refusal`` a
     refused move (its sentence and clause), ``stale`` whether the move came from an old
-    version of the page.
+    version of the page; ``hint_level`` (0-2) and ``hints`` the graded hints asked for
+    (:mod:`tutorials.play.hints`).
     """
 
     def __init__(self, game, practice, *, step: int = 0, refusal: dict | None = None,
-                 stale: bool = False) -> None:
+                 stale: bool = False, hint_level: int = 0, hints: list | None = None) -> None:
         self.game, self.practice = game, practice
+        self.hint_level, self.hints = hint_level, hints or []
         self.state = practice.state
         self.learner: Colour = practice.learner
         self.version = game.version

@@ -79,8 +79,6 @@ def _not_found(request: HttpRequest, *, shared: bool = False) -> HttpResponse:
 
 def _render(request: HttpRequest, page: GamePage, status: int = 200) -> HttpResponse:
     template = "play/game.html#area" if request.htmx else "play/game.html"
-    if not hasattr(page, "hint_level"):  # pages after a move start without a hint
-        page.hint_level, page.hints = 0, []
     return render(request, template, {"page": page}, status=status)
 
 
@@ -100,10 +98,11 @@ def play_game(request: HttpRequest, code: str) -> HttpResponse:
     practice = games.catch_up(game, practice)
     if unchanged(request, game):
         return HttpResponse(status=204)
-    page = GamePage(game, practice, step=_step(request))
     # graded hints (tutorials.play.hints): ?hint=1 where to look, ?hint=2 the move and why
-    page.hint_level = hint_level(request.GET.get("hint"))
-    page.hints = hints_upto(practice, game.code, game.version, page.hint_level) if page.my_turn else []
+    level = hint_level(request.GET.get("hint"))
+    page = GamePage(game, practice, step=_step(request), hint_level=level)
+    if page.my_turn:
+        page.hints = hints_upto(practice, game.code, game.version, level)
     return _render(request, page)
 
 
