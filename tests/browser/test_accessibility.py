@@ -6,21 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.site_pages import STATIC_PAGES
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
-PAGES = [
-    "/{lang}/tutorial/",
-    "/{lang}/tutorial/dice-time/",
-    "/{lang}/tutorial/battle-time/?battle=3",
-    "/{lang}/tutorial/treasure-time/?sandwich=4r",
-    "/{lang}/rules/",
-    "/{lang}/analyze/?pos=" + EX_BATTLE,
-    "/{lang}/analyze/?view=explain&step=3&pos=" + EX_BATTLE,
-    "/{lang}/sheets/",
-    "/{lang}/teach/",
-]
 
 
 @pytest.fixture
@@ -44,8 +34,9 @@ def _run_axe(page) -> list[dict]:
 
 
 @pytest.mark.parametrize("lang", ["ja", "de"])
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", [a for addresses in STATIC_PAGES.values() for a in addresses])
 def test_no_serious_accessibility_problems(axe_page, path, lang):
+    """Every page of tests/browser/site_pages.py (the table pages: below)."""
     page, site = axe_page
     page.goto(site + path.format(lang=lang))
     violations = _run_axe(page)
