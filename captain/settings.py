@@ -91,13 +91,16 @@ MIDDLEWARE = [
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "tutorials.api.middleware.APIBodySizeLimitMiddleware",
     "tutorials.api.middleware.APIJsonErrorsMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's, but a POST to an address without its trailing slash gets 307, not 301
+    "tutorials.http.middleware.CommonMiddleware",
     # ?language=<code> from the language switcher: stored in the language cookie
     "tutorials.http.language.LanguageChoiceMiddleware",
     # Django's, but unsafe requests to unprefixed addresses are redirected with 307
     "tutorials.http.language.LocaleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 405 without a body (GET of an address forms post to): the site's page, not an empty one
+    "tutorials.http.refused.MethodPageMiddleware",
     # 503 for a render refused by the render limit, 429 over a rate limit (pages)
     "tutorials.http.middleware.WaitPagesMiddleware",
     "tutorials.http.middleware.VaryOnHtmxMiddleware",
@@ -276,3 +279,6 @@ LOGGING = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # one file per test process, so parallel runs on one machine never share it
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")}
+
+# a form sent without its CSRF token: the site's page, in the page's language
+CSRF_FAILURE_VIEW = "tutorials.http.refused.csrf_failure"

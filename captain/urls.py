@@ -24,3 +24,4 @@ urlpatterns += i18n_patterns(
 )
 
 handler404 = "tutorials.http.not_found.page_not_found"
+handler400 = "tutorials.http.refused.bad_request"

@@ -239,3 +239,36 @@ def test_board_positions_post_a_claim_with_the_version_in_their_address():
         move = _first_move(html)
         client.post(url + "act/", {**move, "version": _version(html)})
     raise AssertionError("no position could be claimed")
+
+
+def test_odd_form_input_is_refused_clearly_never_a_crash(client):
+    """Found by trying to break the page: digits that are not ASCII (² ①) crashed the
+    step, version and round numbers; a field sent twice was silently the last; dice and
+    cards the page never offers got the engine's English; a finished game's "continue"
+    gave the wrong reason."""
+    response = client.post("/en/play/", {**CHOICES, "players": ["2", "4"]})
+    assert response.status_code == 422 and "Choose 2, 3 or 4 players." in response.content.decode()
+    url = _start(client)
+    for query in ("?step=%C2%B2", "?step=%E2%91%A0", "?version=%C2%B2", "replay/?round=%C2%B2"):
+        assert client.get(url + query, HTTP_HX_REQUEST="true").status_code == 200, query
+    html = client.get(url).content.decode()
+    for fields, sentence in (({"do": "roll", "dice": "12"}, "Dice are chosen by the faces they show"),
+                             ({"do": "zzz"}, "choose one of the moves shown"),
+                             ({"do": "place", "card": "x", "at": "1-1"}, "Choose one of the attack cards"),
+                             ({"do": "claim", "at": "1_1"}, "That position could not be read")):
+        response = client.post(url + "act/", {"version": _version(html), **fields})
+        assert response.status_code == 422, fields
+        assert sentence in response.content.decode(), fields
+    assert client.post(url + "act/", {"version": "²", "do": "begin"}).status_code == 409
+    assert client.post(url + "act/", "do=begin", content_type="text/plain").status_code == 415
+
+
+def test_a_browser_keeps_the_keys_of_a_bounded_number_of_games(client):
+    """Every game's key is a cookie sent with every request: starting game after game
+    forgets the oldest, so the headers never outgrow the servers' limit."""
+    from tutorials.play.views import KEPT_GAMES
+
+    for _ in range(KEPT_GAMES + 3):
+        _start(client)
+    kept = [n for n, c in client.cookies.items() if n.startswith("play_") and c.value]
+    assert len(kept) == KEPT_GAMES

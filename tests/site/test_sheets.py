@@ -82,9 +82,12 @@ def test_letter_paper_is_letter_sized(client, sheet_dir, tmp_path):
 
 
 @pytest.mark.django_db
-def test_second_request_is_served_from_cache(client, sheet_dir):
+def test_second_request_is_served_from_cache(client, tmp_path, monkeypatch):
+    # a cache of its own: the fake PDF written below must not reach the other tests (in
+    # random order, test_sheet[reference-de-a4] read it from the module's cache)
+    monkeypatch.setattr(sheets, "CACHE_DIR", tmp_path / "cache")
     client.get("/de/sheets/reference.pdf")
-    cached = list(sheet_dir.glob("*/reference-de-a4.pdf"))
+    cached = list((tmp_path / "cache").glob("*/reference-de-a4.pdf"))
     assert cached
     cached[0].write_bytes(b"%PDF-cached")
     assert client.get("/de/sheets/reference.pdf").content == b"%PDF-cached"

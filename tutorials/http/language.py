@@ -52,7 +52,12 @@ def _clicked_here(request: HttpRequest) -> bool:
     if site is not None:
         return site == "same-origin"
     referer = request.headers.get("Referer")
-    return not referer or urlsplit(referer)[:2] == (request.scheme, request.get_host())
+    if not referer:
+        return True
+    try:
+        return urlsplit(referer)[:2] == (request.scheme, request.get_host())
+    except ValueError:  # not an address at all ("http://[::1"): not a click on this site
+        return False
 
 
 def _without_choice(request: HttpRequest) -> str:

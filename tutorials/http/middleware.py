@@ -6,10 +6,13 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware import common
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.http import escape_leading_slashes
 from django.utils.translation import get_language_from_path
 from django.utils.translation import gettext as _
 
@@ -88,3 +91,17 @@ class WaitPagesMiddleware:
         response["Retry-After"] = str(exception.retry_after)
         response["Cache-Control"] = "no-store"
         return response
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's ``CommonMiddleware``, except that an unsafe request (POST, PUT, PATCH,
+    DELETE) to an address missing its trailing slash (``POST /en/play``) is sent on with
+    307: the browser repeats it with its method and body. Django's 301 would be followed
+    by an empty GET (the form lost), and under DEBUG it raises instead."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (response.status_code == 404 and request.method not in ("GET", "HEAD")
+                and self.should_redirect_with_slash(request)):
+            path = escape_leading_slashes(request.get_full_path(force_append_slash=True))
+            return HttpResponseRedirect(path, preserve_request=True)
+        return super().process_response(request, response)

@@ -11,9 +11,12 @@ in the visitor's (language cookie, then ``Accept-Language``).
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.html import format_html
 
 #: Route (``namespace:name``) → what its 404 means and the route argument that names it.
 MISSING = {
@@ -29,6 +32,10 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     match = getattr(request, "resolver_match", None)
     what, argument = MISSING.get(match.view_name if match else "", ("address", ""))
     name = str(match.kwargs.get(argument, ""))[:32] if match and argument else ""
+    # no control or direction characters (a NUL, a right-to-left override) from the address;
+    # the name is isolated from the sentence around it (<bdi>)
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    name = format_html("<bdi>{}</bdi>", name) if name else ""
     lang = (translation.get_language_from_path(request.path_info)
             or translation.get_language_from_request(request))
     with translation.override(lang):

@@ -16,6 +16,8 @@ as a stale page.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
@@ -148,7 +150,7 @@ class Live:
 def unchanged(request, game) -> bool:
     """A poll (htmx, ``version`` in the address) for the version the game is still at."""
     raw = request.GET.get("version", "")
-    return bool(request.htmx) and raw.isdigit() and len(raw) < 9 and int(raw) == game.version
+    return bool(request.htmx) and bool(re.fullmatch(r"[0-9]{1,8}", raw)) and int(raw) == game.version
 
 
 def play_live(game, practice, move: Mapping[str, object], version: int):

@@ -11,6 +11,8 @@ a replay shows no hand, no discard, no deck order and no round in progress.
 
 from __future__ import annotations
 
+import re
+
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -21,7 +23,7 @@ from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
 
 
 def _number(raw: str | None, default: int) -> int:
-    return int(raw) if raw and raw.isdigit() and len(raw) < 4 else default
+    return int(raw) if raw and re.fullmatch(r"[0-9]{1,3}", raw) else default
 
 
 class ReplayPage:

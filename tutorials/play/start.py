@@ -37,13 +37,18 @@ class StartRefused(Exception):
 
 
 def _chosen(post) -> dict:
-    return {"players": post.get("players", ""), "colour": post.get("colour", ""),
-            "start": post.get("start", "random"), "strength": post.get("strength", ""),
+    def one(name: str, default: str = "") -> str:
+        # a field sent twice (players=2&players=4) is no choice: refused beside the field
+        values = post.getlist(name)
+        return default if not values else values[0] if len(values) == 1 else "(several)"
+
+    return {"players": one("players"), "colour": one("colour"),
+            "start": one("start", "random"), "strength": one("strength"),
             "variants": post.getlist("variants"),
-            "place_after_reroll": post.get("place_after_reroll", "") in ("1", "on", "true"),
-            "collection": post.get("collection", "sequential"),
-            "mode": post.get("mode", "strategy"), "pace": post.get("pace", "table"),
-            "first_edition": post.get("first_edition", "") in ("1", "on", "true")}
+            "place_after_reroll": one("place_after_reroll") in ("1", "on", "true"),
+            "collection": one("collection", "sequential"),
+            "mode": one("mode", "strategy"), "pace": one("pace", "table"),
+            "first_edition": one("first_edition") in ("1", "on", "true")}
 
 
 def _field_errors(chosen: dict) -> dict[str, str]:

@@ -15,6 +15,8 @@ Learner moves come from form fields (:func:`move_from_form`): ``do`` (``begin``,
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -54,10 +56,10 @@ class ActionAt:
 
 
 def _at(text: str) -> list[int]:
-    try:
-        row, col = (int(v) for v in text.split("-"))
-    except ValueError:
-        raise InvalidInput("position must be row-col", where="at", field="at", code="bad-position") from None
+    """A board position from the form's ``row-col`` (as the page writes it)."""
+    if not re.fullmatch(r"[0-9]{1,2}-[0-9]{1,2}", text):
+        raise InvalidInput("position must be row-col", where="at", field="at", code="play-bad-position")
+    row, col = (int(v) for v in text.split("-"))
     return [row, col]
 
 
@@ -76,18 +78,21 @@ def move_from_form(data: Mapping[str, object], learner: Colour) -> dict:
     if do == "claim":
         return {"type": "claim", "player": player, "position": _at(str(data.get("at", "")))}
     if do == "place":
-        try:
-            value = int(str(data.get("card", "")))
-        except ValueError:
-            raise InvalidInput("choose a card", where="card", field="card", code="bad-action") from None
-        return {"type": "place", "player": player, "position": _at(str(data.get("at", ""))), "value": value}
+        card = str(data.get("card", ""))
+        if not re.fullmatch(r"[0-9]", card):
+            raise InvalidInput("choose a card", where="card", field="card", code="play-bad-card")
+        return {"type": "place", "player": player, "position": _at(str(data.get("at", ""))),
+                "value": int(card)}
     if do == "roll":
         dice = data.getlist("dice") if hasattr(data, "getlist") else data.get("dice")
-        faces = [int(d) for d in dice if str(d) in "123456" and str(d)] if isinstance(dice, list) else []
-        if not faces:
+        dice = [str(d) for d in dice] if isinstance(dice, list) else []
+        if any(not re.fullmatch(r"[1-6]", d) for d in dice):
+            raise InvalidInput("dice are chosen by their faces 1-6", where="dice", field="dice",
+                               code="play-bad-dice")
+        if not dice:
             raise IllegalAction("choose at least one die to re-roll", clause="STRAT-2", code="empty-reroll")
-        return {"type": "roll", "player": player, "dice": faces}
-    raise InvalidInput(f"unknown move {do!r}", where="do", field="do", code="bad-action")
+        return {"type": "roll", "player": player, "dice": [int(d) for d in dice]}
+    raise InvalidInput(f"unknown move {do!r}", where="do", field="do", code="play-bad-move")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ wrong keys, ``game-miss``).
 
 from __future__ import annotations
 
+import re
+
+from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -47,10 +50,32 @@ def play_start(request: HttpRequest) -> HttpResponse:
     hit(request, "save")
     game, key, _practice = games.start_game(options)
     response = redirect("tutorials:play-game", code=game.code)
+    _forget_old_games(request, response)
     response.set_signed_cookie(_cookie_name(game.code), key, salt=COOKIE_SALT,
                                max_age=PracticeGame.LIFETIME_HOURS * 3600, httponly=True,
                                samesite="Lax", secure=request.is_secure())
     return response
+
+
+#: Games a browser keeps the keys of; starting one more forgets the oldest. Each key is a
+#: cookie of about 90 bytes sent with every request: without a bound, a learner starting
+#: game after game would pass the servers' header limit (8 KiB) and be locked out.
+KEPT_GAMES = 12
+
+
+def _forget_old_games(request: HttpRequest, response: HttpResponse) -> None:
+    """Delete the oldest ``play_*`` cookies so that with the new game at most
+    :data:`KEPT_GAMES` remain (oldest by the time in their signature; unreadable first)."""
+    def signed_at(value: str) -> int:
+        try:
+            return signing.b62_decode(value.rsplit(":", 2)[1])
+        except (IndexError, ValueError):
+            return -1
+
+    names = sorted((n for n in request.COOKIES if n.startswith("play_")),
+                   key=lambda n: signed_at(request.COOKIES[n]))
+    for name in names[:max(0, len(names) - KEPT_GAMES + 1)]:
+        response.delete_cookie(name, samesite="Lax")
 
 
 class _NotYours(Exception):
@@ -84,7 +109,7 @@ def _render(request: HttpRequest, page: GamePage, status: int = 200) -> HttpResp
 
 def _step(request: HttpRequest) -> int:
     raw = request.GET.get("step", "0")
-    return int(raw) if raw.isdigit() and len(raw) < 4 else 0
+    return int(raw) if re.fullmatch(r"[0-9]{1,3}", raw) else 0
 
 
 @require_safe
@@ -137,7 +162,7 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
 
 def _version(request: HttpRequest) -> int:
     raw = request.POST.get("version") or request.GET.get("version") or ""
-    return int(raw) if raw.isdigit() and len(raw) < 9 else -1
+    return int(raw) if re.fullmatch(r"[0-9]{1,8}", raw) else -1
 
 
 @require_POST
@@ -145,6 +170,8 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     """One move of the learner. Refused by the rules: 422 with the sentence and the clause
     (200 for htmx, which swaps only successes); from an older page: 409 with the game as it
     stands now; done: back to the game page (303)."""
+    if request.content_type not in _FORM_TYPES:
+        return HttpResponse(status=415)
     try:
         game, practice = _open(request, code)
     except _NotYours:

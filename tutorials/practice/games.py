@@ -26,7 +26,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from captain.rules import Colour, InvalidInput, RuleSet
+from captain.rules import Colour, IllegalAction, InvalidInput, RuleSet
 from captain.rules.captains.pace import Pace
 from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
                                              learner_acts, learner_continues,
@@ -254,7 +254,9 @@ def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], versio
         raise StaleGame(game.code, version)
     at = seconds(game, now)
     if dict(move) == CONTINUE:
-        if not practice.waiting_for_learner or practice.state.is_over:
+        if practice.state.is_over:
+            raise IllegalAction("the game is over", clause="END-1", code="game-over")
+        if not practice.waiting_for_learner:
             raise InvalidInput("there is nothing to continue now", where="action", field="action",
                                code="nothing-to-continue")
         new = learner_continues(practice, at)

@@ -203,6 +203,11 @@ _FIXED.update({
     "bad-seed": gettext_lazy("The seed is a whole number from 0 to 2147483647."),
     "bad-version": gettext_lazy("The version is the whole number the state showed."),
     "nothing-to-continue": gettext_lazy("There is nothing to continue now: the round is under way."),
+    # the practice game page's forms (tutorials.play): what a form of the page cannot send
+    "play-bad-move": gettext_lazy("That move could not be read: choose one of the moves shown on the page."),
+    "play-bad-card": gettext_lazy("Choose one of the attack cards in your hand."),
+    "play-bad-dice": gettext_lazy("Dice are chosen by the faces they show, 1 to 6."),
+    "play-bad-position": gettext_lazy("That position could not be read: choose a card on the board."),
 })
 
 

@@ -1,0 +1,55 @@
+"""The site's own pages for requests refused before any view could answer: a malformed or
+oversized request (400, ``handler400``), a form without its CSRF token (403,
+``CSRF_FAILURE_VIEW``) and a method an address does not take (405, e.g. opening the
+address a form posts to). Each says what was refused and what to do, in the page's
+language (the address's prefix, else the visitor's), instead of Django's bare English.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+
+
+def _language(request: HttpRequest) -> str:
+    return (translation.get_language_from_path(request.path_info)
+            or translation.get_language_from_request(request))
+
+
+def refused_page(request: HttpRequest, kind: str, status: int) -> HttpResponse:
+    """The page ``templates/refused.html`` for ``kind`` (``bad-request``, ``csrf``,
+    ``method``) with HTTP ``status``, in the page's language."""
+    with translation.override(_language(request)):
+        return render(request, "refused.html", {"kind": kind}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400: a request the site cannot read (too many fields, a body over the limit, a
+    host that is not the site's)."""
+    return refused_page(request, "bad-request", 400)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """403: a form sent without the page's security token (an old page, cookies off)."""
+    return refused_page(request, "csrf", 403)
+
+
+class MethodPageMiddleware:
+    """Give a GET answered 405 without a body (``require_POST`` and friends: someone opened
+    the address a form posts to) the site's page, "this address receives forms only", with
+    the ``Allow`` header kept. Other methods (PUT, TRACE, … from scanners) stay empty;
+    API answers (JSON problems) and htmx requests are left as they are."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (response.status_code == 405 and request.method == "GET" and not response.content
+                and not request.htmx and not request.path_info.startswith("/api/")):
+            page = refused_page(request, "method", 405)
+            if response.has_header("Allow"):
+                page["Allow"] = response["Allow"]
+            return page
+        return response
