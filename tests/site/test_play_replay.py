@@ -193,7 +193,11 @@ def test_the_share_link_shows_the_finished_game_read_only_to_anyone():
     shared = f"/ja/play/{game.code}/shared/{game.share_token}/"
     assert Client().get(shared).status_code == 404
     final = play_to_the_end(owner, url)
-    assert f'value="http://testserver{shared}"' in final and 'data-testid="share-link"' in final
+    # the link to share has no language prefix: it opens in each reader's language
+    neutral = shared.removeprefix("/ja")
+    assert f'value="http://testserver{neutral}"' in final and 'data-testid="share-link"' in final
+    opened = Client(HTTP_ACCEPT_LANGUAGE="de").get(neutral)
+    assert opened.status_code == 302 and opened["Location"] == "/de" + neutral
     stranger = Client()
     page = stranger.get(shared)
     assert page.status_code == 200 and not [c for c in stranger.cookies if c.startswith("play_")]

@@ -272,3 +272,27 @@ def test_a_browser_keeps_the_keys_of_a_bounded_number_of_games(client):
         _start(client)
     kept = [n for n, c in client.cookies.items() if n.startswith("play_") and c.value]
     assert len(kept) == KEPT_GAMES
+
+
+def test_strategy_mode_moves_on_by_itself_while_the_captains_play(client):
+    """A fresh player waited on "the computer captains are playing" until they clicked:
+    the answer to an htmx move shows the game before the captains' replies, so while a
+    captain is to move the game area asks the server again (htmx), in strategy mode too,
+    and the next answer shows their moves."""
+    url = _start(client, start="me")
+    html = client.get(url).content.decode()
+    waited = 0
+    for _ in range(400):
+        move = _first_move(html)
+        if move is None:
+            break
+        html = client.post(url + "act/", {"version": _version(html), **move},
+                           HTTP_HX_REQUEST="true").content.decode()
+        if 'data-focus-id="play-refresh"' in html:  # the captains are to play
+            assert 'data-testid="play-poll"' in html
+            version = re.search(r'data-version="(\d+)"', html).group(1)
+            poll = client.get(f"{url}?version={version}", HTTP_HX_REQUEST="true")
+            assert poll.status_code == 200  # the captains' moves, played on this request
+            html = poll.content.decode()
+            waited += 1
+    assert waited >= 3, "the captains never had to move after the learner"

@@ -34,8 +34,8 @@ from tutorials.wording.clauses import clause_summary
 MODES = ("strategy", "action")
 #: the engine's paces (captain.rules.captains.pace.Pace), slowest first, as the form names them
 PACES = {
-    "first-game": gettext_lazy("Slow: a first game"),
-    "table": gettext_lazy("Normal: as fast as a friendly table"),
+    "first-game": gettext_lazy("Slow: time to look, for a first game"),
+    "table": gettext_lazy("Brisk: players who know the game"),
     "quick": gettext_lazy("Fast: experienced players"),
     "fastest": gettext_lazy("Fastest: as fast as the computer can"),
 }
@@ -111,12 +111,13 @@ class Live:
 
     @property
     def polling(self) -> bool:
-        """True while a captain may act by the clock: Dice Time, or a captain's turn (the
-        start bell, Setting Time), until the round is resolved."""
+        """True while a captain may act by the clock: action mode's Dice Time, or in either
+        mode a captain's turn (the start bell, strategy-mode Dice Time, Setting Time), until
+        the round is resolved; the page then moves on by itself."""
         practice = self.page.practice
-        if not self.on or self.state.is_over or practice.waiting_for_learner:
+        if self.state.is_over or practice.waiting_for_learner:
             return False
-        if self.state.phase is Phase.DICE:
+        if self.on and self.state.phase is Phase.DICE:
             return True
         mover = self.state.start_player if self.state.phase is Phase.AWAIT_START_BELL else self.state.turn
         return mover is not None and mover is not practice.learner

@@ -159,8 +159,9 @@ def _claim(facts: _Facts, move: Claim) -> tuple[Hint, Hint]:
     claimable = [a.position for a in legal_actions(facts.state, facts.learner) if isinstance(a, Claim)]
     return (Hint(1, _("Look at the cards your dice can claim now: %(cells)s.")
                  % {"cells": _labels(claimable)}, ("DICE-2",)),
-            Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): playing the rest of the round out on "
-                      "boards re-drawn from what you can see, this gave you the best result on "
+            Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): no single rule decides it here; "
+                      "the strong captain tried each choice many times, guessing the hidden "
+                      "cards from what you can see, and this one won you the most on "
                       "average.") % args, ("DICE-2",)))
 
 
@@ -188,8 +189,10 @@ def _place(facts: _Facts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
                      % {**args, "other": position_label(other), "between": _labels(between)},
                      ("TRE-2",)))
     return (Hint(1, _("Look at %(cell)s and at which attack card it needs.") % args, ("SET-1",)),
-            Hint(2, _("Put %(card)s on %(cell)s: playing the round out on boards re-drawn from what "
-                      "you can see, this gave you the best result on average.") % args, ("SET-1",)))
+            Hint(2, _("Put %(card)s on %(cell)s: no single rule decides it here; the strong "
+                      "captain tried each choice many times, guessing the hidden cards from "
+                      "what you can see, and this one won you the most on average.") % args,
+                 ("SET-1",)))
 
 
 def _roll(facts: _Facts, move: Roll) -> tuple[Hint, Hint]:

@@ -25,7 +25,7 @@ STARTS = ("random", "me", "left")
 READINGS = ("sequential", "simultaneous")
 DEFAULT_CHOICES = {"players": "2", "colour": "red", "start": "random", "strength": "greedy",
                    "variants": [], "place_after_reroll": False, "collection": "sequential",
-                   "mode": "strategy", "pace": "table", "first_edition": False}
+                   "mode": "strategy", "pace": "first-game", "first_edition": False}
 
 
 class StartRefused(Exception):
@@ -47,7 +47,7 @@ def _chosen(post) -> dict:
             "variants": post.getlist("variants"),
             "place_after_reroll": one("place_after_reroll") in ("1", "on", "true"),
             "collection": one("collection", "sequential"),
-            "mode": one("mode", "strategy"), "pace": one("pace", "table"),
+            "mode": one("mode", "strategy"), "pace": one("pace", "first-game"),
             "first_edition": one("first_edition") in ("1", "on", "true")}
 
 

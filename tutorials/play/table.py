@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -188,14 +189,14 @@ class GamePage:
     @property
     def turn_text(self) -> str:
         state = self.state
-        if self.over or self.showing_round:
-            return ""
+        if self.over or self.showing_round or self.practice.waiting_for_learner:
+            return ""  # (waiting for the learner: the button to go on says it all)
         mover = state.start_player if state.phase is Phase.AWAIT_START_BELL else state.turn
         if mover is None:
             return ""
         if mover is self.learner:
             return _("Your turn.")
-        return _("%(colour)s's turn.") % {"colour": COLOUR_NAMES[mover]}
+        return capfirst(_("%(colour)s's turn.") % {"colour": COLOUR_NAMES[mover]})
 
     # --- the board -----------------------------------------------------------------------------
     def cells(self) -> list[list[CellView]]:

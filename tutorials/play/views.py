@@ -102,9 +102,11 @@ def _not_found(request: HttpRequest, *, shared: bool = False) -> HttpResponse:
                   status=404)
 
 
-def _render(request: HttpRequest, page: GamePage, status: int = 200) -> HttpResponse:
+def _render(request: HttpRequest, page: GamePage, status: int = 200, *, move: bool = False) -> HttpResponse:
+    """The game page, or for htmx its game area; the answer to a ``move`` also carries the
+    notice above the area (a refusal, or none: the last one is cleared)."""
     template = "play/game.html#area" if request.htmx else "play/game.html"
-    return render(request, template, {"page": page}, status=status)
+    return render(request, template, {"page": page, "notice_oob": move and request.htmx}, status=status)
 
 
 def _step(request: HttpRequest) -> int:
@@ -182,14 +184,14 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     except StaleGame:
         game.refresh_from_db()
         practice = games.catch_up(game, games.practice_of(game))
-        return _render(request, GamePage(game, practice, stale=True), status=409)
+        return _render(request, GamePage(game, practice, stale=True), status=409, move=True)
     except RulesError as error:
         refusal = {"text": describe(error), "clause": error.clause or ""}
         game.refresh_from_db()  # in real time, the board as it stands now (a captain was faster)
         page = GamePage(game, games.catch_up(game, games.practice_of(game)), refusal=refusal)
-        return _render(request, page, status=200 if request.htmx else 422)
+        return _render(request, page, status=200 if request.htmx else 422, move=True)
     if request.htmx:
-        return _render(request, GamePage(game, practice))
+        return _render(request, GamePage(game, practice), move=True)
     done = redirect("tutorials:play-game", code=game.code)
     done.status_code = 303  # see the game page (POST, then GET)
     return done
