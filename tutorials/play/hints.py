@@ -201,16 +201,18 @@ def _roll(facts: _Facts, move: Roll) -> tuple[Hint, Hint]:
     kept = list(hand)
     for d in rolled:
         kept.remove(d)
-    first = Hint(1, _("Look at your dice: which of them already show one face of a free card?"),
-                 ("STRAT-2",))
+    # grade 1 points where grade 2 looks (a question that grade 2 would contradict misleads)
+    first = Hint(1, _("Look at your dice and the free cards: which dice are worth keeping for "
+                      "the next roll?"), ("STRAT-2",))
     target = next(((p, f) for p, f in facts.board.free_faces().items()
                    if (f[0] in kept) != (f[1] in kept) or (f[0] == f[1] and f[0] in kept)), None)
     if kept and target is not None:
         pos, (low, high) = target
-        return first, Hint(2, _("Re-roll %(rolled)s and keep %(kept)s: the dice you keep already "
-                                "show one face of %(cell)s (%(low)s and %(high)s).")
+        shown = low if low in kept else high
+        return first, Hint(2, _("Re-roll %(rolled)s and keep %(kept)s: your %(shown)s already "
+                                "shows one face of %(cell)s (%(low)s and %(high)s).")
                            % {"rolled": list_join(str(d) for d in sorted(rolled)),
-                              "kept": list_join(str(d) for d in sorted(kept)),
+                              "kept": list_join(str(d) for d in sorted(kept)), "shown": shown,
                               "cell": position_label(pos), "low": low, "high": high}, ("STRAT-2",))
     return first, Hint(2, _("Re-roll %(rolled)s: no two of your dice show the faces of a free card "
                             "worth claiming now.")
