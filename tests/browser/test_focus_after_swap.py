@@ -82,12 +82,18 @@ def _settled(page) -> int:
     return int(page.evaluate("() => parseInt(document.documentElement.dataset.settled || '0', 10)"))
 
 
-# Quiet: a swap has settled since ``before``, no htmx request is on its way, and nothing
-# has settled for 80 ms (a request's end comes before htmx's settle delay).
+# Quiet: a swap has settled since ``before``, no htmx request is on its way, no part of the
+# page still waits to load itself in the background (the analyzer's "What if…" list: a
+# link of it pressed between its swap and htmx's processing is followed as a plain link,
+# which CI once caught), and nothing has settled for 80 ms (a request's end comes before
+# htmx's settle delay).
+BACKGROUND_JS = "document.querySelector('[data-background][hx-trigger]')"
 IDLE_JS = """(before) => {
   const d = document.documentElement.dataset;
   const settled = parseInt(d.settled || '0', 10);
-  if (settled <= before || d.requests !== '0') { window.quiet = null; return false; }
+  if (settled <= before || d.requests !== '0' || """ + BACKGROUND_JS + """) {
+    window.quiet = null; return false;
+  }
   if (!window.quiet || window.quiet.settled !== settled) {
     window.quiet = {settled, since: performance.now()};
     return false;
@@ -118,7 +124,9 @@ def _check_every_control(page, address: str, reset=None) -> tuple[int, list[str]
         if reset:
             reset()
         page.goto(address)
-        page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
+        page.wait_for_function("() => document.documentElement.dataset.requests === '0' && !"
+                               + BACKGROUND_JS)
+        page.wait_for_timeout(100)  # htmx processes swapped content after its settle delay
         page.evaluate(LOG_JS)
         return page.evaluate(CONTROLS_JS, None)
 

@@ -24,7 +24,9 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 import redis
@@ -220,3 +222,42 @@ def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = No
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# --- a browser --------------------------------------------------------------------------------
+#: what a browser sends with a form on the README's HTTPS site (Django checks the origin)
+HTTPS = {"Referer": "https://127.0.0.1/", "Origin": "https://127.0.0.1"}
+
+
+class Browser:
+    """One client's cookies and CSRF token, as a browser would keep them."""
+
+    def __init__(self, server: Server, client: str, lang: str = "en") -> None:
+        self.server, self.client, self.lang = server, client, lang
+        self.cookies: dict[str, str] = {}
+        self.token = ""
+
+    def request(self, method: str, path: str, form: dict | None = None, **headers):
+        sent = {"Accept-Language": self.lang, **headers}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode({"csrfmiddlewaretoken": self.token, **form}, doseq=True).encode()
+            sent.update({"Content-Type": "application/x-www-form-urlencoded", **HTTPS})
+        status, response_headers, content = self.server.request(method, path, body=body, headers=sent,
+                                                                 client=self.client)
+        for value in response_headers.get_all("Set-Cookie") or ():
+            for morsel in SimpleCookie(value).values():
+                self.cookies[morsel.key] = morsel.value
+        token = re.search(rb'"X-CSRFToken": "([^"]+)"', content)
+        if token:
+            self.token = token[1].decode()
+        return status, response_headers, content
+
+    def start_table(self) -> str:
+        self.request("GET", f"/{self.lang}/teach/")
+        status, headers, body = self.request("POST", f"/{self.lang}/teach/",
+                                             {"players": "4", "mode": "action"})
+        assert status == 302, body[:1000]
+        return headers["Location"].rstrip("/").rsplit("/", 1)[-1]

@@ -15,19 +15,17 @@ import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
 import pytest
 import redis
 from django.conf import settings
-from harness import Server, serve
+from harness import Browser, Server, serve
 
 from tutorials.models import CODE_ALPHABET
 
 # A position whose PDF is rendered on every request (position PDFs are never cached).
 POSITION = "Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
-HTTPS = {"Referer": "https://127.0.0.1/", "Origin": "https://127.0.0.1"}
 
 
 def _pdf_path(lang: str = "en") -> str:
@@ -119,40 +117,6 @@ def limits(release):
 def _unknown_code(i: int, length: int = 7) -> str:
     """The ``i``-th short code (letters of saved codes) that is certainly not in use."""
     return ("zzzzzzz" + CODE_ALPHABET[i % 31] + CODE_ALPHABET[i // 31])[-length:]
-
-
-class Browser:
-    """One client's cookies and CSRF token, as a browser would keep them."""
-
-    def __init__(self, server: Server, client: str, lang: str = "en") -> None:
-        self.server, self.client, self.lang = server, client, lang
-        self.cookies: dict[str, str] = {}
-        self.token = ""
-
-    def request(self, method: str, path: str, form: dict | None = None, **headers):
-        sent = {"Accept-Language": self.lang, **headers}
-        if self.cookies:
-            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            body = urlencode({"csrfmiddlewaretoken": self.token, **form}, doseq=True).encode()
-            sent.update({"Content-Type": "application/x-www-form-urlencoded", **HTTPS})
-        status, response_headers, content = self.server.request(method, path, body=body, headers=sent,
-                                                                 client=self.client)
-        for value in response_headers.get_all("Set-Cookie") or ():
-            for morsel in SimpleCookie(value).values():
-                self.cookies[morsel.key] = morsel.value
-        token = re.search(rb'"X-CSRFToken": "([^"]+)"', content)
-        if token:
-            self.token = token[1].decode()
-        return status, response_headers, content
-
-    def start_table(self) -> str:
-        self.request("GET", f"/{self.lang}/teach/")
-        status, headers, body = self.request("POST", f"/{self.lang}/teach/",
-                                             {"players": "4", "mode": "action"})
-        assert status == 302, body[:1000]
-        return headers["Location"].rstrip("/").rsplit("/", 1)[-1]
 
 
 def _save(server: Server, client: str, lang: str = "en"):
