@@ -68,6 +68,22 @@ def test_start_form_offers_strategy_mode_and_its_options():
     assert 'name="mode" value="action"' in html  # action mode: tests/site/test_play_action.py
 
 
+def _rule_options(html: str) -> str:
+    return re.search(r'<details class="rule-options"[^>]*>', html)[0]
+
+
+def test_rule_options_are_folded_away_until_one_is_in_use_or_refused():
+    """On a phone the form is one screen shorter with the rarely changed options folded;
+    a refusal or a chosen option must never hide behind the fold."""
+    html = Client().get("/en/play/").content.decode()
+    assert " open" not in _rule_options(html) and "(no variant; this site's reading)" in html
+    chosen = Client().post("/de/play/", {**CHOICES, "players": "5", "variants": ["v1"]}).content.decode()
+    assert " open" in _rule_options(chosen) and "VAR-1" in chosen.split("</summary>")[0].rsplit("<summary>", 1)[1]
+    refused = Client().post("/ja/play/", {**CHOICES, "variants": ["v9"]})
+    assert refused.status_code == 422
+    assert " open" in _rule_options(refused.content.decode()) and 'id="error-variants"' in refused.content.decode()
+
+
 def test_refused_choices_answer_422_with_reasons_and_keep_every_choice():
     client = Client()
     response = client.post("/de/play/", {**CHOICES, "players": "5", "strength": "godlike",

@@ -106,9 +106,31 @@ def options_from_form(post) -> tuple[dict, dict]:
     return chosen, options
 
 
+#: the start form's fields folded under "Rule options" (open when one differs from the
+#: standard rules or is refused)
+RULE_OPTION_FIELDS = ("variants", "first_edition", "collection")
+
+
+def _rule_options_in_use(chosen: Mapping[str, object]) -> list[str]:
+    """Clause ids of the rule options ``chosen`` differs from the standard rules in."""
+    used = [VARIANTS[v] for v in VARIANTS if v in (chosen.get("variants") or ())]
+    if chosen.get("first_edition"):
+        used.append("VAR-4")
+    if chosen.get("collection", "sequential") != "sequential":
+        used.append("INT-1")
+    return used
+
+
 def start_context(chosen: Mapping[str, object], errors: Mapping[str, str] | None = None) -> dict:
+    """The start form's template context: ``chosen`` (field -> value as the form holds it),
+    ``errors`` (field -> sentence); the rule options are folded away unless one is in use
+    or refused."""
+    errors = errors or {}
+    in_use = _rule_options_in_use(chosen)
     return {
-        "chosen": chosen, "errors": errors or {},
+        "chosen": chosen, "errors": errors,
+        "rule_options_in_use": in_use,
+        "rule_options_open": bool(in_use) or any(f in errors for f in RULE_OPTION_FIELDS),
         "colours": [(c, COLOUR_NAMES[Colour(c)]) for c in COLOURS],
         "strengths": list(STRENGTH_LABELS.items()),
         "variants": [(v, cid, clause_summary(cid)) for v, cid in VARIANTS.items()],
