@@ -12,6 +12,7 @@ from django.utils import translation
 
 from tutorials.models import PracticeGame
 from tutorials.practice import games
+from tutorials.play.table import history
 from tutorials.wording.events import card_phrase
 
 pytestmark = pytest.mark.django_db
@@ -78,10 +79,12 @@ def test_rule_options_are_folded_away_until_one_is_in_use_or_refused():
     html = Client().get("/en/play/").content.decode()
     assert " open" not in _rule_options(html) and "(no variant; this site's reading)" in html
     chosen = Client().post("/de/play/", {**CHOICES, "players": "5", "variants": ["v1"]}).content.decode()
-    assert " open" in _rule_options(chosen) and "VAR-1" in chosen.split("</summary>")[0].rsplit("<summary>", 1)[1]
+    summary = chosen.split("</summary>")[0].rsplit("<summary>", 1)[1]
+    assert " open" in _rule_options(chosen) and "VAR-1" in summary
     refused = Client().post("/ja/play/", {**CHOICES, "variants": ["v9"]})
     assert refused.status_code == 422
-    assert " open" in _rule_options(refused.content.decode()) and 'id="error-variants"' in refused.content.decode()
+    html = refused.content.decode()
+    assert " open" in _rule_options(html) and 'id="error-variants"' in html
 
 
 def test_refused_choices_answer_422_with_reasons_and_keep_every_choice():
@@ -312,3 +315,33 @@ def test_strategy_mode_moves_on_by_itself_while_the_captains_play(client):
             html = poll.content.decode()
             waited += 1
     assert waited >= 3, "the captains never had to move after the learner"
+
+
+def _treasure_won(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r"(\d+) treasure cards? won", html)]
+
+
+def test_the_player_list_tells_no_treasure_ahead_of_the_steps():
+    """Between rounds the round is shown step by step: at the first step every player has
+    what they had before the round, at the last what they have after it."""
+    client = Client()
+    url = _start(client, "en", players="3")
+    for _turn in range(600):
+        html = client.get(url).content.decode()
+        if 'data-testid="next-step"' in html:
+            game = PracticeGame.objects.get()
+            state = games.practice_of(game).state
+            after = [len(p.won) for p in state.players]
+            if sum(after):  # a round in which someone won treasure
+                break
+        move = _first_move(html)
+        assert move is not None, "the game ended before anyone won treasure"
+        client.post(url + "act/", {**move, "version": _version(html)})
+    else:
+        raise AssertionError("no round won any treasure")
+    played = history(games.practice_of(game))[0][-1]
+    before_round = [len(played.situation.won.get(p.colour, ())) for p in state.players]
+    assert before_round != after
+    assert _treasure_won(client.get(url + "?step=0").content.decode()) == before_round
+    end = client.get(url + "?step=999").content.decode()  # clamped to the last step
+    assert _treasure_won(end) == after

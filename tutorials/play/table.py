@@ -30,6 +30,7 @@ from captain.rules import Colour, Position, Situation
 from captain.rules.errors import IllegalAction, InvalidInput
 from captain.rules.game import Phase, apply
 from captain.rules.model import AttackKind
+from captain.rules.resolve.round_end import rank_players
 from tutorials.drawing.cells import CellView, pips
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.play.action import Live
@@ -302,8 +303,16 @@ class GamePage:
 
     # --- the table -------------------------------------------------------------------------------
     def seats(self) -> list[dict]:
+        """The players clockwise. While the round just played is shown step by step, a
+        player's treasure counts as before the round until the step that shows their
+        collection (TRE-*): the list never tells the outcome ahead of the steps."""
         state = self.state
-        standings, _winner = state.standings()
+        won = {p.colour: p.won for p in state.players}
+        if self.walk is not None:
+            shown = {w["colour"] for w in self.walk.winnings(self.step) if w["done"]}
+            before = self.walk.situation.won
+            won = {c: cards if c in shown else tuple(before.get(c, ())) for c, cards in won.items()}
+        standings, _winner = rank_players(state.seating, won)
         by_colour = {s.player: s for s in standings}
         mover = state.turn
         out = []
