@@ -345,3 +345,24 @@ def test_the_player_list_tells_no_treasure_ahead_of_the_steps():
     assert _treasure_won(client.get(url + "?step=0").content.decode()) == before_round
     end = client.get(url + "?step=999").content.decode()  # clamped to the last step
     assert _treasure_won(end) == after
+
+
+def test_a_reading_is_explained_once_per_list_of_this_round_so_far():
+    """After several fruitless re-rolls (INT-8) the list says the reading once; every
+    such line still links to it."""
+    client = Client()
+    url = _start(client, "en", players="4")
+    for _turn in range(600):
+        html = client.get(url).content.decode()
+        log = html[html.find('id="log-title"'):]
+        latest = log[log.find('<ol class="explanations" start='):]
+        latest = latest[:latest.find("</ol>")]
+        if latest.count("#INT-8") >= 2:
+            break
+        move = _first_move(html)
+        assert move is not None, "the game ended before two fruitless re-rolls in a row"
+        client.post(url + "act/", {**move, "version": _version(html)})
+    else:
+        raise AssertionError("never two fruitless re-rolls in one list")
+    notes = re.findall(r'<span class="interpretation-note">([^<]*)</span>', latest)
+    assert sum(n.startswith("Reading used here: a player who cannot claim") for n in notes) == 1, notes

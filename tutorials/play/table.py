@@ -128,6 +128,17 @@ def history(practice) -> tuple[list[PlayedRound], list]:
     return rounds, current
 
 
+def _notes_once(told: list[Explanation]) -> list[tuple[Explanation, bool]]:
+    """``(explanation, repeated)``: whether its reading's note was said by a line before."""
+    said: set[str] = set()
+    out = []
+    for ex in told:
+        out.append((ex, ex.interpretation in said))
+        if ex.interpretation:
+            said.add(ex.interpretation)
+    return out
+
+
 def _die_faces(dice) -> list[dict]:
     return [{"face": d, "pips": pips(d)} for d in dice]
 
@@ -329,10 +340,13 @@ class GamePage:
 
     def round_so_far(self, latest: int = 6) -> dict[str, object]:
         """Dice and Setting Time of the current round, worded, oldest first: the ``latest``
-        few, and the earlier ones (folded on the page)."""
+        few, and the earlier ones (folded on the page); each as ``(explanation, repeated)``,
+        ``repeated`` when a line above in the same list already said its reading (INT-8
+        after every fruitless re-roll said it once: the later lines keep only its link)."""
         told: list[Explanation] = [explain(e) for e in self._current_events]
         cut = max(0, len(told) - latest)
-        return {"earlier": told[:cut], "latest": told[cut:], "first_number": cut + 1}
+        return {"earlier": _notes_once(told[:cut]), "latest": _notes_once(told[cut:]),
+                "first_number": cut + 1}
 
     # --- the round just played, step by step --------------------------------------------------------
     def step_url(self, k: int) -> str:
