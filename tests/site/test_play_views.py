@@ -13,7 +13,7 @@ from django.utils import translation
 from tutorials.models import PracticeGame
 from tutorials.practice import games
 from tutorials.play.table import history
-from tutorials.wording.events import card_phrase
+from tutorials.wording.events import card_phrase, explain
 
 pytestmark = pytest.mark.django_db
 
@@ -366,3 +366,30 @@ def test_a_reading_is_explained_once_per_list_of_this_round_so_far():
         raise AssertionError("never two fruitless re-rolls in one list")
     notes = re.findall(r'<span class="interpretation-note">([^<]*)</span>', latest)
     assert sum(n.startswith("Reading used here: a player who cannot claim") for n in notes) == 1, notes
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_played_round_tells_who_ended_dice_time_and_every_move_before_battle_time(lang):
+    """Under a round's steps (game page and replay): who ended Dice Time and so became
+    start player, and the round's Dice and Setting Time move by move."""
+    client = Client()
+    url = _start(client, lang, players="3")
+    for _turn in range(600):
+        html = client.get(url).content.decode()
+        if 'data-testid="next-step"' in html:
+            break
+        move = _first_move(html)
+        assert move is not None
+        client.post(url + "act/", {**move, "version": _version(html)})
+    game = PracticeGame.objects.get()
+    played = history(games.practice_of(game))[0][-1]
+    [end] = [e for e in played.told if e.code == "dice.end"]
+    with translation.override(lang):
+        ending = explain(end).text
+        placed = [explain(e).text for e in played.told if e.code == "setting.place"]
+    replay = client.get(url + "replay/").content.decode()
+    for page in (html, replay):
+        story = page[page.index('data-testid="round-story"'):]
+        story = story[:story.index("</section>")]
+        assert ending in story.split("<details")[0]  # said before the fold
+        assert placed and all(line in story for line in placed)

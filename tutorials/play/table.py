@@ -99,10 +99,21 @@ def move_from_form(data: Mapping[str, object], learner: Colour) -> dict:
 
 @dataclass(frozen=True)
 class PlayedRound:
-    """A round that reached Battle Time: its number and the position Setting Time left."""
+    """A round that reached Battle Time: its number, the position Setting Time left, and
+    the events of its Dice and Setting Time (``told``: public ones only, as "this round so
+    far" told them)."""
 
     number: int
     situation: Situation
+    told: tuple = ()
+
+    def story(self) -> dict[str, object]:
+        """Dice and Setting Time worded: ``ending`` (who rang the bell or filled a line and
+        so became start player, DICE-4/5, STRAT-3), ``lines`` every event as
+        ``(explanation, repeated)`` (see :meth:`GamePage.round_so_far`)."""
+        told = [explain(e) for e in self.told]
+        ending = next((ex for ex in reversed(told) if ex.code == "dice.end"), None)
+        return {"ending": ending, "lines": _notes_once(told)}
 
     @property
     def analyzer_url(self) -> str:
@@ -120,8 +131,10 @@ def history(practice) -> tuple[list[PlayedRound], list]:
         state = apply(state, entry.action)
         if state.last_round is not None and state.last_round is not before.last_round:
             won = {p.colour: p.won for p in before.players if p.won}
+            current += [e for e in state.log if e.code.startswith(_TOLD)]
             rounds.append(PlayedRound(before.round, Situation(
-                state.last_round.board, before.seating, before.rules, len(before.deck), won)))
+                state.last_round.board, before.seating, before.rules, len(before.deck), won),
+                tuple(current)))
             current = []
         else:
             current += [e for e in state.log if e.code.startswith(_TOLD)]
