@@ -237,6 +237,7 @@ RATELIMIT_USE_CACHE = "default"
 RATE_LIMITS = {
     "pdf": "20/m",         # position PDFs, and sheets not in the sheet cache (renders)
     "save": "30/m",        # saved positions, through the form or the API
+    "game": "30/m",        # practice games started, through the play page or the API
     "table": "10/m",       # teaching tables started
     "table-miss": "30/10m",  # table codes looked up that do not exist
     "code-miss": "60/10m",   # saved short codes looked up that do not exist

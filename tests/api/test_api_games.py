@@ -11,6 +11,7 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.utils import translation
 
 from api_helpers import post_json, problems_of
 from captain.rules import FULL_DECK, Colour
@@ -228,12 +229,22 @@ def test_the_learner_key_is_stored_only_as_a_hash(client):
     assert Colour.RED.value == game.setup["learner"]
 
 
-def test_starting_games_is_rate_limited_with_the_other_writes(client, settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "save": "3/m"}
+def test_starting_games_is_rate_limited_through_the_api_and_the_play_page_together(client, settings):
+    """Their own group, ``game``: the 429 says games were started, not positions saved."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "game": "3/m"}
     options = {"seats": ["red", "blue"], "learner": "red", "seed": 1}
-    statuses = [post_json(client, "/api/v1/games", options).status_code for _ in range(4)]
-    assert statuses == [201, 201, 201, 429]
-    assert problems_of(post_json(client, "/api/v1/games", options), 429)[0]["code"] == "rate-limited"
+    statuses = [post_json(client, "/api/v1/games", options).status_code for _ in range(2)]
+    form = client.post("/en/play/", {"players": "2", "colour": "red", "strength": "greedy"})
+    assert statuses == [201, 201] and form.status_code == 302
+    problem = problems_of(post_json(client, "/api/v1/games", options), 429)[0]
+    assert problem["code"] == "rate-limited" and "practice games were started" in problem["message"]
+    page = client.post("/de/play/", {"players": "2", "colour": "red", "strength": "greedy"})
+    assert page.status_code == 429
+    with translation.override("de"):
+        assert translation.gettext("Too many practice games were started from your network in a short time. "
+                                   "Please try again in %(seconds)s seconds.").split("%")[0] \
+            in page.content.decode()
+    assert post_json(client, "/api/v1/positions", {"notation": "Rb_11r1.12b2"}).status_code == 201
 
 
 def test_the_first_rolls_do_not_give_the_seed_away(client):

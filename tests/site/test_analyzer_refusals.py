@@ -98,6 +98,18 @@ def test_undo_does_nothing_visible_when_there_is_nothing_to_undo(client):
     assert undo.startswith("<button") and "disabled" in undo
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("prev", ["garbage", "Rb%01_11", "Rb_11r1.12b2" + "x"])
+def test_undo_is_never_offered_to_a_position_that_cannot_be_read(client, prev):
+    """Found by the breaker: ``prev=garbage`` gave an Undo link to an error page, and every
+    link of the page carried the garbage on."""
+    page = _html(client.get("/en/analyze/", {"pos": EX_BATTLE, "prev": prev}))
+    undo = _undo_control(page)
+    assert undo.startswith("<button") and "disabled" in undo
+    assert "prev=" not in page
+
+
+
 # --- B: refused input keeps everything ------------------------------------------------------
 @pytest.mark.django_db
 @pytest.mark.parametrize("title,words", [("x" * 121, "120 characters"), ("a\x00b", "U+0000")])
@@ -144,7 +156,7 @@ def test_refused_fields_keep_what_was_typed_and_say_why_beside_it(client, htmx, 
                                                                    words):
     response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "tool": "r5", **params},
                           **(HTMX if htmx else {}))
-    assert response.status_code == 200
+    assert response.status_code == 422
     page = _html(response)
     tag = _input(page, field)
     assert _attr(tag, "value") == typed

@@ -83,7 +83,7 @@ def test_edit_without_javascript_redirects(client):
 def test_refused_edits_keep_position_and_say_why(client, tool, arg, words):
     response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "tool": tool, "op": "put", "arg": arg},
                           **HTMX)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert words in _error(response)
     assert _pos(response) == EX_BATTLE
 

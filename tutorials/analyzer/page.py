@@ -23,6 +23,7 @@ from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView
 from tutorials.drawing.chips import Chip, text
+from tutorials.http.numbers import query_number
 from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.services import find_saved, short_link
 from tutorials.wording.events import explain, list_join
@@ -146,6 +147,17 @@ def _pieces_of(situation: Situation, colour: Colour) -> str:
     return list_join(items)
 
 
+def _readable(prev: str, code: str) -> str:
+    """The Undo target ``prev`` in canonical notation, or "" when it cannot be read or is
+    the position itself: Undo is offered only to a position the analyzer can show (the
+    breaker's ``prev=garbage`` got an Undo link to an error page)."""
+    try:
+        before = notation.parse(prev).to_notation()
+    except RulesError:
+        return ""
+    return "" if before == code else before
+
+
 @dataclass
 class AnalyzerPage:
     """Everything the analyzer template shows."""
@@ -187,11 +199,7 @@ class AnalyzerPage:
         """
         tool_code = tool if tool is not None else request.GET.get("tool", "")
         view = view or request.GET.get("view", "edit")
-        try:
-            raw_step = str(step if step is not None else request.GET.get("step", "0"))
-            k = int(raw_step) if re.fullmatch(r"-?[0-9]{1,4}", raw_step) else 0
-        except ValueError:
-            k = 0
+        k = query_number(str(step if step is not None else request.GET.get("step", "0")), 0)
         walk = Walkthrough(situation) if situation is not None else None
         if walk is None or not walk.steps:
             view = "edit"
@@ -205,8 +213,8 @@ class AnalyzerPage:
                    tool_value, view, walk.clamp(k) if walk else 0, walk)
         page.error_field = error_field if error and error_field in cls.FIELDS else ""
         prev = request.GET.get("prev", "") if prev is None else prev
-        if situation is not None and 0 < len(prev) <= notation.MAX_LENGTH and prev != page.code:
-            page.prev = prev
+        if situation is not None and 0 < len(prev) <= notation.MAX_LENGTH:
+            page.prev = _readable(prev, page.code)
         page.cells = page._cells()
         saved = request.GET.get("saved", "")
         record = find_saved(saved) if saved else None

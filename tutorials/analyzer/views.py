@@ -68,7 +68,7 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def analyze_edit(request: HttpRequest) -> HttpResponse:
-    """Apply one edit (``op``) to ``pos``; refused edits keep the position and say why."""
+    """Apply one edit (``op``) to ``pos``; refused edits (422) keep the position and say why."""
 
     raw = request.GET.get("pos", "")
     try:
@@ -98,14 +98,15 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
                               step=request.GET.get("step", "0"), prev=prev)
     if error and op in ("deck", "won", "shape"):  # the field shows what was typed, not erased
         page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
+    status = 422 if error else 200  # htmx swaps 422 too (base.html's responseHandling)
     if request.htmx:
-        response = render(request, "tutorials/analyzer.html#analyzer", {"page": page})
+        response = render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=status)
         if op in ("tool", "colour", "value", "dice") or error:
             # choosing a tool (or a refused edit) is not a step to undo with Back / Z
             return replace_url(response, page.url())
         return push_url(response, page.url())
     if error:
-        return _render_page(request, page)
+        return _render_page(request, page, status=422)
     return redirect(page.url())
 
 

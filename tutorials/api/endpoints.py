@@ -622,7 +622,7 @@ def start_game(request: HttpRequest):
     after they start. Starting games is rate-limited with the other write requests
     (429 with `Retry-After`).
     """
-    hit(request, "save")
+    hit(request, "game")
     data = decode_json(request)
     if not isinstance(data, dict):
         raise InvalidInput("the body must be an object", where="body", code="not-object")

@@ -1,7 +1,8 @@
 """Rate limits per client, counted by django-ratelimit in the shared cache.
 
 The groups and their rates are the setting ``RATE_LIMITS`` (see the README): ``pdf``,
-``save`` and ``table`` count every request that renders, saves or starts a table;
+``save``, ``game`` and ``table`` count every request that renders, saves, starts a
+practice game or starts a table;
 ``table-miss`` and ``code-miss`` count only lookups of codes that do not exist, so a
 guessing client is stopped while the guests of a real table (and the readers of a real
 link) never add to the count. The client is the address ``tutorials.http.clients.client_ip``
@@ -25,6 +26,8 @@ MESSAGES = {
              "again in %(seconds)s seconds."),
     "save": _("Too many positions were saved from your network in a short time. Please try "
               "again in %(seconds)s seconds."),
+    "game": _("Too many practice games were started from your network in a short time. Please "
+              "try again in %(seconds)s seconds."),
     "table": _("Too many tables were started from your network in a short time. Please try "
                "again in %(seconds)s seconds."),
     "table-miss": _("Too many table codes that do not exist were tried from your network. "

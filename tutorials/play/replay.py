@@ -11,19 +11,19 @@ a replay shows no hand, no discard, no deck order and no round in progress.
 
 from __future__ import annotations
 
-import re
 
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.http.numbers import query_number
 from tutorials.play.table import PlayedRound, history
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
 
 
 def _number(raw: str | None, default: int) -> int:
-    return int(raw) if raw and re.fullmatch(r"[0-9]{1,3}", raw) else default
+    return query_number(raw, default)
 
 
 class ReplayPage:

@@ -45,10 +45,10 @@ def _chosen(post) -> dict:
     return {"players": one("players"), "colour": one("colour"),
             "start": one("start", "random"), "strength": one("strength"),
             "variants": post.getlist("variants"),
-            "place_after_reroll": one("place_after_reroll") in ("1", "on", "true"),
+            "place_after_reroll": one("place_after_reroll").strip().lower() in _TICKED,
             "collection": one("collection", "sequential"),
             "mode": one("mode", "strategy"), "pace": one("pace", "first-game"),
-            "first_edition": one("first_edition") in ("1", "on", "true")}
+            "first_edition": one("first_edition").strip().lower() in _TICKED}
 
 
 def _field_errors(chosen: dict) -> dict[str, str]:
@@ -91,10 +91,28 @@ _FIELDS = {"seats": "players", "learner": "colour", "start_player": "start", "st
            "pace": "pace"}
 
 
+_TICKED = ("1", "on", "true")
+_UNTICKED = ("", "0", "off", "false")
+
+
+def _tick_errors(post) -> dict[str, str]:
+    """A checkbox sends one of a few values, once: anything else is refused beside it, never
+    read as "not ticked" (the game would start without the option, unseen)."""
+    errors = {}
+    for name, field, message in (
+            ("place_after_reroll", "mode", _("Tick the box for the STRAT-4 option, or leave it empty.")),
+            ("first_edition", "first_edition",
+             _("Tick the box for the first-edition rule, or leave it empty."))):
+        values = [v.strip().lower() for v in post.getlist(name)]
+        if len(values) > 1 or any(v not in _TICKED + _UNTICKED for v in values):
+            errors[field] = message
+    return errors
+
+
 def options_from_form(post) -> tuple[dict, dict]:
     """The choices as sent and the game's options. Raises :class:`StartRefused`."""
     chosen = _chosen(post)
-    errors = _field_errors(chosen)
+    errors = {**_field_errors(chosen), **_tick_errors(post)}
     if errors:
         raise StartRefused(chosen, errors)
     options = _options(chosen)

@@ -65,10 +65,11 @@ def _at(text: str) -> list[int]:
     return [row, col]
 
 
-def move_from_form(data: Mapping[str, object], learner: Colour) -> dict:
+def move_from_form(data: Mapping[str, object], learner: Colour, *, action_mode: bool = False) -> dict:
     """The move :func:`games.play` expects, from the game page's form fields.
     Raises :class:`InvalidInput` for fields that make no move, :class:`IllegalAction`
-    for a re-roll of no dice (STRAT-2)."""
+    for a re-roll of no dice in strategy mode (STRAT-2). In action mode a re-roll without
+    dice re-rolls all the dice in hand, the only re-roll there is (DICE-3)."""
     do = str(data.get("do", ""))
     player = learner.value
     if do == "continue":
@@ -91,6 +92,8 @@ def move_from_form(data: Mapping[str, object], learner: Colour) -> dict:
         if any(not re.fullmatch(r"[1-6]", d) for d in dice):
             raise InvalidInput("dice are chosen by their faces 1-6", where="dice", field="dice",
                                code="play-bad-dice")
+        if not dice and action_mode:
+            return {"type": "roll", "player": player, "dice": None}
         if not dice:
             raise IllegalAction("choose at least one die to re-roll", clause="STRAT-2", code="empty-reroll")
         return {"type": "roll", "player": player, "dice": [int(d) for d in dice]}
@@ -109,10 +112,11 @@ class PlayedRound:
 
     def story(self) -> dict[str, object]:
         """Dice and Setting Time worded: ``ending`` (who rang the bell or filled a line and
-        so became start player, DICE-4/5, STRAT-3), ``lines`` every event as
+        so became start player, DICE-4/5, STRAT-3; or that nobody could act any more),
+        ``lines`` every event as
         ``(explanation, repeated)`` (see :meth:`GamePage.round_so_far`)."""
         told = [explain(e) for e in self.told]
-        ending = next((ex for ex in reversed(told) if ex.code == "dice.end"), None)
+        ending = next((ex for ex in reversed(told) if ex.code in ("dice.end", "dice.stuck")), None)
         return {"ending": ending, "lines": _notes_once(told)}
 
     @property

@@ -17,7 +17,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from captain.rules import RulesError
+from captain.rules.errors import InvalidInput
+from captain.rules.situation import Mode
 from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.numbers import query_number
 from tutorials.models import PracticeGame, StaleGame
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
@@ -47,7 +50,7 @@ def play_start(request: HttpRequest) -> HttpResponse:
         chosen, options = options_from_form(request.POST)
     except StartRefused as refused:
         return render(request, "play/start.html", start_context(refused.chosen, refused.errors), status=422)
-    hit(request, "save")
+    hit(request, "game")
     game, key, _practice = games.start_game(options)
     response = redirect("tutorials:play-game", code=game.code)
     _forget_old_games(request, response)
@@ -110,8 +113,7 @@ def _render(request: HttpRequest, page: GamePage, status: int = 200, *, move: bo
 
 
 def _step(request: HttpRequest) -> int:
-    raw = request.GET.get("step", "0")
-    return int(raw) if re.fullmatch(r"[0-9]{1,3}", raw) else 0
+    return query_number(request.GET.get("step"), 0)
 
 
 @require_safe
@@ -170,7 +172,7 @@ def _version(request: HttpRequest) -> int:
 @require_POST
 def play_act(request: HttpRequest, code: str) -> HttpResponse:
     """One move of the learner. Refused by the rules: 422 with the sentence and the clause
-    (200 for htmx, which swaps only successes); from an older page: 409 with the game as it
+    (htmx swaps 422 too: base.html's ``responseHandling``); from an older page: 409 with the game as it
     stands now; done: back to the game page (303)."""
     if request.content_type not in _FORM_TYPES:
         return HttpResponse(status=415)
@@ -179,7 +181,11 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     except _NotYours:
         return _not_found(request)
     try:
-        move = move_from_form(request.POST, practice.learner)
+        if _version(request) < 0:  # every form of the page sends it: not "the game moved on"
+            raise InvalidInput("the move came without a readable version", where="version",
+                               field="version", code="play-no-version")
+        move = move_from_form(request.POST, practice.learner,
+                              action_mode=practice.state.rules.mode is Mode.ACTION)
         practice = play_live(game, practice, move, _version(request))
     except StaleGame:
         game.refresh_from_db()
@@ -189,7 +195,7 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
         refusal = {"text": describe(error), "clause": error.clause or ""}
         game.refresh_from_db()  # in real time, the board as it stands now (a captain was faster)
         page = GamePage(game, games.catch_up(game, games.practice_of(game)), refusal=refusal)
-        return _render(request, page, status=200 if request.htmx else 422, move=True)
+        return _render(request, page, status=422, move=True)
     if request.htmx:
         return _render(request, GamePage(game, practice), move=True)
     done = redirect("tutorials:play-game", code=game.code)

@@ -208,6 +208,14 @@ _FIXED.update({
     "play-bad-card": gettext_lazy("Choose one of the attack cards in your hand."),
     "play-bad-dice": gettext_lazy("Dice are chosen by the faces they show, 1 to 6."),
     "play-bad-position": gettext_lazy("That position could not be read: choose a card on the board."),
+    "play-no-version": gettext_lazy("This move came without the version of the page it was chosen on, so it "
+                                    "was not made: choose it again on the game page."),
+    "bad-dice": gettext_lazy("Choose 1 to %(dice)s dice to re-roll, each by the face it shows (1 to 6)."),
+    "bad-strengths": gettext_lazy("Give a strength for every computer captain, and none for the learner."),
+    "layout-shape": gettext_lazy("The starting grid is %(side)s×%(side)s with 3 or 4 players and "
+                                 "%(side_2p)s×%(side_2p)s with 2."),
+    "layout-square": gettext_lazy("A starting grid holds one treasure card on every position and "
+                                  "nothing on them."),
 })
 
 

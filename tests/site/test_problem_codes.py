@@ -1,0 +1,39 @@
+"""Every refusal the rules engine can raise has its own translated sentence: without one,
+``describe`` falls back to the engine's English detail, which a ja or de page then shows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import translation
+
+from captain.rules.errors import InvalidInput
+from tutorials.wording import problems
+
+ENGINE = Path(settings.BASE_DIR) / "captain" / "rules"
+#: codes of files that are not the site's input (the conformance case files of the CLI)
+NOT_SHOWN_ON_THE_SITE = {"unreadable", "not-utf8"}
+
+
+def _engine_codes() -> set[str]:
+    codes = set()
+    for path in ENGINE.rglob("*.py"):
+        codes |= set(re.findall(r'\bcode="([a-z0-9-]+)"', path.read_text(encoding="utf-8")))
+    return codes
+
+
+def test_every_engine_refusal_has_a_sentence():
+    codes = _engine_codes()
+    assert len(codes) > 40, "the scan found too few codes: is the pattern still right?"
+    known = set(problems._SENTENCES) | set(problems._FIXED)
+    assert codes - known - NOT_SHOWN_ON_THE_SITE == set()
+
+
+def test_a_bad_reroll_is_said_in_the_pages_language():
+    error = InvalidInput("dice must be null (all) or a list of 1 to 6 faces 1-6", where="action.dice",
+                         code="bad-dice")
+    with translation.override("ja"):
+        sentence = problems.describe(error)
+    assert "null" not in sentence and re.search(r"[\u3040-\u30ff]", sentence), sentence
