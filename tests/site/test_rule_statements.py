@@ -10,10 +10,12 @@ from urllib.parse import unquote
 import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import escape
 
 from tutorials.sheets.render import sheet_html
 from tutorials.tutorial.teaching import OptionsError, parse_options, script_context
 from tutorials.tutorial.teaching import sections as teach_sections
+from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
 from tutorials.wording.clauses import CLAUSES, clause_summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -335,3 +337,16 @@ def test_native_readers_rule_findings(client, lang, wrong):
         assert phrase not in text, phrase
     deck = {"en": "the deck is empty", "de": "Nachziehstapel leer", "ja": "山札がなくなり"}[lang]
     assert deck in client.get(f"/{lang}/tutorial/round/").content.decode()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "de"])
+def test_the_rules_reference_says_what_each_attack_card_hits(client, lang):
+    """BAT-4 says "in its range": the reference must say what each card's range is (a fresh
+    learner found it only in the tutorial)."""
+    html = client.get(f"/{lang}/rules/").content.decode()
+    row = html[html.index('id="BAT-4"'):]
+    row = row[:row.index('class="clause-row"')]
+    with translation.override(lang):
+        for kind, effect in CARD_EFFECTS.items():
+            assert escape(str(CARD_NAMES[kind])) in row and escape(str(effect)) in row, kind
+    assert row.count("<svg") >= len(CARD_EFFECTS)

@@ -36,7 +36,7 @@ from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.play.action import Live
 from tutorials.practice import games
 from tutorials.wording.events import Explanation, explain
-from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES, position_label
+from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES, position_label
 
 COLOURS = ("red", "blue", "green", "white")
 #: the captains' strengths as the start form names them
@@ -325,7 +325,8 @@ class GamePage:
         return {
             "positions": [{"at": f"{r}-{c}", "label": position_label((r, c)),
                            "treasure": board.at(Position(r, c)).treasure} for r, c in positions],
-            "cards": [{"value": v, "name": CARD_NAMES[AttackKind(v)]} for v in values],
+            "cards": [{"value": v, "name": CARD_NAMES[AttackKind(v)], "effect": CARD_EFFECTS[AttackKind(v)]}
+                      for v in values],
             "recycled": not self.me.hand,
         }
 
