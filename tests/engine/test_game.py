@@ -579,8 +579,11 @@ def test_set_1_illegal_placements():
     illegal(state, PlaceAttackCard(R, P(0, 1), K5), "SET-1", "no-own-dice")
     without_four = set_player(state, R, hand=(K0, K1, K2, K3, K5, K5, K5, K5), discard=(K4,))
     illegal(without_four, PlaceAttackCard(R, P(0, 0), K4), "SET-1", "not-in-hand")
-    illegal(state, Roll(R), "DICE-1", "wrong-phase")
-    illegal(state, Claim(R, P(0, 1)), "DICE-1", "wrong-phase")
+    # a Dice Time move in Setting Time lost the race to whatever ended Dice Time
+    illegal(state, Roll(R), "DICE-4", "dice-time-over")
+    illegal(state, Claim(R, P(0, 1)), "DICE-4", "dice-time-over")
+    illegal(setting_time(rows, players=(R, B), turn=R), RingBell(B), "DICE-5", "dice-time-over")
+    illegal(setting_time(rows, turn=R, mode=Mode.STRATEGY), Roll(R), "STRAT-3", "dice-time-over")
     assert legal_actions(state) == [PlaceAttackCard(R, P(0, 0), k) for k in (K0, K1, K2, K3, K4, K5)]
     illegal(dice_time(), PlaceAttackCard(R, P(0, 0), K5), "SET-1", "wrong-phase")
 

@@ -235,3 +235,28 @@ def test_a_reroll_without_dice_in_action_mode_rerolls_them_all(clock):
     assert game.version > before
     last = games.practice_of(game).log[-1].action
     assert type(last).__name__ == "Roll" and last.player.value == "red" and last.dice is None
+
+
+def test_a_move_after_a_captain_ended_dice_time_says_too_late_and_why(clock):
+    """A fresh learner pressed the bell a moment after a captain had rung and read "That
+    cannot be done in this phase of the round. DICE-1"."""
+    client = Client()
+    url = _start(client, "de", start="me")
+    html = _into_dice_time(client, url)
+    code = url.rstrip("/").split("/")[-1]
+    for _ in range(400):
+        clock.wait(0.5)
+        game = PracticeGame.objects.get(code=code)
+        practice = games.catch_up(game, games.practice_of(game), now=clock.now)
+        if practice.state.phase.value != "dice":
+            break
+    assert practice.state.phase.value == "setting", "the captain never ended Dice Time"
+    refused = client.post(url + "act/", {"version": _version(html), "do": "ring"}, **HX)
+    assert refused.status_code == 422
+    body = refused.content.decode()
+    notice = body.split('data-testid="play-refusal"')[1][:600]
+    assert 'href="/de/rules/#DICE-5"' in notice and "#DICE-1" not in notice
+    with translation.override("de"):
+        sentence = describe(IllegalAction("over", clause="DICE-5", code="dice-time-over",
+                                          colour=practice.state.start_player.value))
+    assert escape(sentence) in body and sentence.startswith("Zu spät")

@@ -36,7 +36,8 @@ from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.play.action import Live
 from tutorials.practice import games
 from tutorials.wording.events import Explanation, explain
-from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES, position_label
+from tutorials.wording.glossary import (CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES,
+                                        position_label)
 
 COLOURS = ("red", "blue", "green", "white")
 #: the captains' strengths as the start form names them

@@ -150,6 +150,9 @@ _SENTENCES = {
     "too-many-dice": lambda p: _(
         "%(colour)s has %(dice)s dice, enough for %(dice_cards)s cards; its dice are on "
         "%(dice_cards)s cards already.") % {**facts(), "colour": _colour(p)},
+    "dice-time-over": lambda p: _(
+        "Too late: Dice Time is already over, and %(colour)s is now the start player.") % {
+        "colour": _colour(p)},
     "colour-not-seated": lambda p: _(
         "%(colour)s is not playing in this position. Seat it first.") % {"colour": _colour(p)},
     "occupant-without-treasure": lambda p: _(

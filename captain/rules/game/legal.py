@@ -199,9 +199,13 @@ def _check_place(state: GameState, action: PlaceAttackCard) -> None:
 
 def _check_dice_time(state: GameState, action: Roll | Claim | RingBell | Pass) -> None:
     player = action.player
+    strategy = state.rules.mode is Mode.STRATEGY
+    if state.phase is Phase.SETTING:  # a move that lost the race to the bell (or last pair)
+        ended_by = "STRAT-3" if strategy else "DICE-5" if len(state.seating.players) == 2 else "DICE-4"
+        raise _illegal(f"Dice Time is over; {state.start_player.value} is the start player",
+                       ended_by, "dice-time-over", colour=state.start_player.value)
     if state.phase is not Phase.DICE:
         raise _illegal("dice are rolled and placed in Dice Time", "DICE-1", "wrong-phase")
-    strategy = state.rules.mode is Mode.STRATEGY
     if state.player(player).false_bell:
         raise _illegal(f"{player.value} rang a false bell and sits out this Dice Time",
                        "DICE-6", "false-bell")
