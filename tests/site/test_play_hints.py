@@ -13,10 +13,12 @@ from django.test import Client
 from django.utils import translation
 from django.utils.html import escape
 
+from captain.rules import Colour, Position
 from captain.rules.game.view import determinize
+from tests.engine.test_game import setting_time
 from tests.site.test_play_replay import first_move, open_game, play_on
 from tutorials.models import PracticeGame
-from tutorials.play.hints import hints_for
+from tutorials.play.hints import _Facts, hints_for
 from tutorials.practice import games
 from tutorials.wording.events import card_phrase
 from tutorials.wording.glossary import CARD_NAMES
@@ -141,3 +143,12 @@ def test_htmx_asks_for_the_hint_and_gets_the_game_area_back():
     assert swapped.status_code == 200 and "<html" not in body
     assert body.lstrip().startswith('<div id="play-area"')
     assert 'data-testid="hint-1"' in body
+
+
+def test_a_sandwich_hint_counts_only_the_cards_it_would_add():
+    """A fresh learner's hint said placing on C2 would "enclose B2 and win those cards too",
+    but B2 held their own card: won anyway (TRE-1), so the sandwich adds nothing there."""
+    own_between = setting_time(["11:R 12:r1 13:r2 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    assert _Facts(own_between, Colour.RED).sandwich(Position(0, 0)) is None
+    free_between = setting_time(["11:R 12 13:r2 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    assert _Facts(free_between, Colour.RED).sandwich(Position(0, 0)) == (Position(0, 2), [Position(0, 1)])

@@ -102,10 +102,17 @@ def _last_step(html: str) -> int:
 
 
 def game_step(html: str) -> tuple[str, list]:
-    """The game page's (or replay's) step: its title and every worded step so far."""
+    """The game page's (or replay's) step: its title and every worded step so far (the
+    earlier steps' list, then the current step's box above it)."""
     panel = html[html.find('class="panel play-steps"'):]
     panel = panel[:panel.find("</section>")]
-    return _title(panel), _items(panel)
+    current = panel[panel.find('data-testid="current-step"'):]
+    current = current[:current.find("</div>")]
+    earlier = ""
+    if 'class="explanations earlier"' in panel:
+        earlier = panel[panel.find('class="explanations earlier"'):]
+        earlier = earlier[:earlier.find("</ol>")]
+    return _title(panel), _items(earlier) + _items(current)
 
 
 def analyzer_step(html: str) -> tuple[str, list]:

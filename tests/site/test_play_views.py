@@ -429,3 +429,25 @@ def test_a_played_round_tells_who_ended_dice_time_and_every_move_before_battle_t
         story = story[:story.index("</section>")]
         assert ending in story.split("<details")[0]  # said before the fold
         assert placed and all(line in story for line in placed)
+
+
+def test_the_round_steps_show_the_current_step_under_the_buttons_and_the_next_round_at_the_end():
+    """On a phone the board stays on top: the step's own words come right under the step
+    buttons (the list of earlier steps below them), and at the last step the next round is
+    offered there, not after the whole list."""
+    client = Client()
+    url = _start(client, "en", players="3")
+    for _turn in range(600):
+        html = client.get(url).content.decode()
+        if 'data-testid="next-step"' in html:
+            break
+        client.post(url + "act/", {**_first_move(html), "version": _version(html)})
+    steps = html[html.index('class="panel play-steps"'):]
+    assert steps.index('data-testid="next-step"') < steps.index('data-testid="current-step"')
+    assert 'class="explanations earlier"' not in steps  # step 1: nothing before it
+    assert 'data-testid="steps-continue"' not in html
+    end = client.get(url + "?step=999").content.decode()
+    steps = end[end.index('class="panel play-steps"'):]
+    box = steps[steps.index('data-testid="current-step"'):]
+    assert box.index('data-testid="steps-continue"') < box.index('class="explanations earlier"')
+    assert '"/en/rules/#END-1"' in box[:box.index('data-testid="steps-continue"')]

@@ -555,7 +555,7 @@ class AnalyzerPage:
         """What happens in the current step: shown right under the board."""
         if not self.walk or self.view != "explain":
             return []
-        return [explain(e) for e in self.walk.events_of(self.walk.steps[self.step])]
+        return self.walk.current(self.step)
 
     def earlier_explanations(self) -> list:
         """What happened in the steps before the current one, in order."""

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
+from captain.rules.events import Event
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView
 from tutorials.wording.events import Explanation, card_at, explain
@@ -186,6 +187,10 @@ class Walkthrough:
                                                            "colour": COLOUR_NAMES[colour]}
         return step.title
 
+    def current(self, k: int) -> list[Explanation]:
+        """Explanations of step ``k`` alone (shown right under the board and step buttons)."""
+        return [explain(e) for e in self.events_of(self.steps[self.clamp(k)])] if self.steps else []
+
     def explanations(self, k: int) -> list[Explanation]:
         """Explanations of steps ``0..k``, in order."""
         out: list[Explanation] = []
@@ -206,7 +211,11 @@ class Walkthrough:
         if step.kind == "treasure":
             assert sol.treasure is not None
             colour = sol.treasure.order[step.index].value
-            return [e for e in sol.treasure.events if e.params.get("colour") == colour]
+            found = [e for e in sol.treasure.events if e.params.get("colour") == colour]
+            # a step that says nothing left learners wondering (the engine tells only wins).
+            # Attack cards always lie on treasure cards, and no sandwich takes the card
+            # under another player's card: no win means none of theirs survived (TRE-1)
+            return found or [Event("treasure.none", "TRE-1", {"colour": colour})]
         if step.kind == "end":
             events = []
             if sol.treasure:

@@ -24,6 +24,7 @@ import random
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from captain.rules import Colour, Position
 from captain.rules.captains.strengths import StrongCaptain
@@ -92,7 +93,8 @@ class _Facts:
     def sandwich(self, pos: Position) -> tuple[Position, list[Position]] | None:
         """Another position of the learner's (dice or card) on one line with ``pos``, with
         treasure cards strictly between and no other player's dice or card between
-        (TRE-2): the partner and the positions between."""
+        (TRE-2): the partner and the positions the sandwich would add (free treasure cards:
+        a card under the learner's own dice or card is theirs anyway, TRE-1)."""
         for line in self.g.lines:
             if pos not in line:
                 continue
@@ -103,7 +105,8 @@ class _Facts:
                 between = line[min(i, j) + 1:max(i, j)]
                 if any(self.owner(b) not in (None, self.learner) for b in between):
                     continue
-                cards = [b for b in between if self.board.at(b).treasure is not None]
+                cards = [b for b in between
+                         if self.owner(b) is None and self.board.at(b).treasure is not None]
                 if cards:
                     return other, cards
         return None
@@ -147,9 +150,12 @@ def _claim(facts: _Facts, move: Claim) -> tuple[Hint, Hint]:
         other, between = pair
         return (Hint(1, _("Look at %(cell)s and %(other)s: what lies between them on their line?")
                      % {"cell": args["cell"], "other": position_label(other)}, ("TRE-2",)),
-                Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): it shares a line with your dice "
-                          "or card on %(other)s, so if your attack cards on both survive, they "
-                          "enclose %(between)s and win those cards too.")
+                Hint(2, ngettext("Claim %(cell)s (%(low)s and %(high)s): it shares a line with your "
+                                 "dice or card on %(other)s, so if your attack cards on both survive, "
+                                 "they enclose %(between)s and win that card too.",
+                                 "Claim %(cell)s (%(low)s and %(high)s): it shares a line with your "
+                                 "dice or card on %(other)s, so if your attack cards on both survive, "
+                                 "they enclose %(between)s and win those cards too.", len(between))
                      % {**args, "other": position_label(other), "between": _labels(between)},
                      ("TRE-2",)))
     if treasure.is_double:
@@ -184,8 +190,10 @@ def _place(facts: _Facts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
         other, between = pair
         return (Hint(1, _("Look at %(cell)s and %(other)s: what lies between them on their line?")
                      % {"cell": args["cell"], "other": position_label(other)}, ("TRE-2",)),
-                Hint(2, _("Put %(card)s on %(cell)s: with your card on %(other)s surviving as well, "
-                          "the two enclose %(between)s and win those cards too.")
+                Hint(2, ngettext("Put %(card)s on %(cell)s: with your card on %(other)s surviving as "
+                                 "well, the two enclose %(between)s and win that card too.",
+                                 "Put %(card)s on %(cell)s: with your card on %(other)s surviving as "
+                                 "well, the two enclose %(between)s and win those cards too.", len(between))
                      % {**args, "other": position_label(other), "between": _labels(between)},
                      ("TRE-2",)))
     return (Hint(1, _("Look at %(cell)s and at which attack card it needs.") % args, ("SET-1",)),

@@ -82,7 +82,8 @@ class ReplayPage:
                 "back": self.url(at, self.step - 1) if self.step > 0 else None,
                 "next": self.url(at, self.step + 1) if self.step < last else None,
                 "end": self.url(at, last) if self.step < last else None,
-                "explanations": self.walk.explanations(self.step),
+                "earlier": self.walk.explanations(self.step - 1) if self.step else [],
+                "current": self.walk.current(self.step),
                 "order": self.walk.order(self.step),
                 "winnings": self.walk.winnings(self.step)}
 

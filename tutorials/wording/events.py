@@ -161,6 +161,11 @@ def _treasure_card(p) -> str:
         "card": CARD_NAMES[AttackKind(int(p["card"][1]))] if p.get("card") else ""}
 
 
+def _treasure_none(p) -> str:
+    return _("%(colour)s has no attack card left on the board, so wins nothing this round.") % {
+        "colour": colour_name(p["colour"]).capitalize()}
+
+
 def _treasure_sandwich(p) -> str:
     text = _("%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins them too.") % {
         "colour": colour_name(p["colour"]).capitalize(), "a": position_label(p["ends"][0]),
@@ -388,6 +393,7 @@ _WORDERS = {
     "battle.skipped": _battle_skipped,
     "battle.done": _battle_done,
     "treasure.card": _treasure_card,
+    "treasure.none": _treasure_none,
     "treasure.sandwich": _treasure_sandwich,
     "treasure.blocked": _treasure_blocked,
     "treasure.priority": _treasure_priority,
@@ -413,3 +419,6 @@ _STRATEGY_WORDERS = {
 
 #: Every event code the engine can produce has a wording here.
 KNOWN_CODES = frozenset(_WORDERS)
+#: codes the site adds itself, not the engine: ``treasure.none`` (a Treasure Time step of a
+#: player who wins nothing, :meth:`tutorials.drawing.walkthrough.Walkthrough.events_of`)
+SITE_CODES = frozenset({"treasure.none"})

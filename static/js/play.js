@@ -1,0 +1,26 @@
+// The practice game and its replay on a phone: the board stays at the top of the screen
+// (play.css). After a move or a step the player made there, the page scrolls so the board
+// sits at the top and what just changed is right under it: the step buttons with the
+// step's words below them, or the moves panel. The game plays without this file too.
+(function () {
+  "use strict";
+
+  function pinnedBoard() {
+    var board = document.querySelector(".play-layout > .play-board");
+    return board && getComputedStyle(board).position === "sticky" ? board : null;
+  }
+
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var area = e.detail.target;
+    if (!area || (area.id !== "play-area" && area.id !== "replay-area")) return;
+    var board = pinnedBoard();
+    var active = document.activeElement;
+    // only after the player's own action in the part under the board: not after a poll
+    // (the captains moved), and not when the focus went to a new phase's title
+    if (!board || !active || !active.closest(".play-side")) return;
+    var top = board.parentElement.getBoundingClientRect().top + window.scrollY;
+    if (window.scrollY < top - 1) {
+      window.scrollTo({ top: top, behavior: "instant" });
+    }
+  });
+})();
