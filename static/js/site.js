@@ -131,8 +131,11 @@
       // next row's "Remove", and a second Enter would do what nobody asked for.
       var next = was.key && root.querySelector ? find(was.key, root) : null;
       if (next) next = controlIn(next);
-      if (!focusable(next)) next = root.querySelector ? heading(root) : null;
-      if (next) next.focus({ preventScroll: !!was.key });
+      var same = focusable(next);
+      if (!same) next = root.querySelector ? heading(root) : null;
+      // the same control stays where it was on the screen; a new heading (the content
+      // moved on, e.g. a new phase of the game) is brought into view
+      if (next) next.focus({ preventScroll: !!same });
     }
     html.dataset.settled = String(parseInt(html.dataset.settled || "0", 10) + 1); // tests wait for this
   });

@@ -81,3 +81,12 @@ def test_each_code_reads_in_every_language(instances, code):
     for lang in ("ja", "de"):
         assert texts[lang] != texts["en"], (code, lang, texts[lang])
         assert not [m for m in english if m in texts[lang]], (code, lang, texts[lang])
+
+
+def test_a_card_with_only_hostage_gambits_in_range_is_not_said_to_have_nothing_in_range():
+    """A fresh learner read "no other player's card is in its range. The Hostage Gambit on
+    B1 is in range …": both cannot be true."""
+    [act] = [e for e in solve(notation.parse("Rb_11r1.12b0")).events if e.code == "battle.act"]
+    with translation.override("en"):
+        text = explain(act).text
+    assert "no other player's card" not in text and "Hostage Gambits (B1)" in text, text

@@ -128,6 +128,11 @@ def _battle_act(p) -> str:
         removed = zip(p["removed_cards"], p["removed"], strict=True)
         args["removed"] = list_join(card_at(t, pos) for t, pos in removed)
         text = _("%(card)s at %(at)s acts and removes %(removed)s to their owners' discard.") % args
+    elif p["immune"]:  # only Hostage Gambits in range: say so, not "no card in range"
+        text = _("%(card)s at %(at)s acts, but the only other players' cards in its range are "
+                 "Hostage Gambits (%(pos)s), which can never be removed.") % {
+            **args, "pos": positions(p["immune"])}
+        return sentences(text, _tie(p))
     else:
         text = _("%(card)s at %(at)s acts, but no other player's card is in its range.") % args
     immune = _("The Hostage Gambit at %(pos)s is in range but can never be removed.") % {
@@ -353,8 +358,11 @@ def _dice_penalties_lifted(p) -> str:
 
 
 def _dice_stuck(p) -> str:
-    return _("Nobody can act any more, so Dice Time ends; %(start)s stays the start player.") % {
-        "start": colour_name(p["start_player"])}
+    args = {"start": colour_name(p["start_player"])}
+    if p.get("all_placed"):
+        return _("Every player has placed all their dice, so Dice Time ends; %(start)s stays the "
+                 "start player.") % args
+    return _("Nobody can act any more, so Dice Time ends; %(start)s stays the start player.") % args
 
 
 def _dice_end(p) -> str:

@@ -238,7 +238,8 @@ def _stuck(state: GameState) -> GameState:
     or a full line (strategy mode): Dice Time ends and the start player stays."""
     clause = "STRAT-3" if state.rules.mode is Mode.STRATEGY else "DICE-1"
     return _end_dice_time(state, None, Event("dice.stuck", clause, {
-        "start_player": state.start_player.value}, interpretation="INT-6"))
+        "start_player": state.start_player.value,
+        "all_placed": all(not p.dice for p in state.players)}, interpretation="INT-6"))
 
 
 def _bell_event(state: GameState) -> Callable[[], tuple[Event]]:
