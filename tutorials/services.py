@@ -14,7 +14,7 @@ from django.urls import reverse
 from captain.rules import notation
 from captain.rules.errors import InvalidInput, RulesError
 from captain.rules.situation import Situation
-from tutorials.models import CODE_ALPHABET, SavedPosition
+from tutorials.models import CODE_ALPHABET, SavedPosition, normalize_code
 
 #: Longest title kept (characters, after trimming white space at both ends).
 TITLE_MAX_LENGTH = 120
@@ -78,10 +78,15 @@ def find_saved(code: str) -> SavedPosition | None:
 
     Any ASCII letters and digits (up to 16) are looked up, not only today's
     :data:`~tutorials.models.CODE_ALPHABET`: links made under an earlier alphabet stay valid.
+    A code as typed is tried first, then as :func:`~tutorials.models.normalize_code` makes
+    it (``MB5VJ8U`` or full-width ``ｍｂ５ｖｊ８ｕ`` find ``mb5vj8u``).
     """
-    if not (code.isascii() and code.isalnum() and len(code) <= 16):
-        return None
-    return SavedPosition.objects.filter(code=code).first()
+    for candidate in dict.fromkeys((code, normalize_code(code))):
+        if candidate.isascii() and candidate.isalnum() and len(candidate) <= 16:
+            found = SavedPosition.objects.filter(code=candidate).first()
+            if found is not None:
+                return found
+    return None
 
 
 def short_link(code: str) -> str:

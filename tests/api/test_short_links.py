@@ -82,3 +82,17 @@ def test_the_redirect_target_is_the_analyzer_page(client):
     page = client.get(f"/p/{code}/", HTTP_ACCEPT_LANGUAGE="de", follow=True)
     assert page.redirect_chain[0][0].startswith("/de/analyze/?pos=")
     assert page.status_code == 200
+
+
+@pytest.mark.django_db
+def test_short_codes_are_found_however_they_are_typed(client):
+    """The breaker's ``/p/MB5VJ8U/`` was not found, and the API read it as a broken notation."""
+    saved = client.post("/api/v1/positions", {"notation": "Rb_11r1.12b2"}, content_type="application/json")
+    code = saved.json()["code"]
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in code)
+    for typed in (code.upper(), full_width):
+        page = client.get(f"/p/{typed}/")
+        assert page.status_code in (301, 302) and "Rb_11r1.12b2" in page["Location"], typed
+        api = client.get(f"/api/v1/positions/{typed}")
+        assert api.status_code == 200 and api.json()["notation"] == "Rb_11r1.12b2", typed
+    assert client.get("/api/v1/positions/zzzzzzz").status_code == 404

@@ -52,7 +52,10 @@ def test_odd_digits_in_board_states_restart_the_board(client, query):
 @pytest.mark.parametrize("params,words", [
     ({"op": "put", "arg": "0-0", "tool": "t77"}, "Unknown tool"),
     ({"op": "put", "arg": "0-0", "tool": "zz"}, "Unknown tool"),
-    ({"op": "put", "arg": "１-２", "tool": "r5"}, "not on the board"),
+    ({"op": "put", "arg": "１-２", "tool": "r5"}, "position could not be read"),
+    ({"op": "put", "arg": "", "tool": "r5"}, "position could not be read"),
+    ({"op": "put", "arg": "9-9", "tool": "r5"}, "not on the board"),
+    ({"op": "rule", "arg": "v9"}, "There is no rule switch “v9”"),
     ({"op": "value", "arg": "01"}, "values 0 to 5"),
     ({"op": "value", "arg": "9"}, "values 0 to 5"),
     ({"op": "colour", "arg": ""}, "Unknown colour"),
@@ -62,7 +65,8 @@ def test_odd_digits_in_board_states_restart_the_board(client, query):
     ({"op": "shape", "arg": "３x３"}, "from 1 to 6"),
     ({"op": "deck", "deck": "43"}, "0 to 42"),
     ({"op": "deck", "deck": "１２"}, "0 to 42"),
-    ({"op": "nonsense"}, "Unknown tool"),
+    ({"op": "nonsense"}, "That change could not be read"),
+    ({"op": ""}, "That change could not be read"),
 ])
 def test_analyzer_edits_never_guess(client, params, words):
     response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "tool": "r5", **params},

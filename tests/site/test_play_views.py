@@ -445,9 +445,10 @@ def test_the_round_steps_show_the_current_step_under_the_buttons_and_the_next_ro
     steps = html[html.index('class="panel play-steps"'):]
     assert steps.index('data-testid="next-step"') < steps.index('data-testid="current-step"')
     assert 'class="explanations earlier"' not in steps  # step 1: nothing before it
-    assert 'data-testid="steps-continue"' not in html
+    assert 'data-testid="steps-next-round"' not in html
     end = client.get(url + "?step=999").content.decode()
     steps = end[end.index('class="panel play-steps"'):]
     box = steps[steps.index('data-testid="current-step"'):]
-    assert box.index('data-testid="steps-continue"') < box.index('class="explanations earlier"')
-    assert '"/en/rules/#END-1"' in box[:box.index('data-testid="steps-continue"')]
+    assert 'data-testid="steps-next-round"' in box, box[:3000]
+    assert box.index('data-testid="steps-next-round"') < box.index('class="explanations earlier"')
+    assert '"/en/rules/#END-1"' in box[:box.index('data-testid="steps-next-round"')]

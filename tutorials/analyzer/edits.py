@@ -231,7 +231,7 @@ def toggle_rule(rules: RuleSet, flag: str) -> RuleSet:
     if flag == "i":
         return replace(rules, collection=Collection.SEQUENTIAL
                        if rules.collection is Collection.SIMULTANEOUS else Collection.SIMULTANEOUS)
-    raise InvalidInput(f"unknown rule flag {flag!r}", code="bad-rule", key=flag, value=flag)
+    raise InvalidInput(f"unknown rule flag {flag!r}", code="bad-rule", flag=flag)
 
 
 def with_rules(situation: Situation, rules: RuleSet) -> Situation:

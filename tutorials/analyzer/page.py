@@ -126,7 +126,7 @@ def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situati
         return situation, _TOOL_EDITS[op](tool, arg).code
     if op in _SITUATION_EDITS:
         return _SITUATION_EDITS[op](situation, arg, tool, params), tool.code
-    raise InvalidInput(f"unknown edit {op[:20]!r}", code="bad-tool")
+    raise InvalidInput(f"unknown edit {op[:20]!r}", code="bad-edit")
 
 
 def _pieces_of(situation: Situation, colour: Colour) -> str:

@@ -27,15 +27,21 @@ MISSING = {
 }
 
 
+def shown_code(text: str, limit: int = 32) -> str:
+    """``text`` from an address, safe to put in a sentence: without control or direction
+    characters (a NUL, a right-to-left override), at most ``limit`` characters (an ellipsis
+    says it was cut) and isolated from the sentence around it (``<bdi>``); "" for nothing."""
+    text = "".join(ch for ch in str(text) if unicodedata.category(ch)[0] != "C")
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return format_html("<bdi>{}</bdi>", text) if text else ""
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404 page naming the missing thing (:data:`MISSING`), in the visitor's language."""
     match = getattr(request, "resolver_match", None)
     what, argument = MISSING.get(match.view_name if match else "", ("address", ""))
-    name = str(match.kwargs.get(argument, ""))[:32] if match and argument else ""
-    # no control or direction characters (a NUL, a right-to-left override) from the address;
-    # the name is isolated from the sentence around it (<bdi>)
-    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    name = format_html("<bdi>{}</bdi>", name) if name else ""
+    name = shown_code(match.kwargs.get(argument, "")) if match and argument else ""
     lang = (translation.get_language_from_path(request.path_info)
             or translation.get_language_from_request(request))
     with translation.override(lang):

@@ -27,6 +27,7 @@ from django_htmx.http import push_url
 
 from captain.rules import Colour
 from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.not_found import shown_code
 from tutorials.models import StaleTable, TeachSession, normalize_code
 from tutorials.teach.plan import act_on_board, current_section, load_board, move
 from tutorials.tutorial.boards import NOTES
@@ -109,7 +110,7 @@ def _gone_page(request: HttpRequest, gone: TableGone) -> HttpResponse:
     (ended) or 404 (never existed); htmx requests get the message as the new section with
     status 200 and no polling attribute, so the page shows it and stops asking."""
     presenter = "/teach/" in request.path
-    ctx = {"code": gone.code[:16], "expired": gone.expired, "presenter": presenter}
+    ctx = {"code": shown_code(gone.code, 16), "expired": gone.expired, "presenter": presenter}
     if request.htmx:  # in place of the section, whichever part of the page asked
         response = render(request, "teach/gone.html#message", ctx)
         response["HX-Retarget"] = "#present-section" if presenter else "#guest-section"

@@ -96,7 +96,9 @@ _FIXED = {
     "bad-tool": gettext_lazy(
         "Unknown tool. Choose a colour and a card value, dice, remove or no treasure card."),
     "off-board": _OFF_BOARD,
-    "bad-position": _OFF_BOARD,
+    "bad-position": gettext_lazy("That position could not be read: choose a position on the board."),
+    "bad-edit": gettext_lazy("That change could not be read: use the board, the palette or the settings "
+                             "on this page."),
     "unknown-colour": gettext_lazy("Unknown colour: use red, blue, green or white."),
     "not-object": gettext_lazy(
         "The input must be a JSON object with players, start_player and board."),
@@ -127,6 +129,9 @@ def _too_many_cards(p: dict) -> str:
 
 
 def _bad_rule(p: dict) -> str:
+    if p.get("flag"):
+        return _("There is no rule switch “%(flag)s”: use the switches shown on this page.") % {
+            "flag": str(p["flag"])[:20]}
     if p.get("key") == "place_after_reroll":
         return _("“Place right after a re-roll” is an option of strategy mode only.")
     if p.get("key"):
