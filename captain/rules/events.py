@@ -18,7 +18,7 @@ the codes the engine can emit:
 ``dice.pass``                   a player ends the turn after a re-roll (STRAT-4)
 ``dice.false_bell``             a bell rung while the condition fails (DICE-6)
 ``dice.penalties_lifted``       everyone false-belled: penalties lifted (DICE-6, INT-7)
-``dice.stuck``                  nobody can act any more (``all_placed``: all dice placed): Dice Time ends (INT-6)
+``dice.stuck``                  nobody can act any more: Dice Time ends (INT-6; ``all_placed``)
 ``dice.end``                    Dice Time ended by the bell or a full line; the new start
                                 player (DICE-4, STRAT-3)
 ``setting.recycle``             an empty hand takes its discard pile back (SET-4)
