@@ -312,3 +312,29 @@ def test_what_if_fragment_of_an_unreadable_position_is_empty(client):
     assert response.status_code == 204 and response.content == b""
     page = client.get("/en/analyze/what-if/", {"pos": "garbage"})
     assert page.status_code == 422 and b"analyzer-error" in page.content
+
+
+@pytest.mark.parametrize("body, code, field", [
+    (None, "not-object-game", ""), ([], "not-object-game", ""),
+    ({"learner": "red"}, "bad-seats", "seats"),
+    ({"seats": ["red", "red"], "learner": "red"}, "bad-seats", "seats"),
+    ({"seats": ["red", "blue"], "learner": "red", "rules": {"mode": "strategy", "bell": "all-dice"}},
+     "bell-in-strategy", "rules.bell"),
+    ({"seats": ["red", "blue"], "learner": "red", "rules": {"bell": "first-edition"}},
+     "first-edition-two", "rules.bell"),
+])
+def test_a_game_the_start_form_would_refuse_is_refused_with_the_games_own_words(client, body, code, field):
+    """The breaker's ``null`` body was told about /solve's players and board, and the API
+    dealt rule sets the form refuses (VAR-3 in strategy mode, the first-edition bell with two)."""
+    [problem] = problems_of(post_json(client, "/api/v1/games", body, HTTP_ACCEPT_LANGUAGE="de"), 422)
+    assert (problem["code"], problem["field"]) == (code, field)
+    assert "players, start_player and board" not in problem["message"]
+    assert not PracticeGame.objects.exists()
+
+
+def test_an_action_body_names_the_key_it_does_not_know(client):
+    game_id, key, created = _new_game(client)
+    body = {"action": {"type": "continue"}, "version": created["state"]["version"], "x": 1}
+    response = post_json(client, f"/api/v1/games/{game_id}/actions", body, HTTP_X_GAME_KEY=key)
+    [problem] = problems_of(response, 422)
+    assert (problem["code"], problem["field"]) == ("unknown-key", "x") and "x" in problem["message"]

@@ -625,7 +625,7 @@ def start_game(request: HttpRequest):
     hit(request, "game")
     data = decode_json(request)
     if not isinstance(data, dict):
-        raise InvalidInput("the body must be an object", where="body", code="not-object")
+        raise InvalidInput("the body must be an object", where="body", code="not-object-game")
     unknown = sorted(set(data) - _GAME_KEYS)
     if unknown:
         raise InvalidInput(f"unknown key(s) {', '.join(unknown)}", where="body", field=unknown[0],
@@ -673,8 +673,16 @@ def play_action(request: HttpRequest, game_id: str = Path(..., max_length=16)):
     if not learner:
         with translation.override(language(request)):
             raise _game_not_found()
-    if not isinstance(data, dict) or set(data) != {"action", "version"}:
-        raise InvalidInput("send {\"action\": …, \"version\": …}", where="body", code="bad-action")
+    if not isinstance(data, dict):
+        raise InvalidInput("send {\"action\": …, \"version\": …}", where="body", code="not-object-action")
+    unknown = sorted(set(data) - {"action", "version"})
+    if unknown:
+        raise InvalidInput(f"unknown key(s) {', '.join(unknown)}", where="body", field=unknown[0],
+                           code="unknown-key", keys=unknown)
+    missing = sorted({"action", "version"} - set(data))
+    if missing:
+        raise InvalidInput(f"missing key {missing[0]}", where="body", field=missing[0],
+                           code="missing-key", key=missing[0])
     version = data["version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise InvalidInput("version must be a whole number", where="version", field="version",

@@ -27,6 +27,7 @@ from typing import Any
 from django.utils import timezone
 
 from captain.rules import Colour, IllegalAction, InvalidInput, RuleSet
+from captain.rules.situation import BellRule, Mode
 from captain.rules.captains.pace import Pace
 from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
                                              learner_acts, learner_continues,
@@ -56,6 +57,19 @@ def _colour(value: object, where: str) -> Colour:
 
 
 # --- options ------------------------------------------------------------------------------
+def _checked_rules(rules: RuleSet, players: int) -> RuleSet:
+    """What the start form refuses, the API refuses too (InvalidInput): a bell rule where
+    nothing rings (strategy mode, STRAT-1/3) or where it changes nothing (two players ring
+    on any cards, DICE-5)."""
+    if rules.bell is not BellRule.LINE and rules.mode is Mode.STRATEGY:
+        raise InvalidInput("strategy mode has no bell", where="rules.bell", field="rules.bell",
+                           code="bell-in-strategy", clause="STRAT-1")
+    if rules.bell is BellRule.FIRST_EDITION and players == 2:
+        raise InvalidInput("the first-edition bell changes nothing with two players", where="rules.bell",
+                           field="rules.bell", code="first-edition-two", clause="DICE-5")
+    return rules
+
+
 def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
     """The setup of a new game from the request's options, checked.
 
@@ -68,10 +82,10 @@ def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
     seats = data.get("seats")
     if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
         raise InvalidInput("seats must be a list of 2 to 4 colours", where="seats", field="seats",
-                           code="bad-players")
+                           code="bad-seats")
     players = [_colour(c, f"seats[{i}]") for i, c in enumerate(seats)]
     if len(set(players)) != len(players):
-        raise InvalidInput("a colour is seated twice", where="seats", field="seats", code="bad-players")
+        raise InvalidInput("a colour is seated twice", where="seats", field="seats", code="bad-seats")
     learner = _colour(data.get("learner"), "learner")
     if learner not in players:
         raise InvalidInput(f"the learner's colour {learner.value} is not seated", where="learner",
@@ -81,7 +95,7 @@ def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
     if start_player is not None and start_player not in players:
         raise InvalidInput("the start player must be seated", where="start_player",
                            field="start_player", code="colour-not-seated", colour=start_player.value)
-    rules = RuleSet.from_json(data.get("rules"))
+    rules = _checked_rules(RuleSet.from_json(data.get("rules")), len(players))
     strength = data.get("strength", "greedy")
     captains = [c for c in players if c is not learner]
     if isinstance(strength, str):

@@ -102,6 +102,13 @@ _FIXED = {
     "unknown-colour": gettext_lazy("Unknown colour: use red, blue, green or white."),
     "not-object": gettext_lazy(
         "The input must be a JSON object with players, start_player and board."),
+    "not-object-game": gettext_lazy(
+        "The input must be a JSON object with seats and learner (and, if you like, start_player, "
+        "strength, rules, pace and seed)."),
+    "not-object-action": gettext_lazy("The input must be a JSON object with action and version."),
+    "bell-in-strategy": gettext_lazy("Strategy mode has no bell: VAR-3 and the first-edition bell apply in "
+                                     "action mode only."),
+    "bad-seats": gettext_lazy("Seats are a list of 2 to 4 different colours, clockwise."),
     "bad-players": gettext_lazy("players must be a list of 2 to 4 colours."),
     "bad-board": _BOARD,
     "empty-board": _BOARD,
@@ -155,6 +162,9 @@ _SENTENCES = {
     "too-many-dice": lambda p: _(
         "%(colour)s has %(dice)s dice, enough for %(dice_cards)s cards; its dice are on "
         "%(dice_cards)s cards already.") % {**facts(), "colour": _colour(p)},
+    "first-edition-two": lambda p: _(
+        "With two players the bell already rings once dice lie on %(bell_cards)s cards anywhere, so the "
+        "first-edition bell changes nothing: leave it out.") % facts(),
     "dice-time-over": lambda p: _(
         "Too late: Dice Time is already over, and %(colour)s is now the start player.") % {
         "colour": _colour(p)},
