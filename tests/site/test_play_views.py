@@ -283,6 +283,8 @@ def test_odd_form_input_is_refused_clearly_never_a_crash(client):
         response = client.post(url + "act/", {**version, "do": "begin"})
         assert response.status_code == 422, version
         assert "came without the version of the page" in response.content.decode()
+    response = client.post(url + "act/", {"version": _version(html), "do": ["claim", "pass"], "at": "0-0"})
+    assert response.status_code == 422 and "That move could not be read" in response.content.decode()
     response = client.post(url + "act/", {"version": _version(html), "do": "roll", "dice": ["1"] * 7})
     assert response.status_code == 422 and "Choose 1 to 6 dice to re-roll" in response.content.decode()
     assert client.post(url + "act/", "do=begin", content_type="text/plain").status_code == 415

@@ -71,6 +71,9 @@ def move_from_form(data: Mapping[str, object], learner: Colour, *, action_mode: 
     Raises :class:`InvalidInput` for fields that make no move, :class:`IllegalAction`
     for a re-roll of no dice in strategy mode (STRAT-2). In action mode a re-roll without
     dice re-rolls all the dice in hand, the only re-roll there is (DICE-3)."""
+    if hasattr(data, "getlist") and any(len(data.getlist(f)) > 1 for f in ("do", "at", "card", "version")):
+        # a field sent twice (do=claim&do=pass) is no move: never silently the last one
+        raise InvalidInput("a field was sent twice", where="do", field="do", code="play-bad-move")
     do = str(data.get("do", ""))
     player = learner.value
     if do == "continue":

@@ -220,14 +220,19 @@ def teach_start(request: HttpRequest) -> HttpResponse:
                   "variants": request.POST.getlist("variants"),
                   "first_edition": request.POST.get("first_edition", ""),
                   "seats": request.POST.getlist("seats")}
+        # a choice sent twice (players=2&players=3) is no choice: never silently the last
+        twice = {f: _("This choice was sent more than once: choose one.")
+                 for f in ("players", "mode", "script", "first_edition") if len(request.POST.getlist(f)) > 1}
         try:
             options = parse_options(chosen)
+            if twice:
+                raise OptionsError(twice)
         except OptionsError as refused:
             # the form again, showing what was chosen (as understood) and why it was refused
             ticked = chosen["first_edition"].strip().lower() in ("1", "on", "true")
             shown = {**chosen, "first_edition": ticked}
             return render(request, "teach/start.html",
-                          _start_context(chosen=shown, errors=refused.errors), status=422)
+                          _start_context(chosen=shown, errors={**refused.errors, **twice}), status=422)
         hit(request, "table")
         session = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
