@@ -17,6 +17,11 @@ threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 # a worker that stops answering gunicorn for this long is restarted (with threads, a long
 # request does not count: tutorials.sheets.render.render_pdf gives up on a render first)
 timeout = 30
+# an analyzer address carries the position and the Undo target (each up to 2000 characters,
+# more once percent-encoded): gunicorn's default request line (4094 bytes) answered such
+# links with its own English "414 URI Too Long"; at the largest it allows, the site says in
+# the reader's language what is wrong with an over-long position
+limit_request_line = 8190
 
 
 def post_worker_init(worker):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 
 import pytest
 from harness import Server, serve
@@ -50,3 +51,12 @@ def test_a_chunked_body_over_the_limit_is_refused(server):
     assert status == 413
     assert headers["Content-Type"].startswith("application/json")
     assert json.loads(body)["detail"][0]["code"] == "too-large"
+
+
+def test_a_long_analyzer_address_gets_the_sites_answer_not_gunicorns(server):
+    """An over-long position in the address is explained by the site in the reader's
+    language; gunicorn's default request line limit answered a bare English 414."""
+    status, _headers, body = server.get("/ja/analyze/?pos=" + "R" * 5000)
+    assert status == 200, body[:500]
+    page = body.decode()
+    assert "2000" in page and re.search(r"[\u3040-\u30ff]", page)
