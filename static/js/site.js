@@ -113,8 +113,11 @@
     pending = { key: keyOf(active, target), targetId: target.id };
   });
 
+  // When the control used is gone, the new content may name the heading where the user
+  // goes on (data-focus-fallback: the practice game's round steps, or its moves panel
+  // after a move ended the learner's turn); else its first heading. Never another control.
   function heading(root) {
-    var h = root.querySelector("h1, h2, h3, legend");
+    var h = root.querySelector("[data-focus-fallback]") || root.querySelector("h1, h2, h3, legend");
     if (!h) return null;
     if (!h.hasAttribute("tabindex")) h.setAttribute("tabindex", "-1");
     return h;

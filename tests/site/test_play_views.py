@@ -454,3 +454,18 @@ def test_the_round_steps_show_the_current_step_under_the_buttons_and_the_next_ro
     assert 'data-testid="steps-next-round"' in box, box[:3000]
     assert box.index('data-testid="steps-next-round"') < box.index('class="explanations earlier"')
     assert '"/en/rules/#END-1"' in box[:box.index('data-testid="steps-next-round"')]
+
+
+def test_setting_time_says_why_dice_time_ended_at_the_top_of_the_moves():
+    """A learner whose screen just turned to Setting Time read why only in the log at the
+    bottom of the page."""
+    client = Client()
+    url = _start(client, "ja", players="3")
+    for _turn in range(600):
+        html = client.get(url).content.decode()
+        if "セッティングタイム" in html.split("</h1>")[0]:
+            break
+        client.post(url + "act/", {**_first_move(html), "version": _version(html)})
+    moves = html[html.index('id="moves-title"'):]
+    why = moves[:moves.index("</p>", moves.index('data-testid="dice-time-ended"'))]
+    assert "親プレイヤー" in why and re.search(r'#(STRAT-3|DICE-4|DICE-5|DICE-1)"', why), why

@@ -360,6 +360,16 @@ class GamePage:
                         "won": by_colour[p.colour].cards, "doubles": by_colour[p.colour].doubles})
         return out
 
+    @property
+    def dice_time_ended(self) -> Explanation | None:
+        """In Setting Time: why Dice Time ended and who is start player now (the bell, a full
+        line or nobody able to act: DICE-4/5, STRAT-3, INT-6), said at the top of the moves
+        so a learner whose screen just changed phase reads why."""
+        if self.walk is not None or self.state.phase is not Phase.SETTING:
+            return None
+        ended = [e for e in self._current_events if e.code in ("dice.end", "dice.stuck")]
+        return explain(ended[-1]) if ended else None
+
     def round_so_far(self, latest: int = 6) -> dict[str, object]:
         """Dice and Setting Time of the current round, worded, oldest first: the ``latest``
         few, and the earlier ones (folded on the page); each as ``(explanation, repeated)``,
