@@ -22,5 +22,13 @@
     if (window.scrollY < top - 1) {
       window.scrollTo({ top: top, behavior: "instant" });
     }
+    // a move in the moves panel: its top (your dice, the reason a phase ended) right under
+    // the board, as long as the control used stays on the screen
+    var moves = document.getElementById("play-moves");
+    if (!moves || !moves.contains(active)) return;
+    var shift = moves.getBoundingClientRect().top - board.getBoundingClientRect().bottom - 8;
+    if (shift < 0 && active.getBoundingClientRect().bottom - shift <= window.innerHeight) {
+      window.scrollBy({ top: shift, behavior: "instant" });
+    }
   });
 })();
