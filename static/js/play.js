@@ -10,6 +10,31 @@
     return board && getComputedStyle(board).position === "sticky" ? board : null;
   }
 
+  // Setting Time: tapping a card that holds your dice chooses it in the form (the radio
+  // buttons stay the way for keyboards and screen readers); the board marks the choice.
+  function markPlace() {
+    var chosen = document.querySelector('.place-form input[name="at"]:checked');
+    document.querySelectorAll(".play-board .cell.place-chosen").forEach(function (c) {
+      c.classList.remove("place-chosen");
+    });
+    if (!chosen) return;
+    var cell = document.querySelector('.play-board [data-pos="' + chosen.dataset.pos + '"]');
+    if (cell) cell.classList.add("place-chosen");
+  }
+  document.addEventListener("click", function (e) {
+    var cell = e.target.closest && e.target.closest(".play-board [data-pos]");
+    if (!cell) return;
+    var radio = document.querySelector('.place-form input[name="at"][data-pos="' + cell.dataset.pos + '"]');
+    if (!radio) return;
+    radio.checked = true;
+    markPlace();
+  });
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches('.place-form input[name="at"]')) markPlace();
+  });
+  document.addEventListener("DOMContentLoaded", markPlace);
+  document.addEventListener("htmx:afterSettle", markPlace);
+
   document.addEventListener("htmx:afterSettle", function (e) {
     var area = e.detail.target;
     if (!area || (area.id !== "play-area" && area.id !== "replay-area")) return;

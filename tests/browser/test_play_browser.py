@@ -8,10 +8,12 @@ import os
 import re
 
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from tests.browser.test_accessibility import _run_axe
 from tests.browser.test_phones import OVERFLOW_JS, TARGETS_JS
+from tests.site import test_play_views as forms
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -189,3 +191,35 @@ def games_over(game) -> bool:
     from tutorials.practice import games
 
     return games.practice_of(game).state.is_over
+
+
+def test_on_a_phone_the_board_stays_on_top_and_a_tap_on_it_chooses_where_to_place(live_server, browser):
+    """Setting Time on a 390 px phone: the board stays at the top while the form scrolls
+    (play.css), and tapping a card that holds the learner's dice chooses it (play.js)."""
+    client = Client()
+    url = forms._start(client, "de", players="3")
+    for _turn in range(600):
+        html = client.get(url).content.decode()
+        if 'data-testid="place-submit"' in html and html.count('name="at" value=') >= 2:
+            break
+        client.post(url + "act/", {**forms._first_move(html), "version": forms._version(html)})
+    else:
+        raise AssertionError("never two cards to choose from in Setting Time")
+    code = url.rstrip("/").rsplit("/", 1)[1]
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.add_cookies([{"name": f"play_{code}", "value": client.cookies[f"play_{code}"].value,
+                          "url": live_server.url}])
+    page = context.new_page()
+    page.goto(live_server.url + url)
+    radios = page.locator('.place-form input[name="at"]')
+    last = radios.nth(radios.count() - 1)
+    expect(last).not_to_be_checked()
+    pos = last.get_attribute("data-pos")
+    page.locator(f'.play-board [data-pos="{pos}"]').tap()
+    expect(last).to_be_checked()
+    expect(page.locator(f'.play-board [data-pos="{pos}"]')).to_have_class(re.compile(r"\bplace-chosen\b"))
+    # the board stays at the top of the screen while the form is scrolled
+    page.get_by_test_id("place-submit").scroll_into_view_if_needed()
+    top = page.locator(".play-layout > .play-board").evaluate("b => b.getBoundingClientRect().top")
+    assert abs(top) < 2, top
+    context.close()
