@@ -38,10 +38,13 @@
   document.addEventListener("htmx:afterSettle", function (e) {
     var area = e.detail.target;
     if (!area || (area.id !== "play-area" && area.id !== "replay-area")) return;
+    // never after a poll (the captains moved): a player reading further down stays there
+    var source = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
+    if (source && source.id === "play-poll") return;
     var board = pinnedBoard();
     var active = document.activeElement;
-    // only after the player's own action in the part under the board: not after a poll
-    // (the captains moved), and not when the focus went to a new phase's title
+    // only after the player's own action in the part under the board, not when the focus
+    // went to a new phase's title
     if (!board || !active || !active.closest(".play-side")) return;
     var top = board.parentElement.getBoundingClientRect().top + window.scrollY;
     if (window.scrollY < top - 1) {
