@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.html import escape
 
+from captain.rules import Colour
 from captain.rules.errors import IllegalAction
 from tutorials.models import PracticeGame
 from tutorials.practice import games
@@ -180,7 +181,7 @@ def test_the_learner_rolls_claims_and_rings_the_bell(clock):
     url = _start(client, "ja")
     html = _into_dice_time(client, url)
     for _ in range(300):
-        if 'data-testid="play-ring"' in html:
+        if 'data-bell="ready"' in html:
             break
         claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
         if claim:
@@ -208,7 +209,7 @@ def test_hints_in_action_mode_setting_time(clock):
     html = _into_dice_time(client, url)
     assert 'data-testid="hint-link"' not in html
     for _ in range(300):
-        if 'data-testid="play-ring"' in html:
+        if 'data-bell="ready"' in html:
             break
         claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
         if claim:
@@ -260,3 +261,24 @@ def test_a_move_after_a_captain_ended_dice_time_says_too_late_and_why(clock):
         sentence = describe(IllegalAction("over", clause="DICE-5", code="dice-time-over",
                                           colour=practice.state.start_player.value))
     assert escape(sentence) in body and sentence.startswith("Zu spät")
+
+
+def test_the_bell_is_there_all_dice_time_and_ringing_too_early_is_a_false_bell(clock):
+    """Spotting the bell condition is part of the game: the button is there from the start
+    of Dice Time, and a ring before the condition holds is a false bell (DICE-6), said in
+    the learner's language; the learner then sits out this Dice Time."""
+    client = Client()
+    url = _start(client, "de", players="3", start="me")
+    html = _into_dice_time(client, url)
+    assert 'data-testid="play-ring"' in html and 'data-bell="ready"' not in html
+    assert 'href="/de/rules/#DICE-6"' in html
+    html = _post(client, url, html, do="ring")
+    game = PracticeGame.objects.get()
+    assert game.log[-1][1] == {"type": "ring-bell", "player": "red"}
+    assert games.practice_of(game).state.player(Colour.RED).false_bell
+    assert 'data-testid="play-false-bell"' in html and 'data-testid="play-ring"' not in html
+    with translation.override("de"):
+        said = translation.gettext("You rang a false bell: you sit out the rest of this Dice Time.")
+    assert said != "You rang a false bell: you sit out the rest of this Dice Time." and escape(said) in html
+    refused = client.post(url + "act/", {"version": _version(html), "do": "roll"}, **HX)
+    assert refused.status_code == 422 and 'href="/de/rules/#DICE-6"' in refused.content.decode()

@@ -130,7 +130,15 @@ class Live:
 
     @property
     def can_ring(self) -> bool:
+        """The bell condition holds now (DICE-4/5, VAR-3/4): a ring ends Dice Time."""
         return any(a["type"] == "ring-bell" for a in self.page.actions)
+
+    @property
+    def may_press_bell(self) -> bool:
+        """The bell button is there all Dice Time, as the real bell is: spotting the
+        condition is part of the game, and ringing before it holds is a false bell
+        (DICE-6), refused for the rest of this Dice Time."""
+        return self.dice_time and not self.false_bell
 
     @property
     def false_bell(self) -> bool:
