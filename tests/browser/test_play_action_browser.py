@@ -1,12 +1,11 @@
 """Action mode of the practice game in a browser with JavaScript (issue 19): a whole
 2-player game at the captains' fastest pace, played to the end in Japanese and in German
-on a 390 px phone by tapping what the page offers — ring the bell when offered, else the
+on a 390 px phone by tapping what the page offers — ring the bell once it may ring, else the
 first claim, else place an attack card, begin or go on, else re-roll — while the page asks
 the server for the captains' moves by itself."""
 
 from __future__ import annotations
 
-import os
 import re
 import time
 
@@ -14,27 +13,13 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.test_phones import OVERFLOW_JS, TARGETS_JS
+from tests.browser.test_play_browser import PHONE, _fits, _shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
-#: set PLAY_SHOTS=/some/dir to keep screenshots of the game page
-SHOTS = os.environ.get("PLAY_SHOTS", "")
 #: what the learner taps, first found first
 TAPS = ("play-ring", "claim", "place-submit", "play-begin", "play-continue", "roll-all")
 GAME_SECONDS = 300
-
-
-def _fits(page, where: str) -> None:
-    assert page.evaluate(OVERFLOW_JS) == [], f"{where}: wider than the screen"
-    assert page.evaluate(TARGETS_JS) == [], f"{where}: small targets"
-
-
-def _shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
 
 
 def _start(page, site: str, lang: str) -> None:

@@ -174,24 +174,28 @@ def test_a_claim_a_captain_won_a_moment_earlier_is_refused_with_its_clause(clock
         assert re.search(rf'class="[^"]*has-dice colour-blue[^"]*" data-pos="{position_label((r, c))}"', body)
 
 
+def _until_the_bell_may_ring(client: Client, url: str, html: str) -> str:
+    """No time passes, so the captains never act: the learner claims what their dice show,
+    else re-rolls (the bell's condition on the page meanwhile), until the bell may ring."""
+    for _ in range(300):
+        if 'data-bell="ready"' in html:
+            return html
+        claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
+        if claim:
+            html = _post(client, url, html, do="claim", at=claim.group(1))
+        else:
+            assert 'data-testid="play-bell-rule"' in html and "#DICE-5" in html
+            html = _post(client, url, html, do="roll", dice=re.findall(r'name="dice" value="(\d)"', html))
+    raise AssertionError("the bell could never ring")
+
+
 def test_the_learner_rolls_claims_and_rings_the_bell(clock):
     """No time passes, so the captain never acts: the learner claims three cards
     (DICE-5) and rings."""
     client = Client()
     url = _start(client, "ja")
     html = _into_dice_time(client, url)
-    for _ in range(300):
-        if 'data-bell="ready"' in html:
-            break
-        claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
-        if claim:
-            html = _post(client, url, html, do="claim", at=claim.group(1))
-        else:
-            assert 'data-testid="play-bell-rule"' in html and "#DICE-5" in html
-            faces = re.findall(r'name="dice" value="(\d)"', html)
-            html = _post(client, url, html, do="roll", dice=faces)
-    else:
-        raise AssertionError("the bell was never offered")
+    html = _until_the_bell_may_ring(client, url, html)
     assert 'href="/ja/rules/#DICE-5"' in html
     html = _post(client, url, html, do="ring")
     game = PracticeGame.objects.get()
@@ -208,14 +212,7 @@ def test_hints_in_action_mode_setting_time(clock):
     url = _start(client, "de")
     html = _into_dice_time(client, url)
     assert 'data-testid="hint-link"' not in html
-    for _ in range(300):
-        if 'data-bell="ready"' in html:
-            break
-        claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
-        if claim:
-            html = _post(client, url, html, do="claim", at=claim.group(1))
-        else:
-            html = _post(client, url, html, do="roll", dice=re.findall(r'name="dice" value="(\d)"', html))
+    html = _until_the_bell_may_ring(client, url, html)
     html = _post(client, url, html, do="ring")
     assert 'data-testid="hint-link"' in html
     page = client.get(url + "?hint=2").content.decode()

@@ -12,6 +12,8 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import translation
 
+from tests.site.test_play_views import _first_move as first_move
+from tests.site.test_play_views import _version as version
 from tutorials.models import PracticeGame
 from tutorials.play.views import COOKIE_SALT
 from tutorials.practice import games
@@ -34,28 +36,6 @@ def open_game(client: Client, lang: str, players: int, seed: int, **options) -> 
     signed.set_signed_cookie(name, key, salt=COOKIE_SALT)
     client.cookies[name] = signed.cookies[name].value
     return f"/{lang}/play/{game.code}/"
-
-
-def version(html: str) -> str:
-    return re.search(r'name="version" value="(\d+)"', html).group(1)
-
-
-def first_move(html: str) -> dict | None:
-    """A simple learner (as in test_play_views): claim, place, begin or go on, pass, re-roll."""
-    if 'data-testid="final-standings"' in html:
-        return None
-    claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
-    if claim:
-        return {"do": "claim", "at": claim.group(1)}
-    if 'data-testid="place-submit"' in html:
-        return {"do": "place", "at": re.search(r'name="at" value="([\d-]+)" checked', html).group(1),
-                "card": re.search(r'name="card" value="(\d)" checked', html).group(1)}
-    for do in ("begin", "continue", "pass"):
-        if f'data-testid="play-{do}"' in html:
-            return {"do": do}
-    if 'data-testid="roll-all"' in html:
-        return {"do": "roll", "dice": re.findall(r'type="checkbox" name="dice" value="(\d)"', html)}
-    raise AssertionError("no move offered: " + html[-2000:])
 
 
 def play_on(client: Client, url: str, html: str) -> str:
