@@ -4,7 +4,7 @@ Main entry points:
 
 * :func:`solve` — every answer for a :class:`Situation` (bell, battle, treasure, end).
 * :func:`resolve_battle`, :func:`collect_treasure`, :func:`bell_status`, :func:`end_round`.
-* :func:`situation_from_json` — the case format of ``shared/cases``.
+* :func:`situation_from_json` — the case format of ``tests/cases``.
 * :mod:`~captain.rules.notation` — ``parse`` reads the one-line notation;
   :meth:`Situation.to_notation` writes it.
 * :mod:`~captain.rules.game` — whole games: ``new_game``, ``legal_actions``, ``apply``.

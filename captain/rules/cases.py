@@ -1,4 +1,4 @@
-"""The case JSON format of ``shared/cases/README.md``: read a situation, write an outcome.
+"""The case JSON format of ``tests/cases/README.md``: read a situation, write an outcome.
 
 The same JSON is what ``python -m captain.rules solve`` and the JSON API accept.
 """

@@ -3,7 +3,8 @@
 Every clause id of the rules specification (``BAT-3``, ``INT-1``) is implemented by
 exactly one function of the engine, marked with :func:`implements`. Explanations that
 need more detail than the rule's answer get it from that same function through an
-optional trace, never from a second implementation. A test reads RULES.md and fails when
+optional trace, never from a second implementation. A test reads the site's rules reference
+(``tutorials/wording/clauses.py``, written from RULES.md) and fails when
 a clause has no implementing function, or more than one.
 
 >>> @implements("EX-1")

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-CASES_DIR = ROOT.parent / "shared" / "cases"
-CASE_FILES = sorted(CASES_DIR.glob("*.json"))
 PROBLEM_KEYS = {"field", "position", "offset", "code", "clause", "message"}
 
 #: A small legal position (red and blue, red starts) to break in the error tests.

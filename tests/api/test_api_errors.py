@@ -8,7 +8,8 @@ from unittest import mock
 import pytest
 from django.utils import translation
 
-from api_helpers import BASE, CASE_FILES, post_json, problems_of
+from api_helpers import BASE, post_json, problems_of
+from conformance import CASE_FILES
 from tutorials.api.middleware import API_MAX_BODY
 from captain.rules import RulesError, situation_from_json
 from tutorials.wording.problems import describe
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
-#: Each kind of invalid input listed in shared/cases/README.md:
+#: Each kind of invalid input listed in tests/cases/README.md:
 #: (board, expected code, expected board position or None, expected clause or None)
 INVALID_BOARDS = {
     "colour-not-seated": (["11:g1 22"], "colour-not-seated", [0, 0], "SETUP-1"),

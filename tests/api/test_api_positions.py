@@ -7,7 +7,8 @@ from datetime import datetime
 
 import pytest
 
-from api_helpers import CASE_FILES, post_json, problems_of
+from api_helpers import post_json, problems_of
+from conformance import CASE_FILES
 from captain.rules import situation_from_json, situation_to_json
 from captain.rules.notation import parse
 from tutorials.models import CODE_ALPHABET, SavedPosition

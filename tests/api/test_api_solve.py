@@ -1,4 +1,4 @@
-"""POST /api/v1/solve answers every shared case exactly as the engine's CLI does."""
+"""POST /api/v1/solve answers every conformance case exactly as the engine's CLI does."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from django.test import Client
 from captain.rules import situation_from_json
 from captain.rules.notation import parse
 
-from api_helpers import CASE_FILES, ROOT, post_json
+from api_helpers import post_json
+from conformance import CASE_FILES, ROOT
 
 
 def test_there_are_shared_cases():

@@ -1,6 +1,6 @@
 """One focused test (or a few) per RULES.md clause the engine implements.
 
-Every expected value here is worked out by hand from /work/shared/RULES.md; the engine
+Every expected value here is worked out by hand from the rules (RULES.md); the engine
 is only ever the thing under test. Boards are written as case-format rows: positions
 are ``(row, col)``, zero-based, row 0 at the top.
 """

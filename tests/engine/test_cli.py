@@ -1,4 +1,4 @@
-"""``python -m captain.rules solve FILE...``: the contract of shared/cases/README.md."""
+"""``python -m captain.rules solve FILE...``: the contract of tests/cases/README.md."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def board_case(*rows: str, players=("red", "blue", "green"), **extra) -> dict:
     return {"players": list(players), "start_player": players[0], "board": list(rows), **extra}
 
 
-#: Every kind of invalid input of shared/cases/README.md, and what the error must name.
+#: Every kind of invalid input of tests/cases/README.md, and what the error must name.
 INVALID = {
     "unseated-colour": (board_case("11 12:w5 13"), "[0, 1]"),
     "attack-value-6": (board_case("11 12 13", "14:r6 15 16"), "[1, 0]"),

@@ -5,19 +5,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from pathlib import Path
 
 import pytest
+from conformance import CASE_FILES, CLAUSE_IDS
 
 from captain.rules import (BellRule, Board, Collection, Colour, Event, InvalidSituation, Mode,
                            RuleSet, Seating, Situation, situation_from_json, solve)
 from captain.rules import events as events_module
 
-RULES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
-CASES = RULES_MD.parent / "cases"
-
-#: Clause ids defined in RULES.md: every "**XXX-n**" heading of a clause.
-CLAUSES = frozenset(re.findall(r"\*\*([A-Z]+-\d+)\b", RULES_MD.read_text(encoding="utf-8")))
+#: Clause ids of the site's rules reference.
+CLAUSES = frozenset(CLAUSE_IDS)
 
 #: Codes listed in the table of events.py's docstring.
 CODES = frozenset(re.findall(r"^``([a-z_]+\.[a-z_]+)``", events_module.__doc__, re.MULTILINE))
@@ -60,7 +57,7 @@ SITUATIONS = {
 
 def _case_events() -> dict[str, tuple[Event, ...]]:
     out = {}
-    for path in sorted(CASES.glob("*.json")):
+    for path in CASE_FILES:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not data.get("expect", {}).get("error"):
             out[f"case-{path.stem}"] = solve(situation_from_json(data)).events

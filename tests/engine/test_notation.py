@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from conformance import readable_case_files
 
 from captain.rules.model import MAX_COLUMNS, MAX_ROWS
 
@@ -25,18 +26,11 @@ from captain.rules.notation import MAX_LENGTH, NotationError, parse, parse_unche
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 
-CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
-CASE_FILES = sorted(CASES.glob("*.json"))
 URL_SAFE = re.compile(r"^[A-Za-z0-9._~-]+$")
 
 
 def readable_cases() -> list[Path]:
-    out = []
-    for path in CASE_FILES:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not data.get("expect", {}).get("error"):
-            out.append(path)
-    return out
+    return readable_case_files()
 
 
 def round_trip(situation: Situation) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -13,8 +12,8 @@ from captain.rules import situation_from_json
 from tutorials.models import SavedPosition
 
 from analyzer_helpers import analyzer_error, pos_after
+from conformance import CASE_FILES
 
-CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -32,7 +31,7 @@ def test_default_page_renders(client, lang):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("case", sorted(CASES.glob("*.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: p.stem)
 def test_shared_case_through_the_analyzer(client, case):
     """Every shared case, opened from its notation, shows the expected answer."""
     data = json.loads(case.read_text())

@@ -10,12 +10,12 @@ DICE_BOARD_4 = ("12 35 44 26", "15 33 24 56", "11 46 23 13", "34 66 25 14")
 
 DICE_BOARD_2 = ("12 35 44", "15 33 24", "11 46 23")
 
-#: EX-BATTLE from RULES.md (shared/cases/manual-battle.json).
+#: EX-BATTLE from RULES.md (tests/cases/manual-battle.json).
 EX_BATTLE = ("11 13:r3 22 14", "15 16:b1 23 24:r2", "26 33 34:g1 35", "36:g0 44 45 46")
 
 EX_BATTLE_SEATS = (Colour.RED, Colour.BLUE, Colour.GREEN)
 
-#: EX-SANDWICH, EX-BLOCK, EX-PRIORITY (shared/cases/sandwich-row, blocked-sandwich,
+#: EX-SANDWICH, EX-BLOCK, EX-PRIORITY (tests/cases/sandwich-row, blocked-sandwich,
 #: sandwich-priority).
 TREASURE_EXAMPLES = {
     "sandwich": (("12:b4 25 36 44:b5", "11 13 14 15", "16 22 23 24", "26 33 34:r5 35"),

@@ -51,7 +51,7 @@ class Solution:
                 for c, ps in self.treasure.winnings.items()}
 
     def outcome(self) -> dict[str, object]:
-        """The outcome keys of the case format (see shared/cases/README.md)."""
+        """The outcome keys of the case format (see tests/cases/README.md)."""
         out: dict[str, object] = {}
         if self.bell:
             out["bell"] = self.bell.may_ring
