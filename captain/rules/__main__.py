@@ -6,7 +6,8 @@
     stderr and exits 1 (after answering the good files).
 
 ``python -m captain.rules simulate --players 4 --games N --seed S [--mode strategy] [--jobs J]``
-    Plays whole games with computer players and prints statistics (``--jobs 0``: one
+    Plays whole games with computer players and prints statistics, the longest Dice Time
+    among them (``--policy strong``: strong captains in every seat; ``--jobs 0``: one
     process per core; the figures do not depend on ``--jobs``).
 
 ``python -m captain.rules winrate --strength strong --against greedy --games 1000 [--jobs 0]``
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--games", type=int, default=100)
     p_sim.add_argument("--seed", type=int, default=0)
     p_sim.add_argument("--mode", choices=("action", "strategy"), default="action")
-    p_sim.add_argument("--policy", choices=("random", "greedy"), default="random")
+    p_sim.add_argument("--policy", choices=("random", "greedy", "strong"), default="random")
     p_sim.add_argument("--jobs", type=int, default=1,
                        help="processes to play in (0: one per core); same figures either way")
     p_win = sub.add_parser("winrate", help="one captain against others: win share and decision times")

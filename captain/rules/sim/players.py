@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Mapping
 
 from ..captains.policies import Policy, greedy_policy, random_policy
-from ..game import Action, GameState, Phase, legal_actions, new_game
+from ..game import Action, GameState, Phase, Roll, legal_actions, new_game
 from ..model import Colour
 from ..situation import RuleSet
 
@@ -53,3 +53,31 @@ def play_game(players: tuple[Colour, ...], policies: Mapping[Colour, Policy], *,
         else:
             raise RuntimeError(f"nobody can move in phase {state.phase.value}")
     raise RuntimeError(f"game not over after {max_steps} steps (seed {seed})")
+
+
+class DiceTimeLength:
+    """An ``on_step`` that measures Dice Times: ``longest`` is the most turns one Dice Time
+    of the game took (strategy mode: a re-roll that lets the same player still place,
+    STRAT-4, is part of that player's turn; action mode has no turns, so every roll, claim
+    and bell counts), ``current`` the count of the Dice Time under way.
+
+    >>> from captain.rules import Colour
+    >>> length = DiceTimeLength()
+    >>> _ = play_game((Colour.RED, Colour.BLUE), dict.fromkeys((Colour.RED, Colour.BLUE),
+    ...               greedy_policy), seed=1, on_step=length)
+    >>> length.longest > 0 and length.current == 0
+    True
+    """
+
+    def __init__(self) -> None:
+        self.longest = 0
+        self.current = 0
+
+    def __call__(self, before: GameState, action: Action, after: GameState) -> None:
+        if before.phase is not Phase.DICE:
+            return
+        if not (isinstance(action, Roll) and after.phase is Phase.DICE and after.rerolled):
+            self.current += 1
+            self.longest = max(self.longest, self.current)
+        if after.phase is not Phase.DICE:
+            self.current = 0

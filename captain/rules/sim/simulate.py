@@ -1,8 +1,9 @@
 """Statistics over many simulated games, and the benchmark.
 
 ``python -m captain.rules simulate --players 4 --games N --seed S [--mode strategy]
-[--policy random|greedy]`` plays whole games and prints: rounds per game, cards per
-player, how often the start player wins a speed tie, and the score spread.
+[--policy random|greedy|strong]`` plays whole games and prints: rounds per game, cards per
+player, how often the start player wins a speed tie, the score spread, and the longest
+Dice Time (in turns; in action mode, moves) with the seed of its game.
 
 The benchmark is :mod:`captain.rules.sim.bench`.
 """
@@ -15,10 +16,12 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..captains.policies import Policy
+from ..captains.strengths import captain
 from ..resolve.battle import Outcome
 from ..game import GameState
 from ..model import Colour
-from .players import POLICIES, play_game
+from .players import POLICIES, DiceTimeLength, play_game
 from ..situation import Mode, RuleSet
 
 
@@ -35,6 +38,8 @@ class Tally:
     start_player_won_tie: int = 0
     wins_by_seat: Counter[int] = field(default_factory=Counter)
     undecided: int = 0
+    longest_dice_time: int = 0
+    longest_dice_time_seed: int | None = None
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` (games played after this tally's games)."""
@@ -47,6 +52,12 @@ class Tally:
         self.start_player_won_tie += other.start_player_won_tie
         self.wins_by_seat.update(other.wins_by_seat)
         self.undecided += other.undecided
+        self.longest(other.longest_dice_time, other.longest_dice_time_seed)
+
+    def longest(self, turns: int, seed: int | None) -> None:
+        """Keep the longest Dice Time so far (the first game's on a tie, as in one process)."""
+        if turns > self.longest_dice_time:
+            self.longest_dice_time, self.longest_dice_time_seed = turns, seed
 
     def add_game(self, final: GameState, ties: tuple[int, int]) -> None:
         self.rounds.append(final.round)
@@ -112,18 +123,28 @@ def _simulate_block(players: int, games: int, seed: int, mode: Mode, policy: str
     colours = tuple(Colour)[:players]
     rules = RuleSet(mode=mode)
     tally = Tally()
+    chooser = _policy(policy)
     for i in range(games):
         ties = [0, 0]
+        length = DiceTimeLength()
 
-        def on_step(before: GameState, _action: object, after: GameState, ties: list[int] = ties) -> None:
+        def on_step(before: GameState, action, after: GameState, ties: list[int] = ties,
+                    length: DiceTimeLength = length) -> None:
             t = _speed_ties(before, after)
             ties[0] += t[0]
             ties[1] += t[1]
+            length(before, action, after)
 
-        final = play_game(colours, {c: POLICIES[policy] for c in colours}, seed=seed + i,
+        final = play_game(colours, dict.fromkeys(colours, chooser), seed=seed + i,
                           rules=rules, on_step=on_step)
         tally.add_game(final, (ties[0], ties[1]))
+        tally.longest(length.longest, seed + i)
     return tally
+
+
+def _policy(name: str) -> Policy:
+    """The players of ``simulate``: the random and greedy policies, or the strong captain."""
+    return POLICIES[name] if name in POLICIES else captain(name)
 
 
 def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seconds: float,
@@ -137,6 +158,7 @@ def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seco
                  f"({100 * tally.start_player_won_tie / tally.speed_ties:.1f}%)"
                  if tally.speed_ties else "no speed ties")
     seats = ", ".join(f"seat {s + 1}: {tally.wins_by_seat[s]}" for s in range(players))
+    unit = "turns" if mode is Mode.STRATEGY else "moves"
     return "\n".join([
         f"games: {games} ({players} players, {mode.value} mode, {policy} players"
         f"{f', {jobs} processes' if jobs > 1 else ''}) in {seconds:.2f} s",
@@ -147,6 +169,8 @@ def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seco
         f"start player wins a speed tie: {tie_share}",
         f"wins by seat: {seats}; left to the players (END-3): {tally.undecided}",
         f"card ties decided by doubles: {tally.ties_decided}",
+        f"longest Dice Time: {tally.longest_dice_time} {unit} "
+        f"(seed {tally.longest_dice_time_seed})",
     ])
 
 

@@ -4,8 +4,9 @@ One captain of the tested strength plays against captains of another strength; i
 rotates from game to game (game *i* seats it at seat ``i mod players``). A game counts 1
 for an outright win, ``1/k`` for a tie of ``k`` players that END-3 leaves to the table,
 0 otherwise; the report gives the mean with a 95% confidence interval (normal
-approximation over the games), against the ``1/players`` of an equal player, and the
-tested captain's decision times.
+approximation over the games), against the ``1/players`` of an equal player, the
+tested captain's decision times, and the longest Dice Time of those games (in turns; in
+action mode, moves).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from ..captains.strengths import captain
 from ..model import Colour
 from ..situation import Mode, RuleSet
-from .players import play_game
+from .players import DiceTimeLength, play_game
 from .simulate import _pool
 
 
@@ -29,11 +30,19 @@ class WinTally:
     shares: list[float] = field(default_factory=list)
     decisions: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    longest_dice_time: int = 0
+    longest_dice_time_seed: int | None = None
 
     def merge(self, other: WinTally) -> None:
         self.shares += other.shares
         self.decisions += other.decisions
         self.cpu += other.cpu
+        self.longest(other.longest_dice_time, other.longest_dice_time_seed)
+
+    def longest(self, turns: int, seed: int | None) -> None:
+        """Keep the longest Dice Time so far (the first game's on a tie, as in one process)."""
+        if turns > self.longest_dice_time:
+            self.longest_dice_time, self.longest_dice_time_seed = turns, seed
 
 
 class _Timed:
@@ -63,7 +72,9 @@ def _block(strength: str, against: str, players: int, first: int, games: int, se
         tested = colours[i % players]
         policies = {c: captain(against) for c in colours}
         policies[tested] = _Timed(captain(strength), tally)
-        final = play_game(colours, policies, seed=seed + i, rules=rules)
+        length = DiceTimeLength()
+        final = play_game(colours, policies, seed=seed + i, rules=rules, on_step=length)
+        tally.longest(length.longest, seed + i)
         standings, winner = final.standings()
         if winner is not None:
             tally.shares.append(1.0 if winner is tested else 0.0)
@@ -114,4 +125,6 @@ def report(tally: WinTally, strength: str, against: str, players: int, mode: Mod
         f"{100 * even:.1f}% — {verdict} it",
         f"{strength} captain's decisions: {len(tally.cpu)}; CPU time {times(tally.cpu)}; "
         f"wall-clock {times(tally.decisions)}" if tally.cpu else "no decisions",
+        f"longest Dice Time: {tally.longest_dice_time} "
+        f"{'turns' if mode is Mode.STRATEGY else 'moves'} (seed {tally.longest_dice_time_seed})",
     ])
