@@ -12,7 +12,7 @@ nothing hidden from its seat can change its choice.
   the rest of the round out on several re-drawn states — the others' cards drawn from
   what they may hold, everyone else placing like a greedy player — and takes the choice
   with the best average result (its cards won minus the others' average). In strategy
-  mode it re-rolls the dice that least help its best cards.
+  mode, when it cannot claim, it re-rolls so that it can, aiming at the cards worth most.
 
 A captain is also a policy for :func:`~captain.rules.sim.players.play_game`.
 """
@@ -20,7 +20,7 @@ A captain is also a policy for :func:`~captain.rules.sim.players.play_game`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..game import (Action, Claim, GameState, LegalActions, Pass, PlaceAttackCard, RingBell,
@@ -164,16 +164,33 @@ class StrongCaptain(Captain):
 
     def _reroll(self, view: GameState, colour: Colour, rolls: Sequence[Roll],
                 rng: random.Random) -> Roll:
-        """Strategy mode, no claim possible: re-roll the dice whose replacement most
-        often gives a pair for one of the free cards worth most."""
-        free = list(view.board.free_faces().items())
+        """Strategy mode, no claim possible now: the re-roll whose outcomes are worth most.
+
+        An outcome showing a free card's pair is worth the best such card's claim value
+        (the captain claims as soon as it can); one showing none is worth less than the
+        worst claim. Holding out is never a plan: nothing forces a pass (INT-8) and a
+        player with two dice and a free card can still act (INT-6), so once the others
+        have placed all their dice only this captain's claim ends Dice Time. Only re-rolls
+        after which some free card can be claimed are weighed; re-rolling every die is
+        always one (any card's pair with a chance of at least 1/36).
+
+        So the rules need no reading for a Dice Time in which nobody claims: among
+        computer players each Dice Time ends with probability 1 (three claims at most per
+        player, then no dice or no free card is left and STRAT-3 or INT-6 ends it). Only
+        a human who chooses never to claim can keep it going; in a practice game that is
+        the learner, and the game waits on the learner's own choice, as it does when they
+        make no move at all.
+        """
+        free = view.board.free_faces()
         if not free:
             return max(rolls, key=lambda r: len(r.dice or ()))
-        values = self._claim_values(view, colour, [pos for pos, _ in free], rng)
-        worth = sorted(((values[pos], faces) for pos, faces in free), reverse=True)[:4]
         hand = view.player(colour).dice
+        hopeful = [r for r in rolls if _claimable_after(hand, r.dice or (), free.values())]
+        values = self._claim_values(view, colour, list(free), rng)
+        worth = sorted(((values[pos], faces) for pos, faces in free.items()), reverse=True)
+        miss = worth[-1][0] - 1.0  # below every claim: a pair has to come some time
         best, best_score = None, float("-inf")
-        for roll in rolls:
+        for roll in hopeful or rolls:
             chosen = roll.dice or ()
             kept = list(hand)
             for d in chosen:
@@ -183,10 +200,30 @@ class StrongCaptain(Captain):
             for _ in range(trials):
                 dice = tuple(sorted(kept + [rng.randint(1, 6) for _ in chosen]))
                 shown = pairs_shown(dice)
-                score += max((v for v, faces in worth if faces in shown), default=-1.0)
+                score += next((v for v, faces in worth if faces in shown), miss)
             if score > best_score:
                 best, best_score = roll, score
         return best  # type: ignore[return-value]
+
+
+def _claimable_after(hand: Sequence[int], rerolled: Sequence[int],
+                     faces: Iterable[tuple[int, int]]) -> bool:
+    """True when re-rolling the dice ``rerolled`` of ``hand`` can show two dice with some
+    card's ``faces``: the faces the kept dice do not show number at most the dice re-rolled
+    (so re-rolling two dice or more always can)."""
+    kept = list(hand)
+    for d in rerolled:
+        kept.remove(d)
+    for pair in faces:
+        left, missing = list(kept), 0
+        for v in pair:
+            if v in left:
+                left.remove(v)
+            else:
+                missing += 1
+        if missing <= len(rerolled):
+            return True
+    return False
 
 
 def _hands(world: GameState) -> dict[Colour, list[AttackKind]]:
