@@ -226,13 +226,13 @@ else:
 WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
 
 # How many proxies in front of gunicorn append the address they saw to X-Forwarded-For
-# (the README's HTTPS proxy: 1). The client is the address that many entries from the
+# (the HTTPS proxy of docs/production.md: 1). The client is the address that many entries from the
 # right; anything further left was written by the client and is not trusted.
 TRUSTED_PROXY_HOPS = _env_int("DJANGO_TRUSTED_PROXY_HOPS", 0)
 RATELIMIT_IP_META_KEY = "tutorials.http.clients.client_ip"
 RATELIMIT_USE_CACHE = "default"
 
-#: Requests per client (IP address; IPv6 by /64) and period, per group; see the README.
+#: Requests per client (IP address; IPv6 by /64) and period, per group; see docs/production.md.
 #: Only failed lookups count towards ``table-miss`` and ``code-miss``.
 RATE_LIMITS = {
     "pdf": "20/m",         # position PDFs, and sheets not in the sheet cache (renders)

@@ -1,6 +1,6 @@
 """Analyzer speed over HTTP: ``bin/bench-analyzer`` (prints figures; no goal is asserted).
 
-Runs the README's release steps and gunicorn with the production settings (DEBUG off,
+Runs the release steps of docs/production.md and gunicorn with the production settings (DEBUG off,
 Redis cache, three workers), then asks for the analyzer page of a full 4x4 battle and,
 as the yardstick, the redirect at ``/``: interleaved (page, redirect, page, …) by one
 client, 50 times each after a warm-up, and prints the medians and their ratio

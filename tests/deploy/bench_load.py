@@ -1,7 +1,7 @@
 """Load benchmark of the deployed configuration: ``bin/bench-load`` (prints figures; no speed goal
 is asserted).
 
-Runs the README's release steps and gunicorn with three workers, Redis and the default
+Runs the release steps of docs/production.md and gunicorn with three workers, Redis and the default
 limits (render limit: one per CPU; rate limits from settings.RATE_LIMITS; one trusted
 proxy hop, so each simulated client has its own address), then prints:
 

@@ -1,7 +1,7 @@
 """Teaching-table latency in the deployed configuration: ``bin/bench-teach`` (prints
 figures; no goal is asserted, the browser tests only use a generous timeout).
 
-gunicorn with three workers and Redis, as the README deploys it. A presenter moves a
+gunicorn with three workers and Redis, as docs/production.md deploys it. A presenter moves a
 quick-start table on every 2.5 s; guests in ja/en/de poll once a second, as the guest page
 does (htmx ``every 1s``). For each move and guest: the time from the presenter's answer to
 the first poll that shows the new section. Prints the median and the maximum (the poll

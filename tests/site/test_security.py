@@ -29,7 +29,7 @@ def _check_deploy(tmp_path, **extra) -> subprocess.CompletedProcess:
 
 
 def test_check_deploy_is_clean_with_production_environment(tmp_path):
-    # the README's production: three workers sharing Redis
+    # docs/production.md: three workers sharing Redis
     proc = _check_deploy(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0", WEB_CONCURRENCY="3")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no issues" in proc.stdout

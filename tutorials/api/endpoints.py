@@ -525,7 +525,7 @@ def save_position(request: HttpRequest, payload: PositionIn):
     form. `title` is optional, at most 120 characters. Saved positions are never
     changed or deleted through the API.
 
-    Saves are rate-limited per client (form and API together, see the README): over
+    Saves are rate-limited per client (form and API together, see docs/production.md): over
     the limit the answer is 429 with code `rate-limited` and `Retry-After`.
     """
     hit(request, "save")

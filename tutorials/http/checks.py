@@ -20,7 +20,7 @@ def shared_cache_for_several_workers(app_configs, **kwargs) -> list[checks.Check
     process-local backend every gunicorn worker counts on its own, so the limits
     multiply by the number of workers. ``WEB_CONCURRENCY`` (gunicorn's own variable for
     its number of workers) tells how many there are; unset, production is assumed to
-    run several, as the README does. Returns the problems found (empty when fine).
+    run several, as docs/production.md does. Returns the problems found (empty when fine).
     """
     backend = settings.CACHES.get("default", {}).get("BACKEND", "")
     workers = settings.WEB_CONCURRENCY

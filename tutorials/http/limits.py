@@ -1,6 +1,6 @@
 """Rate limits per client, counted by django-ratelimit in the shared cache.
 
-The groups and their rates are the setting ``RATE_LIMITS`` (see the README): ``pdf``,
+The groups and their rates are the setting ``RATE_LIMITS`` (see docs/production.md): ``pdf``,
 ``save``, ``game`` and ``table`` count every request that renders, saves, starts a
 practice game or starts a table;
 ``table-miss`` and ``code-miss`` count only lookups of codes that do not exist, so a
