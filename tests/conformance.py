@@ -6,6 +6,7 @@
   (``tutorials/wording/clauses.py``), so a test of the engine's clause registry compares it
   with something the engine did not write;
 * :func:`norm` — the list orders the case contract leaves open, made comparable;
+* :func:`check_case` — a case answered in-process exactly as it expects;
 * :data:`SHARED` — the team's shared folder beside the checkout, or ``None``: only
   ``test_shared_reference.py`` reads it, as an extra check.
 
@@ -17,6 +18,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from captain.rules import RulesError, situation_from_json, solve
 from tutorials.wording.clauses import CLAUSES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,3 +52,16 @@ def differences(expect: dict, got: dict) -> list[str]:
     """The expected keys ``got`` misses or answers otherwise, each said as ``key: want ≠ got``."""
     return [f"{key}: {json.dumps(want)} ≠ {json.dumps(got.get(key, '<missing>'))}"
             for key, want in expect.items() if norm(key, got.get(key, "<missing>")) != norm(key, want)]
+
+
+def check_case(path: Path) -> None:
+    """Fail unless ``solve`` answers the case as its ``expect`` block says, or refuses its
+    position when that expects an error."""
+    case = load(path)
+    expect = case["expect"]
+    assert expect, "a case without answers checks nothing"
+    if expect.get("error"):
+        with pytest.raises(RulesError):
+            solve(situation_from_json(case))
+        return
+    assert not differences(expect, solve(situation_from_json(case)).outcome())
