@@ -17,3 +17,9 @@ def allow_async_unsafe():
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def site(live_server) -> str:
+    """The address of the live server the browser tests open pages on."""
+    return live_server.url

@@ -126,7 +126,8 @@ def _check_every_control(page, address: str, reset=None) -> tuple[int, list[str]
         page.goto(address)
         page.wait_for_function("() => document.documentElement.dataset.requests === '0' && !"
                                + BACKGROUND_JS)
-        page.wait_for_timeout(100)  # htmx processes swapped content after its settle delay
+        # htmx processes swapped content when it has settled: its marker classes are gone
+        page.wait_for_function("() => !document.querySelector('.htmx-added, .htmx-settling, .htmx-swapping')")
         page.evaluate(LOG_JS)
         return page.evaluate(CONTROLS_JS, None)
 

@@ -14,11 +14,6 @@ from tutorials.tutorial.teaching import parse_options
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def site(live_server):
-    return live_server.url
-
-
 def test_the_chosen_language_is_remembered(site, browser):
     saved = SavedPosition(notation="Rb_11r1.12b2", title="t")
     saved.save()

@@ -67,14 +67,18 @@ def _play_to_the_end(page, lang: str) -> dict:
                 timeout=10_000)
             polled = True
             continue
+        version = page.locator("#play-area").get_attribute("data-version")
         tapped = _tap(page)
         if tapped:
             seen[tapped] = seen.get(tapped, 0) + 1
+            page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
             if tapped == "play-ring" and seen[tapped] == 1:
-                page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
                 _fits(page, "after the bell")
                 _shot(page, f"{lang}-390-action-rang")
-        page.wait_for_timeout(60)
+        else:  # nothing to tap yet: the captains' next move arrives by itself
+            page.wait_for_function(
+                "v => document.querySelector('#play-area')?.dataset.version !== v", arg=version,
+                timeout=10_000)
     raise AssertionError(f"the game did not end in {GAME_SECONDS} s: {seen}")
 
 

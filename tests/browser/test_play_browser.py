@@ -22,11 +22,6 @@ PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("PLAY_SHOTS", "")
 
 
-@pytest.fixture
-def site(live_server):
-    return live_server.url
-
-
 def _fits(page, where: str) -> None:
     assert page.evaluate(OVERFLOW_JS) == [], f"{where}: wider than the screen"
     assert page.evaluate(TARGETS_JS) == [], f"{where}: small targets"

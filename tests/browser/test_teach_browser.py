@@ -10,11 +10,6 @@ from playwright.sync_api import expect
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def site(live_server):
-    return live_server.url
-
-
 def test_guest_follows_presenter_in_own_language(site, browser):
     presenter_ctx = browser.new_context(locale="ja-JP", extra_http_headers={"Accept-Language": "ja"})
     presenter = presenter_ctx.new_page()
@@ -79,6 +74,26 @@ def test_keyboard_only_run_through(site, browser):
     ctx.close()
 
 
+#: true once the page has not scrolled for three frames in a row, after it scrolled away
+#: from ``y`` or left section ``index`` (a key's smooth scroll has ended, or a new section
+#: has been brought to the top); without an argument, once it is still
+SCROLL_SETTLED_JS = """(after) => {
+  const s = window.settling || (window.settling = {last: NaN, same: 0});
+  const y = window.scrollY;
+  s.same = y === s.last ? s.same + 1 : 0;
+  s.last = y;
+  const moved = !after || y !== after[0]
+    || document.querySelector('#present-section').dataset.index !== after[1];
+  if (moved && s.same >= 3) { delete window.settling; return true; }
+  return false;
+}"""
+
+
+def _scroll_settles(page, after: tuple[float, str] | None = None) -> None:
+    page.evaluate("() => { delete window.settling; }")
+    page.wait_for_function(SCROLL_SETTLED_JS, arg=after, polling="raf", timeout=5_000)
+
+
 def test_space_scrolls_a_long_section_before_moving_on(site, browser):
     """A clicker's Space reaches the boards below a long section first, then moves on;
     a focused control keeps its keys (the "When it comes up" toggle keeps Space)."""
@@ -89,12 +104,12 @@ def test_space_scrolls_a_long_section_before_moving_on(site, browser):
     expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
     page.keyboard.press("ArrowRight")  # Dice Time: text, a hands-on box and a board
     expect(page.locator("#present-section")).to_have_attribute("data-index", "1")
-    page.wait_for_timeout(300)
+    _scroll_settles(page)
     scrolled = []
     for _ in range(12):
         before = page.evaluate("window.scrollY")
         page.keyboard.press("Space")
-        page.wait_for_timeout(250)
+        _scroll_settles(page, after=(before, "1"))
         if page.locator("#present-section").get_attribute("data-index") != "1":
             break
         scrolled.append(page.evaluate("window.scrollY") > before)

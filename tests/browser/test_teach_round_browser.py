@@ -22,11 +22,6 @@ FOLLOW = 15_000  # generous: guests poll once a second; bin/bench-teach measures
 CARDS = (("r1", "00"), ("b1", "11"), ("g4", "03"), ("g0", "33"), ("w2", "20"))
 
 
-@pytest.fixture
-def site(live_server):
-    return live_server.url
-
-
 def _titles(lang: str) -> list[str]:
     with translation.override(lang):
         return [str(s.title) for s in sections(parse_options({}))]

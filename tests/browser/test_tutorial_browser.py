@@ -10,11 +10,6 @@ from playwright.sync_api import Page, expect
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def site(live_server):
-    return live_server.url
-
-
 def test_step_through_ex_battle_by_clicking(site, page: Page):
     page.goto(f"{site}/en/tutorial/battle-time/")
     board = page.locator("#board-battle")
