@@ -2,8 +2,9 @@
 with a title and a document language, and every diagram in it is a Figure with
 alternative text in the sheet's language.
 
-Each PDF is fetched once through the test client (a module cache), from a fresh sheet
-cache, and the HTML it was rendered from is kept to count its diagrams. ``pdfinfo`` tells
+Each PDF is fetched once through the test client, from a fresh sheet cache (sheets: the
+run's one render of each, ``sheet_renders``), and the HTML it was rendered from is kept
+to count its diagrams. ``pdfinfo`` tells
 whether it is tagged and its title, ``pdfinfo -struct`` lists its Figures. Neither prints a
 Figure's ``/Alt`` nor the catalog's ``/Lang`` (poppler 22), so those two are read from the
 PDF's object streams here (:func:`_pdf_text`, :func:`_dicts`).
@@ -61,40 +62,44 @@ def _run(*args: str | Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def fetch(tmp_path_factory):
-    """``fetch(client, what, lang, paper)`` → :class:`Fetched`, each rendered once per module."""
+def fetch(tmp_path_factory, sheet_renders):
+    """``fetch(client, what, lang, paper)`` → :class:`Fetched`: a sheet from the run's one
+    render of it (``sheet_renders``), a position PDF rendered once per module."""
     folder = tmp_path_factory.mktemp("accessible-pdfs")
-    patch = pytest.MonkeyPatch()
-    patch.setattr(sheets, "CACHE_DIR", folder / "cache")  # nothing cached: every PDF is rendered
-    rendered: list[str] = []
-    real_render = sheets.render_pdf
-
-    def recording_render(html, lease=None):
-        rendered.append(html)
-        return real_render(html, lease)
-
-    patch.setattr(sheets, "render_pdf", recording_render)
     done: dict[tuple[str, str, str], Fetched] = {}
+
+    def position_pdf(client, name: str, lang: str, paper: str) -> tuple[bytes, str]:
+        rendered: list[str] = []
+        real_render = sheets.render_pdf
+
+        def recording_render(html, lease=None):
+            rendered.append(html)
+            return real_render(html, lease)
+
+        url = f"/{lang}/analyze/position.pdf?{urlencode({'pos': POSITIONS[name], 'paper': paper})}"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sheets, "render_pdf", recording_render)
+            response = client.get(url)
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf", url
+        assert len(rendered) == 1, "expected exactly one render"
+        return response.content, rendered[0]
 
     def get(client, what: str, lang: str, paper: str) -> Fetched:
         if (what, lang, paper) not in done:
             kind, name = what.split(":")
             if kind == "sheet":
-                url = f"/{lang}/sheets/{name}.pdf?paper={paper}"
+                sheet = sheet_renders.get(name, lang, paper)
+                assert sheet.status == 200 and sheet.content_type == "application/pdf", what
+                data, html = sheet.data, sheet.html
             else:
-                url = f"/{lang}/analyze/position.pdf?{urlencode({'pos': POSITIONS[name], 'paper': paper})}"
-            rendered.clear()
-            response = client.get(url)
-            assert response.status_code == 200 and response["Content-Type"] == "application/pdf", url
-            assert len(rendered) == 1, "expected exactly one render"
+                data, html = position_pdf(client, name, lang, paper)
             path = folder / f"{kind}-{name}-{lang}-{paper}.pdf"
-            path.write_bytes(response.content)
-            done[what, lang, paper] = Fetched(response.content, rendered[0], _run("pdfinfo", path),
+            path.write_bytes(data)
+            done[what, lang, paper] = Fetched(data, html, _run("pdfinfo", path),
                                               _run("pdfinfo", "-struct", path))
         return done[what, lang, paper]
 
-    yield get
-    patch.undo()
+    return get
 
 
 # --- reading the PDF ----------------------------------------------------------------------------
@@ -192,7 +197,6 @@ def diagrams_in(html: str) -> int:
 
 
 # --- the tests ----------------------------------------------------------------------------------
-@pytest.mark.django_db
 @pytest.mark.parametrize("what,lang,paper", CASES)
 def test_pdf_is_tagged_with_a_title_and_language(client, fetch, what, lang, paper):
     got = fetch(client, what, lang, paper)
@@ -205,7 +209,6 @@ def test_pdf_is_tagged_with_a_title_and_language(client, fetch, what, lang, pape
     assert catalog_lang(got.data) == lang
 
 
-@pytest.mark.django_db
 @pytest.mark.parametrize("what,lang,paper", CASES)
 def test_every_diagram_is_a_figure_with_alt_text(client, fetch, what, lang, paper):
     got = fetch(client, what, lang, paper)
@@ -224,7 +227,6 @@ def test_every_diagram_is_a_figure_with_alt_text(client, fetch, what, lang, pape
         assert shows and len(alt) > 20, alt
 
 
-@pytest.mark.django_db
 @pytest.mark.parametrize("what", KINDS)
 def test_alt_texts_follow_the_language(client, fetch, what):
     alts = {lang: figure_alts(fetch(client, what, lang, "a4").data) for lang in LANGS}

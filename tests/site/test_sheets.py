@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 import subprocess
 
@@ -19,16 +18,6 @@ WORDS = {
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 
 
-@pytest.fixture(scope="module")
-def sheet_dir(tmp_path_factory):
-    """Render into a fresh cache so every sheet is really rendered in this test run."""
-    path = tmp_path_factory.mktemp("sheets")
-    original = sheets.CACHE_DIR
-    sheets.CACHE_DIR = path
-    yield path
-    sheets.CACHE_DIR = original
-
-
 def _tool(*args: str, data: bytes | None = None, tmp) -> str:
     pdf = tmp / "sheet.pdf"
     if data is not None:
@@ -37,18 +26,15 @@ def _tool(*args: str, data: bytes | None = None, tmp) -> str:
                           capture_output=True, text=True, check=True).stdout
 
 
-@pytest.mark.django_db
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", ["ja", "en", "de"])
 @pytest.mark.parametrize("name", list(SHEETS))
-def test_sheet(client, sheet_dir, tmp_path, caplog, lang, name, paper):
-    with caplog.at_level(logging.WARNING, logger="weasyprint"):
-        response = client.get(f"/{lang}/sheets/{name}.pdf?paper={paper}")
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/pdf"
-    warnings = [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")]
-    assert not warnings, warnings[:5]
-    data = response.content
+def test_sheet(sheet_renders, tmp_path, lang, name, paper):
+    response = sheet_renders.get(name, lang, paper)
+    assert response.status == 200
+    assert response.content_type == "application/pdf"
+    assert not response.warnings, response.warnings[:5]
+    data = response.data
     text = _tool("pdftotext", "-layout", data=data, tmp=tmp_path)
     for word in WORDS[lang]:
         assert word in text, (word, name, lang)
@@ -72,19 +58,15 @@ def test_sheet(client, sheet_dir, tmp_path, caplog, lang, name, paper):
     assert inked > 0.02, f"page 1 looks blank: {inked:.1%} of it is inked"
 
 
-@pytest.mark.django_db
-def test_letter_paper_is_letter_sized(client, sheet_dir, tmp_path):
-    response = client.get("/en/sheets/reference.pdf?paper=letter")
-    info = _tool("pdfinfo", data=response.content, tmp=tmp_path)
+def test_letter_paper_is_letter_sized(sheet_renders, tmp_path):
+    info = _tool("pdfinfo", data=sheet_renders.get("reference", "en", "letter").data, tmp=tmp_path)
     assert "612 x 792 pts" in info  # US Letter
-    info = _tool("pdfinfo", data=client.get("/en/sheets/reference.pdf").content, tmp=tmp_path)
+    info = _tool("pdfinfo", data=sheet_renders.get("reference", "en", "a4").data, tmp=tmp_path)
     assert "595.276 x 841.89 pts" in info or "595.28 x 841.89 pts" in info  # A4
 
 
-@pytest.mark.django_db
 def test_second_request_is_served_from_cache(client, tmp_path, monkeypatch):
-    # a cache of its own: the fake PDF written below must not reach the other tests (in
-    # random order, test_sheet[reference-de-a4] read it from the module's cache)
+    # a cache of its own: the fake PDF written below must not reach the other tests
     monkeypatch.setattr(sheets, "CACHE_DIR", tmp_path / "cache")
     client.get("/de/sheets/reference.pdf")
     cached = list((tmp_path / "cache").glob("*/reference-de-a4.pdf"))
@@ -93,8 +75,9 @@ def test_second_request_is_served_from_cache(client, tmp_path, monkeypatch):
     assert client.get("/de/sheets/reference.pdf").content == b"%PDF-cached"
 
 
-@pytest.mark.django_db
-def test_sheets_list_and_previews(client, sheet_dir):
+def test_sheets_list_and_previews(client, sheet_renders, monkeypatch):
+    sheet_renders.get("reference", "ja", "a4")  # the preview is drawn from the cached PDF
+    monkeypatch.setattr(sheets, "CACHE_DIR", sheet_renders.cache_dir)
     html = client.get("/ja/sheets/").content.decode()
     for name in SHEETS:
         assert f"/ja/sheets/{name}.pdf" in html and f"/ja/sheets/{name}.png" in html
@@ -102,7 +85,6 @@ def test_sheets_list_and_previews(client, sheet_dir):
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
 
 
-@pytest.mark.django_db
 def test_bad_sheet_is_404_and_bad_paper_says_why(client):
     assert client.get("/en/sheets/nope.pdf").status_code == 404
     response = client.get("/de/sheets/rules.pdf?paper=a3")
