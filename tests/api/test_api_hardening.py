@@ -11,6 +11,7 @@ import pytest
 from api_helpers import BASE, post_json, problems_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from tutorials.api.endpoints import api
 from tutorials.models import SavedPosition
@@ -58,7 +59,7 @@ _VALUES = st.recursive(
 _JSON = _VALUES | st.dictionaries(_TEXT, _VALUES, min_size=1, max_size=4)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=_JSON, endpoint=st.sampled_from(ENDPOINTS))
 def test_no_json_body_gives_a_server_error(client, body, endpoint):
     response = post_json(client, endpoint, json.dumps(body))  # ensure_ascii: surrogates as \udXXX
@@ -67,7 +68,7 @@ def test_no_json_body_gives_a_server_error(client, body, endpoint):
     json.loads(response.content.decode("utf-8"))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.binary(max_size=64), endpoint=st.sampled_from(ENDPOINTS))
 def test_no_bytes_give_a_server_error(client, body, endpoint):
     response = post_json(client, endpoint, body)

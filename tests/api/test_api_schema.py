@@ -23,6 +23,7 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from profiles import examples
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
                                                response_schema_conformance, status_code_conformance)
@@ -30,7 +31,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, negativ
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, negative_data_rejection]
 #: Examples per operation and generation phase (a fixed budget: the run takes seconds).
-EXAMPLES = 300
+EXAMPLES = examples(300)
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
 _sent = {"count": 0}

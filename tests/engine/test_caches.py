@@ -7,6 +7,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from captain.rules import (BellRule, Board, Colour, Dice, Mode, RuleSet, Seating, Cell, Treasure,
                            bell_status, may_ring, solve)
@@ -50,14 +51,14 @@ def test_every_memo_is_explained_and_bounded():
         assert len(memo.why.split()) >= 8, memo.name
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 @given(players=seatings(), rules=rule_sets(), seed=st.integers(0, 2**31))
 def test_every_cached_answer_equals_a_fresh_computation_after_games(players, rules, seed):
     play_game(players, {c: POLICIES["random"] for c in players}, seed=seed, rules=rules)
     assert check_every_memo() > 0
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(situation=situations())
 def test_every_cached_answer_equals_a_fresh_computation_after_solving(situation):
     solution = solve(situation)

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from captain.rules import Colour, Mode, RuleSet
 from captain.rules.captains.strengths import CAPTAINS, GreedyCaptain, StrongCaptain, captain
@@ -63,7 +64,7 @@ def deciders(state: GameState) -> list[Colour]:
     return [c for c in state.seating.players if legal_actions(state, c)]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
 @given(players=seatings(), rules=rule_sets(), seed=st.integers(0, 2**31),
        strength=st.sampled_from(sorted(CAPTAINS)))
 def test_changing_hidden_facts_never_changes_a_choice(players, rules, seed, strength):

@@ -6,6 +6,7 @@ would give another answer."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
+from profiles import examples
 
 from captain.rules import Collection, RuleSet, SpeedOrder, resolve_battle, solve
 
@@ -17,7 +18,7 @@ def _cell(p) -> tuple[int, int]:
     return (p[0], p[1])
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), suppress_health_check=[HealthCheck.too_slow])
 @given(situations())
 def test_every_deciding_rule_is_named(situation):
     board, seating, rules = situation.board, situation.seating, situation.rules

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from hypothesis import HealthCheck, given, settings
+from profiles import examples
 
 from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Position, RuleSet,
                            Seating, Cell, Treasure, collect_treasure, may_ring, resolve_battle,
@@ -27,7 +28,7 @@ def _engine_answers(situation):
     return removals, survivors, readings
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.too_slow])
 @given(situations())
 def test_engine_agrees_with_the_reference(situation):
     board, seating, rules = situation.board, situation.seating, situation.rules

@@ -12,6 +12,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from captain.rules import (FULL_DECK, AttackKind, Board, Colour,
                            IllegalAction, Mode, Outcome, RuleSet)
@@ -136,7 +137,7 @@ def play(players, rules, seed, kinds, on_step=None) -> GameState:
     return play_game(players, policies, seed=seed, rules=rules, on_step=on_step)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(players=seatings(), rules=rule_sets(), seed=st.integers(0, 2**31),
        kinds=st.lists(st.sampled_from(sorted(POLICIES)), min_size=1, max_size=4))
 def test_random_games_keep_every_invariant_and_end(players, rules, seed, kinds):
@@ -155,7 +156,7 @@ def test_random_games_keep_every_invariant_and_end(players, rules, seed, kinds):
     assert again.actions == checker.actions
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8))
 @given(n=st.integers(2, 4), seed=st.integers(0, 10_000), mode=st.sampled_from(Mode),
        policy=st.sampled_from(sorted(POLICIES)))
 def test_same_seed_same_transcript(n, seed, mode, policy):
@@ -164,7 +165,7 @@ def test_same_seed_same_transcript(n, seed, mode, policy):
     assert text.rstrip().splitlines()[-1].startswith("Winner: ")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(players=seatings(), rules=rule_sets(), seed=st.integers(0, 2**31), data=st.data())
 def test_every_action_legal_actions_offers_is_accepted(players, rules, seed, data):
     """Walk a game by hand choosing among ``legal_actions``; ``apply`` accepts each."""
@@ -180,7 +181,7 @@ def test_every_action_legal_actions_offers_is_accepted(players, rules, seed, dat
         state = apply(state, data.draw(st.sampled_from(actions)))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(players=seatings(), seed=st.integers(0, 2**31), data=st.data())
 def test_actions_of_other_players_out_of_turn_are_refused_with_a_clause(players, seed, data):
     rules = RuleSet(mode=Mode.STRATEGY)
@@ -210,7 +211,7 @@ def replace_turn(state: GameState, colour: Colour) -> GameState:
 
 # --- notation -------------------------------------------------------------------------------------
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(situations())
 def test_notation_round_trips_for_random_positions(situation):
     text = situation.to_notation()
@@ -219,7 +220,7 @@ def test_notation_round_trips_for_random_positions(situation):
     assert parse(text).to_notation() == text
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(st.text(alphabet="RBGWrbgwx0123456789._-spvdi", max_size=40))
 def test_notation_reader_never_crashes(text):
     """Any string either reads or fails with a NotationError/InvalidSituation, never else."""

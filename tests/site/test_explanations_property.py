@@ -11,6 +11,7 @@ from functools import cache
 
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
+from profiles import examples
 
 from captain.rules import solve
 from tutorials.wording.clauses import clause_summary
@@ -36,7 +37,7 @@ def _english() -> tuple[str, ...]:
     return tuple(english_messages())
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(situations())
 def test_every_explanation_renders_in_every_language(situation):
     events = solve(situation).events
