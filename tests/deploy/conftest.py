@@ -1,4 +1,4 @@
-"""The README's production steps, run in subprocesses, shared by the deploy tests.
+"""The production steps of docs/production.md, run in subprocesses, shared by the deploy tests.
 
 * ``redis_base`` — a real ``redis-server``: the one ``bin/test`` started (``REDIS_URL``),
   or one started here for a plain ``pytest`` run; each server below gets its own
@@ -17,10 +17,23 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from harness import Release, release_steps, start_redis
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Every test here is a ``deploy`` test, and they all run on one pytest-xdist worker:
+    they share the release steps (once per process) and the Redis database numbers."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.deploy)
+            item.add_marker(pytest.mark.xdist_group("deploy"))
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ conftest.py; here:
 
 * :func:`serve` — gunicorn on a free port with the release's environment, any number of
   workers and its own Redis database; :class:`Server` sends requests to it as the
-  README's HTTPS proxy would.
+  HTTPS proxy of docs/production.md would.
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def start_redis(folder: Path) -> Iterator[str]:
         pytest.fail("redis-server is not installed: run bin/setup (Debian package redis-server)")
     port = free_port()
     process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no", "--dir", str(folder)],
+                                "--appendonly", "no", "--dir", str(folder),
+                                "--databases", str(REDIS_DATABASES)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_port(port, process, "redis-server")
@@ -97,14 +98,19 @@ def start_redis(folder: Path) -> Iterator[str]:
         process.wait(timeout=30)
 
 
-_redis_databases = itertools.count(1)  # 0 belongs to the test process itself
+#: redis-server runs with this many databases: 0 to 15 belong to the test processes
+#: themselves (one per pytest-xdist worker, tests/conftest.py), and each test process
+#: gives its servers eight of the rest (16-23 for the first worker, 24-31 the second…)
+REDIS_DATABASES = 64
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+_redis_databases = itertools.count(16 + 8 * _WORKER)
 
 
 def redis_database(redis_base: str) -> str:
-    """A Redis URL with a database number no other server of this test process has used
-    (:func:`serve` empties it first: another process may have used it before)."""
+    """A Redis URL with a database number no other server of this run has used
+    (:func:`serve` empties it first: another run may have used it before)."""
     number = next(_redis_databases)
-    assert number < 16, "redis-server has 16 databases; this run started more servers"
+    assert number < min(REDIS_DATABASES, 24 + 8 * _WORKER), "too many servers for this worker's databases"
     return f"{redis_base}/{number}"
 
 
@@ -112,7 +118,7 @@ def redis_database(redis_base: str) -> str:
 # --- the release steps -----------------------------------------------------------------------
 @dataclass
 class Release:
-    """What the README's release steps left behind, and the environment they ran with."""
+    """What the release steps of docs/production.md left behind, and the environment they ran with."""
 
     env: dict[str, str]
     tmp: Path
@@ -122,7 +128,7 @@ class Release:
 
 
 def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: bool = True) -> Release:
-    """The README's release steps with the production environment, writing below ``tmp``:
+    """The release steps of docs/production.md with the production environment, writing below ``tmp``:
     ``migrate``, ``collectstatic`` (hashed names checked) and ``prerender_sheets``."""
     env = {**base_env(),
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
@@ -131,7 +137,7 @@ def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: b
            "DATABASE_URL": database_url,
            "DJANGO_STATIC_ROOT": str(tmp / "static"),
            "DJANGO_SHEET_CACHE_DIR": str(tmp / "sheets"),
-           # the README's HTTPS proxy in front: one hop appending to X-Forwarded-For
+           # the HTTPS proxy of docs/production.md in front: one hop appending to X-Forwarded-For
            "DJANGO_TRUSTED_PROXY_HOPS": "1"}
     # (translations are compiled by bin/setup already)
     finish(manage("migrate", "--noinput", env=env), "migrate")
@@ -161,7 +167,7 @@ class Server:
     def request(self, method: str, path: str, *, body: bytes | None = None,
                 headers: dict[str, str] | None = None, client: str | None = None,
                 timeout: float = 120) -> tuple[int, http.client.HTTPMessage, bytes]:
-        """One request as the README's HTTPS proxy would pass it on.
+        """One request as the HTTPS proxy of docs/production.md would pass it on.
 
         ``client`` is the address the proxy saw (``X-Forwarded-For``). Returns
         ``(status, headers, body)``; the headers are looked up without regard to case,
@@ -225,7 +231,7 @@ def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = No
 
 
 # --- a browser --------------------------------------------------------------------------------
-#: what a browser sends with a form on the README's HTTPS site (Django checks the origin)
+#: what a browser sends with a form on the HTTPS site of docs/production.md (Django checks the origin)
 HTTPS = {"Referer": "https://127.0.0.1/", "Origin": "https://127.0.0.1"}
 
 

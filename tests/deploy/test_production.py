@@ -1,4 +1,4 @@
-"""The deployed configuration, run the way the README's "Production" section runs it.
+"""The deployed configuration, run the way docs/production.md runs it.
 
 In subprocesses with the production environment (secret key set, so DEBUG is off and the
 manifest static storage hashes file names): ``migrate``, ``collectstatic`` into a temporary

@@ -1,7 +1,7 @@
 """Render and rate limits hold across gunicorn workers, through the shared Redis cache.
 
 Each test starts gunicorn with the production settings (``release`` fixture) and several
-workers; requests come "through the README's proxy" (``X-Forwarded-Proto`` and one
+workers; requests come "through the HTTPS proxy of docs/production.md" (``X-Forwarded-Proto`` and one
 trusted ``X-Forwarded-For`` hop), so each test can speak as several clients.
 """
 
@@ -192,34 +192,43 @@ def test_pdf_renders_are_limited(limits):
 
 
 def test_guests_behind_one_address_are_never_limited(limits):
-    """A café's NAT: 25 guests poll a live table once a second for 60 s while someone on the
-    same network guesses table codes until refused; the guests never see a 429."""
+    """A café's NAT: 25 guests poll a live table once a second while the presenter moves
+    through six sections and someone on the same network guesses table codes until refused;
+    every guest gets every answer (no 429) and sees every move.
+
+    The limits count per day here, so the guesser's refusal comes after exactly 30 misses
+    whatever the clock; the guests are never counted (they opened the table), so a shorter
+    window would change nothing for them."""
     cafe = "203.0.113.50"
     presenter = Browser(limits, cafe)
     code = presenter.start_table()
     guests = [Browser(limits, cafe, lang=("ja", "en", "de")[i % 3]) for i in range(25)]
     for guest in guests:
         assert guest.request("GET", f"/{guest.lang}/t/{code}/")[0] == 200
-    statuses: list[int] = []
-    stop = time.monotonic() + 60
+    moves_done = threading.Event()
 
-    def poll(guest: Browser) -> None:
-        version = 0
-        while time.monotonic() < stop:
+    def poll(guest: Browser) -> tuple[list[int], set[int]]:
+        """Poll once a second until the last move has been seen (at most 30 s)."""
+        version, statuses, seen = 0, [], set()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (moves_done.is_set() and version >= 6):
             started = time.monotonic()
             status, _headers, body = guest.request("GET", f"/{guest.lang}/t/{code}/poll/?v={version}")
             statuses.append(status)
             found = re.search(rb'data-version="(\d+)"', body)
             if found:
                 version = int(found[1])
+                seen.add(version)
             time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+        return statuses, seen
 
     def present() -> list[int]:
         moves = []
         for section in range(1, 7):
-            time.sleep(8)
+            time.sleep(1.5)
             moves.append(presenter.request("POST", f"/en/teach/{code}/go/",
                                           {"to": str(section), "v": str(section)})[0])
+        moves_done.set()
         return moves
 
     def guess() -> list[int]:
@@ -230,10 +239,10 @@ def test_guests_behind_one_address_are_never_limited(limits):
         polls = [pool.submit(poll, guest) for guest in guests]
         moves = pool.submit(present)
         guesses = pool.submit(guess)
-        for future in polls:
-            future.result()
+        results = [future.result() for future in polls]
     assert guesses.result() == [404] * 30 + [429] * 10
     assert moves.result() == [302] * 6
-    assert len(statuses) >= 25 * 55
-    assert set(statuses) <= {200, 204}, sorted(set(statuses))
-    assert statuses.count(200) >= 25 * 6  # every guest saw every move
+    for i, (statuses, seen) in enumerate(results):
+        assert set(statuses) <= {200, 204}, (i, sorted(set(statuses)))
+        assert len(statuses) >= 6, (i, statuses)
+        assert 6 in seen, (i, sorted(seen))  # the last move reached this guest
