@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m captain.rules",
                                      description="Captain Dice rules engine.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p_solve = sub.add_parser("solve", help="answer case files (shared/cases format)")
+    p_solve = sub.add_parser("solve", help="answer case files (tests/cases format)")
     p_solve.add_argument("files", nargs="+", type=Path)
     p_solve.add_argument("--explain", action="store_true",
                          help="also include the explanation events in each line")

@@ -16,6 +16,7 @@ from itertools import combinations_with_replacement
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from captain.rules import Colour, Mode, RuleSet
 from captain.rules.captains.strengths import CAPTAINS, StrongCaptain, captain
@@ -63,7 +64,7 @@ def test_the_strong_captain_finishes_the_game_where_it_kept_a_hopeless_die():
 @pytest.mark.parametrize("mode", list(Mode))
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("strength", STRENGTHS)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(3))
 @given(data=st.data(), seed=st.integers(0, 2**31))
 def test_every_captain_finishes_its_games(strength, players, mode, data, seed):
     """Random seeds, rules of the mode, the captain in a random seat and the other seats
@@ -130,7 +131,7 @@ def _may_claim_after(state: GameState, roll: Roll) -> bool:
                for new in combinations_with_replacement(range(1, 7), len(rerolled)))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(data=st.data(), seed=st.integers(0, 2**31),
        values=st.lists(st.floats(-12, 4), min_size=1, max_size=16)
        | st.lists(st.floats(-12, -1.01), min_size=1, max_size=16))
