@@ -8,7 +8,8 @@
   at the end), else an SQLite file.
 * ``release`` — the release steps with the production environment (secret key set, so
   DEBUG is off and the manifest storage hashes static names): ``migrate``,
-  ``collectstatic`` into a temporary ``DJANGO_STATIC_ROOT``, ``prerender_sheets``.
+  ``collectstatic`` into a temporary ``DJANGO_STATIC_ROOT``, ``prerender_sheets``;
+  ``bare_release`` the same without ``prerender_sheets``.
 * :func:`harness.serve` — gunicorn on a free port with that environment.
 """
 
@@ -26,14 +27,21 @@ from harness import Release, release_steps, start_redis
 HERE = Path(__file__).resolve().parent
 
 
+#: the deploy tests that need the pre-rendered sheets (the whole release step); the others
+#: start their servers from a release without it
+WITH_SHEETS = {"test_production.py"}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Every test here is a ``deploy`` test, and they all run on one pytest-xdist worker:
-    they share the release steps (once per process) and the Redis database numbers."""
+    """Every test here is a ``deploy`` test. They form two pytest-xdist groups, so each
+    group's release steps run once, on one worker, beside the other group: the tests of
+    the pre-rendered sheets, and those of the servers' limits and answers."""
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.deploy)
-            item.add_marker(pytest.mark.xdist_group("deploy"))
+            group = "deploy-sheets" if item.path.name in WITH_SHEETS else "deploy-servers"
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")
@@ -70,4 +78,12 @@ def deploy_database_url(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def release(tmp_path_factory, redis_base, deploy_database_url) -> Release:
+    """Every release step, ``prerender_sheets`` included."""
     return release_steps(tmp_path_factory.mktemp("production"), redis_base, deploy_database_url)
+
+
+@pytest.fixture(scope="session")
+def bare_release(tmp_path_factory, redis_base, deploy_database_url) -> Release:
+    """The release steps without ``prerender_sheets``: a sheet is rendered when first asked for."""
+    return release_steps(tmp_path_factory.mktemp("bare-release"), redis_base, deploy_database_url,
+                         prerender=False)

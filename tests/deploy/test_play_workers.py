@@ -30,8 +30,8 @@ POLL_SECONDS = 10  # the captains make dozens of moves in that time, or Dice Tim
 
 
 @pytest.fixture(scope="module")
-def server(release):
-    with serve(release, workers=3, name="play") as running:
+def server(bare_release):
+    with serve(bare_release, workers=3, name="play") as running:
         yield running
 
 

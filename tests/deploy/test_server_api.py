@@ -15,8 +15,8 @@ CASE = {"players": ["red", "blue"], "start_player": "red", "board": ["11:r1 12:b
 
 
 @pytest.fixture(scope="module")
-def server(release):
-    with serve(release, workers=2, name="api") as running:
+def server(bare_release):
+    with serve(bare_release, workers=2, name="api") as running:
         yield running
 
 

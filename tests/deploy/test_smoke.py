@@ -11,16 +11,14 @@ import json
 import re
 
 import pytest
-from harness import release_steps, serve
+from harness import serve
 
 pytestmark = pytest.mark.smoke
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, redis_base, deploy_database_url):
-    release = release_steps(tmp_path_factory.mktemp("smoke"), redis_base, deploy_database_url,
-                            prerender=False)
-    with serve(release, workers=2, name="smoke") as running:
+def server(bare_release):
+    with serve(bare_release, workers=2, name="smoke") as running:
         yield running
 
 
