@@ -9,8 +9,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 SUITE = '''
 import os
 import pytest
@@ -40,10 +38,9 @@ def pytest_collection_modifyitems(items):
 '''
 
 
-@pytest.fixture(scope="module")
-def workers(tmp_path_factory) -> dict[str, set[str]]:
-    """For the tests grouped by a mark and those grouped at collection: the workers that ran them."""
-    tmp_path = tmp_path_factory.mktemp("groups")
+def test_each_group_runs_on_one_worker(tmp_path):
+    """A group given by a mark, and one added at collection as tests/deploy/conftest.py and
+    tests/site/conftest.py add theirs: each ran on one worker."""
     suite = tmp_path / "suite"
     suite.mkdir()
     (tmp_path / "out").mkdir()
@@ -58,13 +55,5 @@ def workers(tmp_path_factory) -> dict[str, set[str]]:
     ran: dict[str, set[str]] = {"grouped": set(), "later": set()}
     for path in (tmp_path / "out").iterdir():
         ran[path.name.split("-")[0]].add(path.read_text())
-    return ran
-
-
-def test_a_marked_group_runs_on_one_worker(workers):
-    assert workers["grouped"] in ({"gw0"}, {"gw1"})
-
-
-def test_a_group_added_at_collection_runs_on_one_worker(workers):
-    """tests/deploy/conftest.py and tests/site/conftest.py add their groups this way."""
-    assert workers["later"] in ({"gw0"}, {"gw1"})
+    assert ran["grouped"] in ({"gw0"}, {"gw1"}), ran
+    assert ran["later"] in ({"gw0"}, {"gw1"}), ran
