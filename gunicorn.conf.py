@@ -1,4 +1,4 @@
-"""gunicorn's settings for this site, read from the project folder (the README's command).
+"""gunicorn's settings for this site, read from the project folder (the command of docs/production.md).
 
 Threads: a worker waiting for a PDF render (a child process at the lowest priority,
 tutorials.sheets.pdf_worker), for a slow client, or pausing before a 429/503 answer

@@ -6,8 +6,8 @@
   servers of ``tests/deploy/`` take numbers from 16 up (``harness.redis_database``).
 * ``--database-only``: only the tests that use the database, and the deploy suite (whose
   production processes use a database of their own): ``bin/test``'s PostgreSQL run.
-* ``--slow``: also the tests marked ``slow`` (long simulations); without it they are
-  deselected. ``bin/test --slow`` runs them.
+* ``--slow``: also the tests marked ``slow`` (checks too long for ``bin/test``'s budget);
+  without it they are deselected. ``bin/test --slow`` runs them.
 * Browser tests use Debian's chromium through Playwright.
 """
 

@@ -352,7 +352,7 @@ class Problem(Schema):
     position: list[int] | None = Field(description="[row, column] when on the board")
     offset: int | None = Field(description="0-based character offset in a notation")
     code: str = Field(description="stable machine-readable code, e.g. 'too-many-cards'")
-    clause: str | None = Field(description="RULES.md clause that forbids it, e.g. 'SETUP-1'")
+    clause: str | None = Field(description="the rule that forbids it, e.g. 'SETUP-1' (/en/rules/#SETUP-1)")
     message: str = Field(description="one sentence in the request's language")
 
 
@@ -458,8 +458,8 @@ def solve_case(request: HttpRequest):
     The body is a case object: `players`, `start_player`, `board`, and optionally
     `rules`, `deck` and `won`; descriptive keys (`id`, `source`, `question`,
     `expect`, …) are ignored. The answer holds the same `outcome` keys as
-    `python -m captain.rules solve`, the explanation `events` (each with its
-    RULES.md `clause`) and the position's `notation`.
+    `python -m captain.rules solve`, the explanation `events` (each with the `clause`
+    of the rules it applies, as on `/en/rules/`) and the position's `notation`.
 
     Input the rules do not allow (an unseated colour, too many cards of a kind, two
     occupants on a card, …), malformed JSON and unknown keys give 422 with one
