@@ -17,7 +17,7 @@ import os
 import shutil
 from urllib.parse import urlsplit
 
-import profiles  # noqa: F401  (loads the Hypothesis profile before any test module)
+import profiles
 import pytest
 from django.conf import settings
 from django.test.utils import override_settings
@@ -40,6 +40,10 @@ def _own_redis_database() -> None:
 
 
 _own_redis_database()
+
+
+def pytest_configure(config):
+    profiles.load()
 
 
 def pytest_addoption(parser):

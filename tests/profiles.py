@@ -5,21 +5,31 @@
 
 ``HYPOTHESIS_PROFILE`` chooses (default ``ci``). A test says how many examples it wants
 under ``ci``; the profile in force scales that, so one variable shortens every property
-test at once. (Imported as ``profiles``; ``tests/conftest.py`` loads it first.)
+test at once. (Imported as ``profiles``; ``tests/conftest.py`` loads the profile before
+any test module is collected.)
 """
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 #: examples of a test that names no count, under ``ci`` (Hypothesis's own default)
 CI_EXAMPLES = 100
 
+PROFILES = ("ci", "dev")
 settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None)
 settings.register_profile("dev", max_examples=CI_EXAMPLES // 10, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def load() -> None:
+    """Load the profile ``HYPOTHESIS_PROFILE`` names (``ci`` when unset or empty)."""
+    name = os.environ.get("HYPOTHESIS_PROFILE") or "ci"
+    if name not in PROFILES:
+        raise pytest.UsageError(f"HYPOTHESIS_PROFILE must be one of {', '.join(PROFILES)}, not {name!r}")
+    settings.load_profile(name)
 
 
 def examples(ci_count: int) -> int:
