@@ -1,4 +1,4 @@
-"""Practice games through the JSON API (issue 18): whole games played to the end by a
+"""Practice games through the JSON API: whole games played to the end by a
 learner choosing random legal actions, never seeing hidden information; stale versions,
 wrong keys, illegal actions; the log replays the game exactly."""
 
