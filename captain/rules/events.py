@@ -30,6 +30,7 @@ the codes the engine can emit:
 ``battle.done``                 survivors listed (BAT-1)
 ``treasure.card``               a player wins the card under their surviving card (TRE-1)
 ``treasure.sandwich``           a player wins cards between two of their cards (TRE-2)
+``treasure.none``               a player wins nothing this round (TRE-1)
 ``treasure.blocked``            another player's card breaks a sandwich (TRE-2)
 ``treasure.priority``           a card claimed by several sandwiches goes to ``winner`` (TRE-3)
 ``treasure.discard``            the attack cards left go to their owners' discard (TRE-4)

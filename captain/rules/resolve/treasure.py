@@ -360,6 +360,10 @@ def _explain(board: Board, seating: Seating, reading: Collection,
                 "colour": colour.value, "position": list(p), "card": card.token if card else None}))
         for s in (s for s in sandwiches if s.colour == colour):
             events.extend(_sandwich_events(board, s, differs, gaps_matter))
+        if not won.get(colour, 0):
+            # said, not left out: every player's collection is a step of the answer, and a
+            # player with no card left wins nothing at all (TRE-1)
+            events.append(Event("treasure.none", "TRE-1", {"colour": colour.value}))
     if differs:
         events.append(Event("treasure.reading_matters", "INT-1", {
             "reading": reading.value, "other_reading": other.value,
