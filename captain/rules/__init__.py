@@ -27,7 +27,7 @@ Terms, one word per idea (RULES.md's names table for the game's own words):
   and the site's pages call this a "position" ("saved position", ``position.pdf``,
   the ``invalid-position`` error code); inside the code it is always a situation.
 * **turn** — one attack card's turn in Battle Time (:class:`CardTurn`, BAT-3).
-* **step** — one step of the site's step-by-step answer (``tutorials.drawing.walkthrough``);
+* **step** — one step of the site's step-by-step answer (``tutorials.walkthrough``);
   a page of the tutorial is a **lesson**, a part of a taught table a **section**.
 * **game state** — a whole game between moves (:class:`~captain.rules.game.GameState`);
   an **action** is one player's move in it.

@@ -94,8 +94,8 @@
     queue = [];
   });
   // After a swap, what the user must see: a refusal (beside its field or above the board);
-  // in step-by-step view the board with the current step right under it; else the control
-  // just used, where it was on the screen (the what-if panel, loaded after the answer, would
+  // in step-by-step view the board with the current step (steps.js shows them); else the
+  // control just used, where it was on the screen (the what-if panel, loaded after the answer, would
   // otherwise push it away). Runs once site.js has given the focus back.
   var keep = null;
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -133,21 +133,6 @@
     var r = el.getBoundingClientRect();
     return r.top < 0 || r.bottom > innerHeight;
   }
-  function showStep() {
-    var step = document.querySelector("#analyzer [data-testid=current-step]");
-    var stage = document.getElementById("analyzer-stage");
-    var work = document.querySelector("#analyzer .analyzer-work");
-    if (!step || !stage || !work) return false;
-    if (!work.getClientRects().length) work = stage; // wide screens: the board does not stay on top
-    // the step is hidden under the board (which stays at the top of a phone's screen) or
-    // below the screen, or the board is scrolled away
-    var top = step.getBoundingClientRect().top;
-    var board = stage.getBoundingClientRect();
-    if (top < board.bottom - 1 || top > innerHeight - 60 || board.top < 0) {
-      work.scrollIntoView({ block: "start" });
-    }
-    return true;
-  }
   function afterSwap() {
     var was = keep;
     keep = null;
@@ -164,7 +149,7 @@
       }
       return;
     }
-    if (showStep() || was === null) return;
+    if (document.querySelector("#analyzer [data-walk]") || was === null) return;
     var active = document.activeElement;
     if (active && active !== document.body && active.closest("#analyzer")) {
       window.scrollBy(0, active.getBoundingClientRect().top - was);

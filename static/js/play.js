@@ -1,7 +1,7 @@
 // The practice game and its replay on a phone: the board stays at the top of the screen
-// (play.css). After a move or a step the player made there, the page scrolls so the board
-// sits at the top and what just changed is right under it: the step buttons with the
-// step's words below them, or the moves panel. The game plays without this file too.
+// (play.css). After a move the player made there, the page scrolls so the board sits at the
+// top and the moves panel is right under it (a step of the round just played: steps.js).
+// The game plays without this file too.
 (function () {
   "use strict";
 
@@ -44,8 +44,8 @@
     var board = pinnedBoard();
     var active = document.activeElement;
     // only after the player's own action in the part under the board, not when the focus
-    // went to a new phase's title
-    if (!board || !active || !active.closest(".play-side")) return;
+    // went to a new phase's title; a step of the round just played is steps.js's to show
+    if (!board || !active || !active.closest(".play-side") || active.closest("[data-step-nav]")) return;
     var top = board.parentElement.getBoundingClientRect().top + window.scrollY;
     if (window.scrollY < top - 1) {
       window.scrollTo({ top: top, behavior: "instant" });

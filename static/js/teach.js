@@ -99,13 +99,17 @@
   var busy = false;
   var queue = [];
   var navRequest = null; // the move on its way (its element may be swapped out when it ends)
+  // Next and Back move through the steps of a round on the section first (steps.js), then
+  // on to the next or previous section, as a clicker moves through a slide's builds.
   function go(dir) {
-    var button = document.querySelector('#present-section [data-nav="' + dir + '"]');
+    var section = document.getElementById("present-section");
+    var step = section && window.captainSteps ? window.captainSteps.control(dir === "prev" ? "back" : "next", section) : null;
+    var button = step || document.querySelector('#present-section [data-nav="' + dir + '"]');
     if (button && !button.disabled) { busy = true; button.click(); }
   }
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
-    if (elt && elt.closest && elt.closest(".present-nav")) navRequest = e.detail.xhr;
+    if (elt && elt.closest && elt.closest(".present-nav, [data-step-nav]")) navRequest = e.detail.xhr;
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!navRequest || e.detail.xhr !== navRequest) return;

@@ -127,19 +127,30 @@ def test_every_dice_move_is_the_engines():
 
 # --- Battle board ----------------------------------------------------------------------
 
+def _step(board, move: str = "next"):
+    """The board after one of its step moves (``next``, ``back``, ``end``, ``restart``)."""
+    link = getattr(board.nav, move)
+    assert link is not None, f"no {move} at step {board.nav.number}"
+    return board.apply(link.do, link.at, random.Random())
+
+
 def test_battle_steps_follow_ex_battle():
     board = BattleBoard("battle-time")
-    assert not board.revealed
+    assert not board.revealed and board.nav is None
     assert all(c.face_down for row in board.rows() for c in row if c.card)
-    board = board.apply("reveal", "", random.Random())
-    assert board.revealed and board.current is None
+    board = board.apply("step", "1", random.Random())
+    assert board.revealed and board.nav.kind == "reveal" and board.nav.back is None
     tokens = []
-    while not board.finished:
-        board = board.apply("next", "", random.Random())
-        tokens.append((board.current.card.token, board.current.outcome.value))
+    while board.nav.next is not None:
+        board = _step(board)
+        if board.nav.kind == "battle":
+            turn = board.walk.solution.battle.turns[board.walk.steps[board.nav.k].index]
+            tokens.append((turn.card.token, turn.outcome.value))
+    assert board.finished and board.nav.kind == "battle-done" and board.nav.restart is not None
     assert tokens == [("g0", "no-effect"), ("b1", "acts"), ("g1", "removed-before"),
                       ("r2", "acts"), ("r3", "removed-before")]
     assert sorted(c.token for c in board.result.survivors.values()) == ["g0", "r2"]
+    assert _step(board, "restart").k == 1 and _step(_step(board, "restart"), "end").finished
 
 
 def test_battle_step_highlights_range_and_removals():
@@ -156,38 +167,40 @@ def test_battle_step_highlights_range_and_removals():
 # --- Treasure boards -------------------------------------------------------------------
 
 def test_sandwich_board_blue_wins_four():
-    board = TreasureBoard("treasure-time", "sandwich").apply("end", "", random.Random())
-    assert board.result.winnings[Colour.BLUE] == tuple(Position(0, c) for c in range(4))
+    board = _step(TreasureBoard("treasure-time", "sandwich"), "end")
+    assert board.finished and board.nav.kind == "end"
+    assert board.walk.summary()[Colour.BLUE] == tuple(Position(0, c) for c in range(4))
+    assert [row["done"] for row in board.nav.winnings] == [True] * len(board.seating.players)
 
 
 def test_block_board_what_if_start_player():
     red_first = TreasureBoard("treasure-time", "block", k=2)
-    assert red_first.result.winnings[Colour.RED] == (Position(1, 0), Position(1, 3))
+    assert red_first.walk.summary()[Colour.RED] == (Position(1, 0), Position(1, 3))
     blue_first = red_first.apply("start", "b", random.Random())
-    assert blue_first.k == 0 and blue_first.start is Colour.BLUE
-    assert blue_first.result.winnings[Colour.RED] == (Position(1, 0), Position(1, 2), Position(1, 3))
-    codes = [e.code for e in blue_first.apply("end", "", random.Random()).explanations()]
+    assert blue_first.k == 0 and blue_first.start is Colour.BLUE and blue_first.nav.kind == "battle-done"
+    assert blue_first.walk.summary()[Colour.RED] == (Position(1, 0), Position(1, 2), Position(1, 3))
+    codes = [e.code for e in _step(blue_first, "end").nav.current]
     assert "treasure.reading_matters" in codes
 
 
 def test_priority_board_start_player_wins_shared_card():
     board = TreasureBoard("treasure-time", "priority", k=3)
-    assert Position(1, 1) in board.result.winnings[Colour.RED]
-    assert Position(1, 1) not in board.result.winnings[Colour.BLUE]
+    assert Position(1, 1) in board.walk.summary()[Colour.RED]
+    assert Position(1, 1) not in board.walk.summary()[Colour.BLUE]
 
 
 # --- views: htmx partials and plain links ---------------------------------------------
 
 @pytest.mark.django_db
 def test_board_action_plain_request_redirects_to_page_with_state(client):
-    response = client.get("/en/tutorial/battle-time/board/battle/?state=0&do=reveal")
+    response = client.get("/en/tutorial/battle-time/board/battle/?state=0&do=step&at=1")
     assert response.status_code == 302
     assert response["Location"] == "/en/tutorial/battle-time/?battle=1#board-battle"
 
 
 @pytest.mark.django_db
 def test_board_action_htmx_returns_partial_and_pushes_url(client):
-    response = client.get("/de/tutorial/battle-time/board/battle/?state=1&do=next", **HTMX)
+    response = client.get("/de/tutorial/battle-time/board/battle/?state=1&do=step&at=2", **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
     assert "<html" not in html and 'id="board-battle"' in html

@@ -39,7 +39,7 @@ def no_render(monkeypatch):
 
 def _pages(table: str, saved: str) -> list[str]:
     return ["/en/", "/en/tutorial/", "/en/tutorial/battle-time/",
-            "/en/tutorial/battle-time/board/battle/?do=reveal", "/en/rules/", "/en/analyze/",
+            "/en/tutorial/battle-time/board/battle/?do=step&at=1", "/en/rules/", "/en/analyze/",
             f"/en/analyze/edit/?pos={POSITION}&op=clear", "/en/analyze/save/",
             f"/en/analyze/position.pdf?pos={POSITION}", "/en/sheets/", "/en/sheets/reference.pdf",
             "/en/sheets/reference.png", "/en/teach/", f"/en/teach/join/?code={table}",

@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from captain.rules import notation
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing import svg
-from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.walkthrough import Walkthrough
 from tutorials.sheets import pdf_worker
 from tutorials.sheets import render as sheets
 from tutorials.sheets.render import SHEETS

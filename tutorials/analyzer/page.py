@@ -24,7 +24,7 @@ from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView
 from tutorials.drawing.chips import Chip, text
 from tutorials.http.numbers import query_number
-from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.services import find_saved, short_link
 from tutorials.wording.events import explain, list_join
 from tutorials.wording.facts import facts
@@ -506,73 +506,24 @@ class AnalyzerPage:
             out.append(_("Is the game over, and who wins?"))
         return out
 
-    def step_links(self) -> list[dict]:
-        if not self.walk:
-            return []
-        return [{"n": i + 1, "title": self.walk.step_title(i),
-                 "current": self.view == "explain" and i == self.step,
-                 "href": self.view_url("explain", i)} for i, s in enumerate(self.walk.steps)]
-
     @cached_property
-    def prev_url(self) -> str | None:
-        return self.view_url("explain", self.step - 1) if self.view == "explain" and self.step > 0 else None
-
-    @cached_property
-    def next_url(self) -> str | None:
-        if not self.walk or not self.walk.steps:
+    def nav(self) -> StepNav | None:
+        """The answer step by step (explain view only)."""
+        if not self.walk or not self.walk.steps or self.view != "explain":
             return None
-        if self.view != "explain":
-            return self.view_url("explain", 0)
-        return self.view_url("explain", self.step + 1) if self.step + 1 < len(self.walk.steps) else None
-
-    @cached_property
-    def end_url(self) -> str | None:
-        if not self.walk or not self.walk.steps:
-            return None
-        return self.view_url("explain", len(self.walk.steps) - 1)
-
-    def explanations(self):
-        if not self.walk or self.view != "explain":
-            return []
-        return self.walk.explanations(self.step)
+        return StepNav(self.walk, self.step, lambda k: self.view_url("explain", k), anchor="analyzer-stage")
 
     @property
-    def step_count(self) -> int:
-        """How many steps the answer has."""
-        return len(self.walk.steps) if self.walk else 0
-
-    @property
-    def step_number(self) -> int:
-        """The current step, counted from 1."""
-        return self.step + 1
-
-    @property
-    def current_step_title(self) -> str:
-        """The current step's short title (explain view)."""
-        return self.walk.step_title(self.step) if self.walk and self.view == "explain" else ""
-
-    def current_explanations(self) -> list:
-        """What happens in the current step: shown right under the board."""
-        if not self.walk or self.view != "explain":
-            return []
-        return self.walk.current(self.step)
-
-    def earlier_explanations(self) -> list:
-        """What happened in the steps before the current one, in order."""
-        if not self.walk or self.view != "explain" or self.step == 0:
-            return []
-        return self.walk.explanations(self.step - 1)
-
-    @cached_property
-    def order(self):
-        return self.walk.order(self.step) if self.walk and self.view == "explain" else []
+    def explain_url(self) -> str | None:
+        """"Explain step by step": the answer's first step."""
+        return self.view_url("explain", 0) if self.has_question else None
 
     @cached_property
     def winnings(self):
-        if not self.walk:
+        """The treasure won once the round is over (edit view; the steps show their own)."""
+        if not self.walk or not self.walk.steps:
             return []
-        k = self.step if self.view == "explain" else len(self.walk.steps) - 1
-        return self.walk.winnings(k)
+        return self.walk.winnings(len(self.walk.steps) - 1)
 
     def bell(self):
         return self.walk.solution.bell if self.walk else None

@@ -1,5 +1,5 @@
-"""The replay of a practice game (issue 19): every round that reached Battle Time, each
-stepped through like the analyzer (the same :class:`~tutorials.drawing.walkthrough.Walkthrough`
+"""The replay of a practice game: every round that reached Battle Time, each
+stepped through like the analyzer (the same :class:`~tutorials.walkthrough.Walkthrough`
 the game page uses) and opening in the analyzer.
 
 The learner sees the replay of the rounds finished so far (``/play/<id>/replay/``); once
@@ -11,15 +11,14 @@ a replay shows no hand, no discard, no deck order and no round in progress.
 
 from __future__ import annotations
 
-
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.http.numbers import query_number
-from tutorials.play.table import PlayedRound, history
-from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
+from tutorials.play.table import PlayedRound, final_standings, history
+from tutorials.walkthrough import StepNav, Walkthrough
 
 
 def _number(raw: str | None, default: int) -> int:
@@ -73,27 +72,11 @@ class ReplayPage:
         rows = self.walk.situation.board.rows if self.walk else ()
         return len(rows), max((len(r) for r in rows), default=0)
 
-    def step_nav(self) -> dict:
-        assert self.walk is not None
-        last = len(self.walk.steps) - 1
-        at = self.index
-        return {"number": self.step + 1, "count": last + 1,
-                "title": self.walk.step_title(self.step),
-                "back": self.url(at, self.step - 1) if self.step > 0 else None,
-                "next": self.url(at, self.step + 1) if self.step < last else None,
-                "end": self.url(at, last) if self.step < last else None,
-                "earlier": self.walk.explanations(self.step - 1) if self.step else [],
-                "current": self.walk.current(self.step),
-                "order": self.walk.order(self.step),
-                "winnings": self.walk.winnings(self.step)}
+    @cached_property
+    def nav(self) -> StepNav | None:
+        return (StepNav(self.walk, self.step, lambda k: self.url(self.index, k), anchor="replay-steps")
+                if self.walk else None)
 
     def standings(self) -> dict | None:
         """END-2, END-3, once the game is over."""
-        if not self.over:
-            return None
-        standings, winner = self.state.standings()
-        rows = [{"colour": s.player, "name": COLOUR_NAMES[s.player], "letter": COLOUR_LETTERS[s.player],
-                 "cards": s.cards, "doubles": s.doubles, "you": s.player is self.practice.learner}
-                for s in standings]
-        return {"rows": rows, "winner_name": COLOUR_NAMES[winner] if winner else "",
-                "tied": winner is None}
+        return final_standings(self.state, self.practice.learner) if self.over else None

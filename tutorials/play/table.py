@@ -4,7 +4,7 @@ learner may see it, drawn like the analyzer.
 :class:`GamePage` reads the engine's state and never shows hidden information: other
 players' hands are counts, the captains' attack cards lie face down until Battle Time,
 and the deck order and seed are never read. Battle and Treasure Time of the round just
-played are the analyzer's walkthrough (:class:`~tutorials.drawing.walkthrough.Walkthrough`)
+played are the analyzer's walkthrough (:class:`~tutorials.walkthrough.Walkthrough`)
 of the position as Setting Time left it, step by step, with the same wording and clause
 links; that position also opens in the analyzer (its ``pos=`` notation).
 
@@ -19,6 +19,7 @@ import re
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -28,13 +29,13 @@ from django.utils.translation import gettext_lazy
 
 from captain.rules import Colour, Position, Situation
 from captain.rules.errors import IllegalAction, InvalidInput
-from captain.rules.game import Phase, apply
+from captain.rules.game import GameState, Phase, apply
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
 from tutorials.drawing.cells import CellView, pips
-from tutorials.drawing.walkthrough import Walkthrough
 from tutorials.play.action import Live
 from tutorials.practice import games
+from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.events import Explanation, explain
 from tutorials.wording.glossary import (CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES,
                                         position_label)
@@ -384,30 +385,25 @@ class GamePage:
     def step_url(self, k: int) -> str:
         return f"{self.page_url}?{urlencode({'step': k})}"
 
-    def step_nav(self) -> dict:
-        assert self.walk is not None
-        last = len(self.walk.steps) - 1
-        return {"number": self.step + 1, "count": last + 1,
-                "title": self.walk.step_title(self.step),
-                "back": self.step_url(self.step - 1) if self.step > 0 else None,
-                "next": self.step_url(self.step + 1) if self.step < last else None,
-                "end": self.step_url(last) if self.step < last else None,
-                "earlier": self.walk.explanations(self.step - 1) if self.step else [],
-                "current": self.walk.current(self.step),
-                "order": self.walk.order(self.step),
-                "winnings": self.walk.winnings(self.step)}
+    @cached_property
+    def nav(self) -> StepNav | None:
+        """The round just played, step by step (between rounds and at the end)."""
+        return StepNav(self.walk, self.step, self.step_url, anchor="play-steps") if self.walk else None
 
     @property
     def analyzer_url(self) -> str:
         return self.rounds[-1].analyzer_url if self.rounds else ""
 
     def standings(self) -> dict | None:
-        """END-2, END-3: the final standings and the winner (None: tied on cards and doubles)."""
-        if not self.over:
-            return None
-        standings, winner = self.state.standings()
-        rows = [{"colour": s.player, "name": COLOUR_NAMES[s.player], "cards": s.cards,
-                 "doubles": s.doubles, "you": s.player is self.learner} for s in standings]
-        tied = winner is None
-        return {"rows": rows, "winner": winner, "winner_name": COLOUR_NAMES[winner] if winner else "",
-                "you_won": winner is self.learner, "tied": tied}
+        """END-2, END-3: the final standings and the winner, once the game is over."""
+        return final_standings(self.state, self.learner) if self.over else None
+
+
+def final_standings(state: GameState, learner: Colour) -> dict:
+    """The standings of ``state`` for the page (END-2, END-3): a row per player (``you``:
+    the learner), the winner, and whether the learner won or the top is tied."""
+    standings, winner = state.standings()
+    rows = [{"colour": s.player, "name": COLOUR_NAMES[s.player], "letter": COLOUR_LETTERS[s.player],
+             "cards": s.cards, "doubles": s.doubles, "you": s.player is learner} for s in standings]
+    return {"rows": rows, "winner": winner, "winner_name": COLOUR_NAMES[winner] if winner else "",
+            "you_won": winner is learner, "tied": winner is None}

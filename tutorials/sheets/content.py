@@ -8,7 +8,7 @@ from captain.rules import Board, Seating, Situation
 from tutorials.drawing.cells import CellView
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import board_description, board_svg
-from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import taught_clauses

@@ -1,6 +1,6 @@
 """"Resolve our table": the first round of a real table, entered by the presenter after
 Setting Time and resolved step by step by the engine, on every guest's phone in the
-guest's language (issue 16).
+guest's language.
 
 The presenter enters which attack card lies where (a brush of colour and value, then a tap
 on each position), and who rang the bell: that player is the start player for Battle Time
@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -27,10 +28,10 @@ from django.utils.translation import gettext_lazy
 from captain.rules import AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating, Situation
 from captain.rules.situation import SpeedOrder
 from tutorials.drawing.cells import CellView
-from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
-from tutorials.wording.events import Explanation, card_phrase
+from tutorials.wording.events import card_phrase
 from tutorials.wording.facts import table_facts
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 
@@ -63,8 +64,7 @@ class RoundBoard(ExampleBoard):
 
     board_id = "round"
     template = "teach/_round_board.html"
-    LINKS = (("next", "step", "next"), ("back", "step", "back"), ("end", "step", "end"),
-             ("reset", "step", "reset"), ("clear", "clear", ""))
+    LINKS = (("clear", "clear", ""),)
 
     def __init__(self, lesson: str, options: Mapping[str, object], *, start: Colour | None = None,
                  brush: AttackCard | None = None, cards: Mapping[Position, AttackCard] | None = None,
@@ -142,10 +142,8 @@ class RoundBoard(ExampleBoard):
             return self._put(Position(int(arg[0]), int(arg[1])))
         if action == "clear":
             return self._with(cards={}, k=0)
-        if action == "step" and self.walk is not None:
-            last = len(self.walk.steps) - 1
-            k = {"next": self.k + 1, "back": self.k - 1, "reset": 0, "end": last}.get(arg, self.k)
-            return self._with(k=k)
+        if action == "step" and self.walk is not None and re.fullmatch(r"[0-9]{1,3}", arg):
+            return self._with(k=int(arg))
         return self._with()
 
     def _noted(self, note: str, **args) -> RoundBoard:
@@ -204,16 +202,13 @@ class RoundBoard(ExampleBoard):
                     cell.href = self.action_url("put", f"{cell.pos.row}{cell.pos.col}")
         return grid
 
-    def explanations(self) -> list[Explanation]:
-        return self.walk.explanations(self.k) if self.walk else []
-
-    @property
-    def step_title(self) -> str:
-        return self.walk.step_title(self.k) if self.walk and self.walk.steps else ""
-
-    @property
-    def last_step(self) -> bool:
-        return self.walk is None or self.k >= len(self.walk.steps) - 1
+    @cached_property
+    def nav(self) -> StepNav | None:
+        """The table's round step by step, moved by the presenter, followed by the guests."""
+        if self.walk is None or not self.walk.steps:
+            return None
+        return StepNav(self.walk, self.k, lambda j: self.action_url("step", str(j)), anchor=self.anchor,
+                       post_url=self.post_url, readonly=self.readonly, push=False)
 
     def palette(self) -> list[dict]:
         """The brush chips: for each seat, the card values that colour holds."""

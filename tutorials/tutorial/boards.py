@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -31,8 +32,6 @@ from captain.rules import (
     Situation,
     SpeedOrder,
     bell_status,
-    collect_treasure,
-    resolve_battle,
 )
 from captain.rules.game import (
     Claim,
@@ -47,7 +46,7 @@ from captain.rules.game import (
 )
 from captain.rules.resolve.battle import BattleResult
 from tutorials.drawing.cells import CellView, _grid, pips
-from tutorials.drawing.walkthrough import Walkthrough
+from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.examples import (
     DICE_BOARD_2,
     DICE_BOARD_4,
@@ -314,7 +313,7 @@ class DiceBoard(ExampleBoard):
         return me.dice if me.rolled else None
 
     def dice_left(self) -> int:
-        return 6 - 2 * len(self.game.dice_cards(self.you))
+        return self.game.dice_unplaced(self.you)
 
     # actions -------------------------------------------------------------
     def _with(self, *moves: str, **changes) -> DiceBoard:
@@ -385,7 +384,7 @@ class DiceBoard(ExampleBoard):
     def colours(self) -> list[dict]:
         return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
                  "active": c is self.paint, "href": self.action_url("paint", c.letter),
-                 "dice_left": 6 - 2 * len(self.game.dice_cards(c))}
+                 "dice_left": self.game.dice_unplaced(c)}
                 for c in self.seating.players]
 
     def bell_explanation(self) -> Explanation:
@@ -420,7 +419,7 @@ def _practice(game: GameState, colour: Colour, pos: Position) -> GameState:
     if cell.occupant is not None:
         raise IllegalAction(f"the card at {pos} already holds dice", clause="DICE-2",
                             code="occupied", position=list(pos))
-    if len(game.dice_cards(colour)) >= 3:
+    if game.dice_unplaced(colour) < 2:
         raise IllegalAction("six dice cover three cards", clause="SETUP-1", code="no-dice-left")
     return replace(game, board=game.board.with_occupant(pos, Dice(colour)))
 
@@ -451,15 +450,20 @@ def _move_note(move: str, before: GameState, after: GameState) -> str:
 
 
 # --- Battle Time --------------------------------------------------------------------------
+def _step_arg(arg: str, current: int) -> int:
+    """A step number posted or linked by a board's moves; anything else stays put."""
+    return int(arg) if re.fullmatch(r"[0-9]{1,2}", arg) else current
+
+
 class BattleBoard(ExampleBoard):
-    """EX-BATTLE step by step. State: ``0`` face down, ``1`` revealed, ``k`` = k-1 steps done;
-    an ``r`` in front when the table plays VAR-1 (reversed speed order), a ``t`` when it
-    has two players (the two-player example on the 3 × 3 grid, :data:`EX_BATTLE_2P`)."""
+    """EX-BATTLE step by step: the cards face down, then the walkthrough's steps from the
+    reveal to the end of Battle Time. State: ``0`` face down, ``k`` the walkthrough's step
+    ``k - 1``; an ``r`` in front when the table plays VAR-1 (reversed speed order), a ``t``
+    when it has two players (the two-player example on the 3 × 3 grid, :data:`EX_BATTLE_2P`)."""
 
     board_id = "battle"
     template = "tutorials/boards/battle.html"
-    LINKS = (("reveal", "reveal", ""), ("next", "next", ""), ("back", "back", ""),
-             ("reset", "reset", ""), ("end", "end", ""))
+    LINKS = (("reveal", "step", "1"),)
 
     def __init__(self, lesson: str, k: int = 0, *, reversed_speed: bool = False,
                  two_players: bool = False) -> None:
@@ -470,12 +474,11 @@ class BattleBoard(ExampleBoard):
         self.reversed_speed = reversed_speed
         self.two_players = two_players
         self.rules = RuleSet(speed_order=SpeedOrder.REVERSED) if reversed_speed else RuleSet()
-        self.result: BattleResult = resolve_battle(self.board, self.seating, self.rules)
+        self.walk = Walkthrough(self.situation())
+        self.result: BattleResult = self.walk.solution.battle  # type: ignore[assignment]
+        #: the last state: the walkthrough's "after Battle Time"
+        self.last = self.walk.index("battle-done") + 1
         self.k = max(0, min(k, self.last))
-
-    @property
-    def last(self) -> int:
-        return len(self.result.turns) + 1
 
     def situation(self) -> Situation:
         return Situation(self.board, self.seating, self.rules)
@@ -495,8 +498,7 @@ class BattleBoard(ExampleBoard):
         return cls(lesson, int(match[3]), reversed_speed=bool(match[1]), two_players=bool(match[2]))
 
     def apply(self, action: str, arg: str, rng: random.Random) -> BattleBoard:
-        k = {"reveal": max(self.k, 1), "next": self.k + 1, "back": self.k - 1,
-             "reset": 0, "end": self.last}.get(action, self.k)
+        k = _step_arg(arg, self.k) if action == "step" else self.k
         return BattleBoard(self.lesson, k, reversed_speed=self.reversed_speed, two_players=self.two_players)
 
     @property
@@ -504,59 +506,45 @@ class BattleBoard(ExampleBoard):
         return self.k >= 1
 
     @property
-    def done_steps(self):
-        return self.result.turns[: max(0, self.k - 1)]
-
-    @property
-    def current(self):
-        return self.done_steps[-1] if self.k >= 2 else None
-
-    @property
     def finished(self) -> bool:
         return self.k == self.last
 
-    def rows(self) -> list[list[CellView]]:
-        """The board at this step, drawn by the shared walkthrough (reveal = its step 0,
-        the card acting at turn i = its step i + 1)."""
+    @cached_property
+    def nav(self) -> StepNav | None:
+        """Once the cards are revealed: the steps from the reveal to the end of Battle Time."""
+        if not self.revealed:
+            return None
+        return StepNav(self.walk, self.k - 1, lambda j: self.action_url("step", str(j + 1)),
+                       anchor=self.anchor, last=self.last - 1, post_url=self.post_url,
+                       readonly=self.readonly, push=False)
 
-        walk = Walkthrough(self.situation())
-        grid = walk.cells(0 if self.k <= 1 else self.k - 1)
+    def rows(self) -> list[list[CellView]]:
+        """The board at this step, drawn by the walkthrough; face down before the reveal."""
+        grid = self.walk.cells(max(0, self.k - 1))
         if not self.revealed:
             for row in grid:
                 for cell in row:
                     cell.face_down = cell.card is not None
         return grid
 
-    def order(self) -> list[dict]:
-        """The resolution order strip (empty until the cards are revealed)."""
-
-        if not self.revealed:
-            return []
-        return Walkthrough(self.situation()).order(self.k - 1)
-
-    def explanations(self) -> list[Explanation]:
-        events = self.result.events
-        if not self.revealed:
-            return []
-        out = [explain(events[0])]
-        out += [explain(s.event) for s in self.done_steps]
-        if self.finished:
-            out.append(explain(events[-1]))
-        return out
+    def turns(self) -> list[Explanation]:
+        """What each card's turn does, in order (the teaching script tells them)."""
+        return self.walk.explanations(self.last - 2, first=1)
 
 
 # --- Treasure Time ------------------------------------------------------------------------
 class TreasureBoard(ExampleBoard):
-    """EX-SANDWICH / EX-BLOCK / EX-PRIORITY: collect player by player (INT-1).
+    """EX-SANDWICH / EX-BLOCK / EX-PRIORITY: collect player by player (INT-1), the
+    walkthrough's steps from the end of Battle Time to the end of the round.
 
     State: ``[set]<k><start letter>``: the example set (none: the official examples; ``n``
     without [5] cards for VAR-2 tables; ``t`` two players on the 3 × 3 grid, see
-    :data:`TREASURE_SETS`), ``k`` players have collected, the start player (EX-BLOCK lets
-    the visitor switch it to see INT-1 at work).
+    :data:`TREASURE_SETS`), ``k`` steps shown after Battle Time (``k`` players have
+    collected; one more is the end of the round), the start player (EX-BLOCK lets the
+    visitor switch it to see INT-1 at work).
     """
 
     template = "tutorials/boards/treasure.html"
-    LINKS = (("next", "next", ""), ("back", "back", ""), ("reset", "reset", ""), ("end", "end", ""))
 
     def __init__(self, lesson: str, board_id: str, k: int = 0, start: Colour | None = None,
                  example_set: str = "") -> None:
@@ -567,10 +555,9 @@ class TreasureBoard(ExampleBoard):
         self.start = start if start in players else default_start
         self.seating = Seating(players, self.start)
         self.board = Board.parse(rows)
-        battle = resolve_battle(self.board, self.seating)
-        self.after_battle = battle.board
-        self.result = collect_treasure(battle.board, self.seating)
-        self.k = max(0, min(k, len(players)))
+        self.walk = Walkthrough(self.situation())
+        self.first = self.walk.index("battle-done")
+        self.k = max(0, min(k, len(self.walk.steps) - 1 - self.first))
 
     def state(self) -> str:
         return f"{self.example_set}{self.k}{self.start.letter}"
@@ -582,61 +569,33 @@ class TreasureBoard(ExampleBoard):
     def from_state(cls, lesson: str, board_id: str, state: str) -> TreasureBoard:
         if not state:
             return cls(lesson, board_id)
-        try:
-            match = re.fullmatch(r"([nt]?)([0-4])([rbgw])", state)
-            if not match:
-                raise ValueError(state)
-            return cls(lesson, board_id, int(match[2]), Colour.from_letter(match[3]), match[1])
-        except Exception:  # noqa: BLE001
+        match = re.fullmatch(r"([nt]?)([0-5])([rbgw])", state)
+        if not match:
             board = cls(lesson, board_id)
             board.note = "reset"
             return board
+        return cls(lesson, board_id, int(match[2]), Colour.from_letter(match[3]), match[1])
 
     def apply(self, action: str, arg: str, rng: random.Random) -> TreasureBoard:
         if action == "start":
-            try:
-                return TreasureBoard(self.lesson, self.board_id, 0, Colour.from_letter(arg), self.example_set)
-            except Exception:  # noqa: BLE001
-                return self
-        k = {"next": self.k + 1, "back": self.k - 1, "reset": 0,
-             "end": len(self.seating.players)}.get(action, self.k)
+            chosen = next((c for c in self.seating.players if c.letter == arg), None)
+            return TreasureBoard(self.lesson, self.board_id, 0, chosen or self.start, self.example_set)
+        k = _step_arg(arg, self.first + self.k) - self.first if action == "step" else self.k
         return TreasureBoard(self.lesson, self.board_id, k, self.start, self.example_set)
 
     @property
-    def collected(self) -> tuple[Colour, ...]:
-        return self.result.order[: self.k]
-
-    @property
     def finished(self) -> bool:
-        return self.k == len(self.seating.players)
+        return self.nav.at_end
 
-    @property
-    def next_player(self) -> Colour | None:
-        return None if self.finished else self.result.order[self.k]
+    @cached_property
+    def nav(self) -> StepNav:
+        return StepNav(self.walk, self.first + self.k, lambda j: self.action_url("step", str(j)),
+                       anchor=self.anchor, first=self.first, post_url=self.post_url,
+                       readonly=self.readonly, push=False)
 
     def rows(self) -> list[list[CellView]]:
-        """The board once ``k`` players have collected, drawn by the shared walkthrough."""
-
-        walk = Walkthrough(self.situation())
-        kinds = [s.kind for s in walk.steps]
-        index = (kinds.index("battle-done") if self.k == 0
-                 else kinds.index("treasure") + self.k - 1)
-        return walk.cells(index)
-
-    def explanations(self) -> list[Explanation]:
-        shown = {c.value for c in self.collected}
-        out = [explain(e) for e in self.result.events
-               if e.params.get("colour") in shown]
-        if self.finished:
-            out += [explain(e) for e in self.result.events
-                    if e.code in ("treasure.reading_matters", "treasure.discard")]
-        return out
-
-    def summary(self) -> list[dict]:
-        return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
-                 "cards": [position_label(p) for p in self.result.winnings[c]],
-                 "done": c in self.collected}
-                for c in self.result.order]
+        """The board at this step, drawn by the walkthrough."""
+        return self.walk.cells(self.nav.k)
 
     def start_choices(self) -> list[dict]:
         if self.board_id != "block":

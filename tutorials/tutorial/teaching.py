@@ -255,4 +255,4 @@ def _battle_steps(reversed_speed: bool, two_players: bool) -> list:
     """The battle example's steps for this table, worded by the engine's explanations in
     the active language (templates call it only when ``engine_battle`` is set)."""
     board = boards.BattleBoard("battle-time", 99, reversed_speed=reversed_speed, two_players=two_players)
-    return board.explanations()[1:-1]
+    return board.turns()

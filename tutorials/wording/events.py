@@ -427,6 +427,3 @@ _STRATEGY_WORDERS = {
 
 #: Every event code the engine can produce has a wording here.
 KNOWN_CODES = frozenset(_WORDERS)
-#: codes the site adds itself, not the engine: ``treasure.none`` (a Treasure Time step of a
-#: player who wins nothing, :meth:`tutorials.drawing.walkthrough.Walkthrough.events_of`)
-SITE_CODES = frozenset({"treasure.none"})

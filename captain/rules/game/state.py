@@ -15,7 +15,7 @@ from ..errors import InvalidInput
 from ..events import Event
 from ..model import AttackKind, Board, Colour, Position, Treasure
 from ..resolve.round_end import Standing, rank_players
-from ..situation import RuleSet, Seating, Situation
+from ..situation import DICE_PER_PLAYER, RuleSet, Seating, Situation
 from ..resolve.treasure import TreasureResult
 
 
@@ -137,6 +137,10 @@ class GameState:
         """Positions holding ``colour``'s dice, in board order."""
         board = self.board
         return list(board.geometry.to_positions(board.occupancy().dice_of.get(colour, 0)))
+
+    def dice_unplaced(self, colour: Colour) -> int:
+        """How many of ``colour``'s dice lie on no card yet (SETUP-1: six, two per card)."""
+        return DICE_PER_PLAYER - 2 * len(self.dice_cards(colour))
 
     def standings(self) -> tuple[tuple[Standing, ...], Colour | None]:
         """Current standings (END-2, END-3) and the winner if the game were scored now."""

@@ -1,5 +1,6 @@
-"""Step-by-step answers for any situation: the shared core of the analyzer and the
-tutorial's worked examples.
+"""Step-by-step answers for any situation: what every surface that steps through a round
+shows (the analyzer, the practice game and its replay, the tutorial's worked examples, a
+teaching table's own round).
 
 :class:`Walkthrough` runs the engine once (:func:`captain.rules.resolve.solve`) and cuts the
 answer into steps: reveal, one step per attack card's turn, the end of Battle Time,
@@ -16,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
-from captain.rules.events import Event
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView
 from tutorials.wording.events import Explanation, card_at, explain
@@ -77,6 +77,14 @@ class Walkthrough:
     # --- navigation ------------------------------------------------------------------------
     def clamp(self, k: int) -> int:
         return max(0, min(k, len(self.steps) - 1)) if self.steps else 0
+
+    def index(self, kind: str, i: int = 0) -> int:
+        """The number of the ``i``-th step of ``kind`` (``ValueError`` when there is none):
+        where a surface that shows only part of the answer starts or ends."""
+        found = [n for n, s in enumerate(self.steps) if s.kind == kind]
+        if i >= len(found):
+            raise ValueError(f"no step {kind!r} #{i}")
+        return found[i]
 
     # --- drawing ---------------------------------------------------------------------------
     def cells(self, k: int, *, ghost_collected: bool = True):
@@ -191,10 +199,10 @@ class Walkthrough:
         """Explanations of step ``k`` alone (shown right under the board and step buttons)."""
         return [explain(e) for e in self.events_of(self.steps[self.clamp(k)])] if self.steps else []
 
-    def explanations(self, k: int) -> list[Explanation]:
-        """Explanations of steps ``0..k``, in order."""
+    def explanations(self, k: int, first: int = 0) -> list[Explanation]:
+        """Explanations of steps ``first..k``, in order (none when ``k < first``)."""
         out: list[Explanation] = []
-        for step in self.steps[: self.clamp(k) + 1]:
+        for step in self.steps[first: self.clamp(k) + 1] if k >= first else ():
             out += [explain(e) for e in self.events_of(step)]
         return out
 
@@ -211,11 +219,7 @@ class Walkthrough:
         if step.kind == "treasure":
             assert sol.treasure is not None
             colour = sol.treasure.order[step.index].value
-            found = [e for e in sol.treasure.events if e.params.get("colour") == colour]
-            # a step that says nothing left learners wondering (the engine tells only wins).
-            # Attack cards always lie on treasure cards, and no sandwich takes the card
-            # under another player's card: no win means none of theirs survived (TRE-1)
-            return found or [Event("treasure.none", "TRE-1", {"colour": colour})]
+            return [e for e in sol.treasure.events if e.params.get("colour") == colour]
         if step.kind == "end":
             events = []
             if sol.treasure:

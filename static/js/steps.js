@@ -1,0 +1,133 @@
+// Stepping through a round (templates/walkthrough/_steps.html), the same on every surface:
+// the analyzer, the practice game and its replay, the tutorial's boards, a teaching table.
+// The arrow keys move the steps, and after every step the whole board and the current
+// step's heading and first lines are on the screen: on a phone the board is pinned at the
+// top (CSS) and the steps are brought right under it; elsewhere the board is brought into
+// view and the step beside or under it. Everything also works without this file: each
+// move is a link or a form, and the step is in the address.
+(function () {
+  "use strict";
+
+  var KEYS = { ArrowRight: "next", ArrowLeft: "back" };
+
+  function visible(el) {
+    var r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  }
+
+  // The steps a key moves inside `root`: those holding the focus, else the first on screen.
+  function navIn(root) {
+    var active = document.activeElement;
+    var surface = active && active.closest ? active.closest("[data-walk]") : null;
+    var own = surface && root.contains(surface) ? surface.querySelector("[data-step-nav]") : null;
+    if (own) return own;
+    var all = Array.prototype.slice.call(root.querySelectorAll("[data-step-nav]"));
+    return all.filter(visible)[0] || null;
+  }
+
+  // The control of move `dir` (next, back, end, restart) there, or null.
+  function control(dir, root) {
+    var nav = navIn(root || document);
+    return nav ? nav.querySelector('[data-step-move="' + dir + '"]') : null;
+  }
+
+  // Sticky bars at the bottom of the screen (the presenter's Back and Next) cover the page.
+  function coveredBelow() {
+    var bar = document.querySelector(".present-nav");
+    if (!bar || getComputedStyle(bar).position !== "sticky") return 0;
+    var r = bar.getBoundingClientRect();
+    return r.top < window.innerHeight ? window.innerHeight - r.top : 0;
+  }
+
+  function reveal(surface) {
+    var board = surface.querySelector("[data-walk-board]");
+    var nav = surface.querySelector("[data-step-nav]");
+    var title = nav && nav.querySelector(".current-step-title");
+    if (!board || !title) return;
+    var bottom = window.innerHeight - coveredBelow();
+    if (getComputedStyle(board).position === "sticky") {
+      // the board is pinned once the page is scrolled to it; then its steps come right under it
+      var home = board.parentElement.getBoundingClientRect().top;
+      if (home > 0) window.scrollBy({ top: home, behavior: "instant" });
+      var gap = nav.getBoundingClientRect().top - board.getBoundingClientRect().bottom - 6;
+      if (gap > 0 || title.getBoundingClientRect().top < board.getBoundingClientRect().bottom) {
+        window.scrollBy({ top: gap, behavior: "instant" });
+      }
+      return;
+    }
+    var b = board.getBoundingClientRect();
+    if (b.top < 0 || b.bottom > bottom) window.scrollBy({ top: b.top - 8, behavior: "instant" });
+    var t = title.getBoundingClientRect();
+    if (t.bottom + 48 > bottom) {
+      // the step's heading and first lines, never scrolling the board's top away
+      var room = board.getBoundingClientRect().top - 8;
+      window.scrollBy({ top: Math.max(0, Math.min(t.bottom + 48 - bottom, room)), behavior: "instant" });
+    }
+  }
+
+  // A request made on a surface being stepped through (a step move, a board's own control),
+  // from the analyzer's list of steps or its "explain" button: once its answer has settled,
+  // show the board and the step.
+  var pending = null;
+  var open = {}; // the folded earlier steps stay open when the reader opened them
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (!elt || !elt.closest || !elt.closest("[data-walk], .step-list, [data-testid=explain]")) return;
+    if (elt.hasAttribute("data-background")) return; // a panel loading itself moves nothing
+    var target = e.detail.target;
+    pending = target && target.id ? target.id : null;
+    open = {};
+    document.querySelectorAll("[data-walk] details.earlier-steps[open]").forEach(function (d) {
+      var surface = d.closest("[data-walk]");
+      open[surface.id || "walk"] = true;
+    });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pending) return;
+    var root = document.getElementById(pending);
+    pending = null;
+    var surface = root && (root.matches("[data-walk]") ? root : root.querySelector("[data-walk]"));
+    if (surface) {
+      var earlier = surface.querySelector("details.earlier-steps");
+      if (earlier && open[surface.id || "walk"]) earlier.open = true;
+      reveal(surface);
+    }
+    var html = document.documentElement;
+    html.dataset.stepsShown = String(parseInt(html.dataset.stepsShown || "0", 10) + 1); // tests wait for this
+  });
+
+  // Where the steps are what the page is for (the practice game between rounds, the
+  // replay), they are shown as they appear: on arrival, or when a swap brings them.
+  var hadMain = false;
+  function mainSurface(root) {
+    return root && root.querySelector ? root.querySelector("[data-walk][data-walk-main]") : null;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var surface = mainSurface(document);
+    if (surface && !location.hash) reveal(surface);
+  });
+  document.addEventListener("htmx:beforeSwap", function () {
+    hadMain = !!mainSurface(document);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var surface = mainSurface(document);
+    if (surface && !hadMain) reveal(surface);
+    hadMain = !!surface;
+  });
+
+  document.addEventListener("keydown", function (e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    var dir = KEYS[e.key];
+    if (!dir || document.getElementById("present-section")) return; // teach.js has the presenter's keys
+    var el = document.activeElement;
+    var tag = el ? el.tagName : "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (el && el.isContentEditable)) return;
+    if (el && el.closest && el.closest(".grid")) return; // the arrows move between board positions
+    var move = control(dir);
+    if (!move) return;
+    e.preventDefault();
+    move.click();
+  });
+
+  window.captainSteps = { control: control, reveal: reveal };
+})();
