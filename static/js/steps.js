@@ -15,14 +15,15 @@
     return r.bottom > 0 && r.top < window.innerHeight;
   }
 
-  // The steps a key moves inside `root`: those holding the focus, else the first on screen.
+  // The steps a key moves inside `root`: those holding the focus, else the first on screen
+  // (or, when `root` is one surface, its own).
   function navIn(root) {
     var active = document.activeElement;
     var surface = active && active.closest ? active.closest("[data-walk]") : null;
     var own = surface && root.contains(surface) ? surface.querySelector("[data-step-nav]") : null;
     if (own) return own;
     var all = Array.prototype.slice.call(root.querySelectorAll("[data-step-nav]"));
-    return all.filter(visible)[0] || null;
+    return all.filter(visible)[0] || (root.matches && root.matches("[data-walk]") ? all[0] || null : null);
   }
 
   // The control of move `dir` (next, back, end, restart) there, or null.
@@ -68,32 +69,38 @@
   // A request made on a surface being stepped through (a step move, a board's own control),
   // from the analyzer's list of steps or its "explain" button: once its answer has settled,
   // show the board and the step.
-  var pending = null;
-  var open = {}; // the folded earlier steps stay open when the reader opened them
+  var pending = null; // { xhr, target id } of that request
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
     if (!elt || !elt.closest || !elt.closest("[data-walk], .step-list, [data-testid=explain]")) return;
     if (elt.hasAttribute("data-background")) return; // a panel loading itself moves nothing
     var target = e.detail.target;
-    pending = target && target.id ? target.id : null;
-    open = {};
-    document.querySelectorAll("[data-walk] details.earlier-steps[open]").forEach(function (d) {
-      var surface = d.closest("[data-walk]");
-      open[surface.id || "walk"] = true;
-    });
+    pending = { xhr: e.detail.xhr, id: target && target.id ? target.id : null };
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!pending) return;
-    var root = document.getElementById(pending);
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!pending || e.detail.xhr !== pending.xhr) return; // another answer (a panel, a poll)
+    var root = pending.id && document.getElementById(pending.id);
     pending = null;
     var surface = root && (root.matches("[data-walk]") ? root : root.querySelector("[data-walk]"));
-    if (surface) {
-      var earlier = surface.querySelector("details.earlier-steps");
-      if (earlier && open[surface.id || "walk"]) earlier.open = true;
-      reveal(surface);
-    }
+    if (surface) reveal(surface);
     var html = document.documentElement;
     html.dataset.stepsShown = String(parseInt(html.dataset.stepsShown || "0", 10) + 1); // tests wait for this
+  });
+
+  // The folded earlier steps stay open through a swap when the reader opened them (a
+  // step, or a guest's screen following the person teaching).
+  var open = [];
+  document.addEventListener("htmx:beforeSwap", function () {
+    open = Array.prototype.map.call(document.querySelectorAll("[data-walk] details.earlier-steps[open]"),
+      function (d) { var s = d.closest("[data-walk]"); return s.id || "walk"; });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    open.forEach(function (id) {
+      var surface = id === "walk" ? document.querySelector("[data-walk]") : document.getElementById(id);
+      var d = surface && surface.querySelector("details.earlier-steps");
+      if (d) d.open = true;
+    });
+    open = [];
   });
 
   // Where the steps are what the page is for (the practice game between rounds, the

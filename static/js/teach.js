@@ -99,11 +99,15 @@
   var busy = false;
   var queue = [];
   var navRequest = null; // the move on its way (its element may be swapped out when it ends)
-  // Next and Back move through the steps of a round on the section first (steps.js), then
-  // on to the next or previous section, as a clicker moves through a slide's builds.
+  // Next and Back move through the steps of the table's own round first (or of the board
+  // the focus is in; steps.js), then on to the next or previous section, as a clicker moves
+  // through a slide's builds.
   function go(dir) {
     var section = document.getElementById("present-section");
-    var step = section && window.captainSteps ? window.captainSteps.control(dir === "prev" ? "back" : "next", section) : null;
+    var active = document.activeElement;
+    var surface = active && active.closest ? active.closest("#present-section [data-walk]") : null;
+    surface = surface || (section && section.querySelector("[data-walk][data-walk-keys]"));
+    var step = surface && window.captainSteps ? window.captainSteps.control(dir === "prev" ? "back" : "next", surface) : null;
     var button = step || document.querySelector('#present-section [data-nav="' + dir + '"]');
     if (button && !button.disabled) { busy = true; button.click(); }
   }

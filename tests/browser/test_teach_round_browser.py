@@ -107,6 +107,7 @@ def test_a_japanese_presenter_and_two_guests_play_the_first_round(site, browser)
     expect(de.locator("#board-round .explanations")).to_contain_text("weil Blau Startspieler ist")
     expect(en.locator("#board-round .explanations")).to_contain_text("because blue is the start player")
     for page in (de, en):
+        page.locator("#board-round details.earlier-steps > summary").click()  # the steps so far
         expect(page.locator('#board-round .explanations a[href*="BAT-2"]').first).to_be_visible()
         expect(page.locator('#board-round .explanations a[href*="TRE-2"]').first).to_be_visible()
     expect(en.locator("#board-round .explanations")).to_contain_text("sandwich D2 and D3")

@@ -17,7 +17,7 @@ def test_step_through_ex_battle_by_clicking(site, page: Page):
     board.get_by_role("link", name="Reveal all cards").click()
     expect(board.locator(".order-item")).to_have_count(5)
     expect(page).to_have_url(re.compile(r"battle=1"))
-    for done in range(2, 7):
+    for done in range(2, 8):  # each card's turn, then the end of Battle Time
         board.get_by_role("link", name="Next step").click()
         # wait for this step's swap before clicking again: a click on the board being
         # replaced would ask for the same step twice
@@ -31,7 +31,7 @@ def test_step_through_ex_battle_by_clicking(site, page: Page):
     expect(page.get_by_test_id("battle-result")).to_be_visible()
     # the language switch keeps the step and the board state
     page.get_by_role("link", name="Deutsch").click()
-    expect(page).to_have_url(re.compile(r"/de/tutorial/battle-time/\?battle=6"))
+    expect(page).to_have_url(re.compile(r"/de/tutorial/battle-time/\?battle=7"))
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.get_by_test_id("battle-result")).to_be_visible()
 
