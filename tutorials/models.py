@@ -165,7 +165,7 @@ def game_expiry():
 
 
 class PracticeGame(models.Model):
-    """A practice game: one learner against computer captains (issue 18).
+    """A practice game: one learner against computer captains.
 
     ``setup`` holds what deals the game and drives the captains (seats, the learner's
     colour, rules, strengths, pace, the game's seed and the captains' own seed);

@@ -364,8 +364,8 @@ def test_what_if_fragment_of_an_unreadable_position_is_empty(client):
      "first-edition-two", "rules.bell"),
 ])
 def test_a_game_the_start_form_would_refuse_is_refused_with_the_games_own_words(client, body, code, field):
-    """The breaker's ``null`` body was told about /solve's players and board, and the API
-    dealt rule sets the form refuses (VAR-3 in strategy mode, the first-edition bell with two)."""
+    """A body the start form would refuse (a ``null`` body, VAR-3 in strategy mode, the
+    first-edition bell with two) is refused in the games' own words, not /solve's."""
     [problem] = problems_of(post_json(client, "/api/v1/games", body, HTTP_ACCEPT_LANGUAGE="de"), 422)
     assert (problem["code"], problem["field"]) == (code, field)
     assert "players, start_player and board" not in problem["message"]

@@ -86,7 +86,8 @@ def test_the_redirect_target_is_the_analyzer_page(client):
 
 @pytest.mark.django_db
 def test_short_codes_are_found_however_they_are_typed(client):
-    """The breaker's ``/p/MB5VJ8U/`` was not found, and the API read it as a broken notation."""
+    """A short code is found however it is typed (capitals, full width), by the page and by
+    the API, which never reads it as a broken notation."""
     saved = client.post("/api/v1/positions", {"notation": "Rb_11r1.12b2"}, content_type="application/json")
     code = saved.json()["code"]
     full_width = "".join(chr(ord(c) + 0xFEE0) for c in code)

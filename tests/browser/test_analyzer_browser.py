@@ -130,7 +130,7 @@ def test_no_content_security_policy_violations_while_editing(site, page: Page):
 
 
 def test_what_ifs_arrive_after_the_answer_and_open_on_click(site, page: Page):
-    """Issue 13: the answer comes first, the what-if panel loads by itself, its links edit."""
+    """The answer comes first, the what-if panel loads by itself, its links edit."""
     pos = "Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
     page.goto(f"{site}/en/analyze/?pos={pos}")
     panel = page.locator("#what-ifs")

@@ -1,4 +1,4 @@
-"""After every htmx swap the keyboard focus stays where the user is (issue 17, item 2).
+"""After every htmx swap the keyboard focus stays where the user is.
 
 Not a hand-picked list: on every page of the site (tests/browser/site_pages.py) every
 element that htmx acts on by user action (``hx-get``/``hx-post`` links, buttons and forms)

@@ -1,4 +1,4 @@
-"""Phones (issue 17, item 7): every page in every language fits a 320 px and a 390 px
+"""Phones: every page in every language fits a 320 px and a 390 px
 screen without scrolling sideways, and every control is at least 24 × 24 CSS px (WCAG 2.2
 AA, 2.5.8), board positions larger; plus the user's motion and contrast settings."""
 

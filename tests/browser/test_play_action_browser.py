@@ -1,4 +1,4 @@
-"""Action mode of the practice game in a browser with JavaScript (issue 19): a whole
+"""Action mode of the practice game in a browser with JavaScript: a whole
 2-player game at the captains' fastest pace, played to the end in Japanese and in German
 on a 390 px phone by tapping what the page offers — ring the bell once it may ring, else the
 first claim, else place an attack card, begin or go on, else re-roll — while the page asks

@@ -1,4 +1,4 @@
-"""Playing a practice game in a browser without JavaScript (issue 19): a whole 2-player
+"""Playing a practice game in a browser without JavaScript: a whole 2-player
 strategy-mode game played to the end by clicking links and buttons only, in Japanese and
 German, fitting a 390 px phone; and the same forms posted by htmx with JavaScript on."""
 

@@ -1,4 +1,4 @@
-"""A real café table (issue 16): a Japanese presenter, German and English guests on phones,
+"""A real café table: a Japanese presenter, German and English guests on phones,
 through the quick start, the guided first round and "resolve our table" on a 4-player
 battle with a speed tie and a sandwich; and two presenter tabs that never go backwards."""
 

@@ -7,7 +7,7 @@ captains' moves due by now are played and stored by whichever request comes firs
 different workers race to store the same moves: each must answer 200 (the game moved on) or
 204 (nothing new), never an error, and no tab may ever see the game go back to an older
 version. A move chosen on a page the game has left behind gets 409 with the game as it
-stands (issue 19: "claims that lose a race are refused with the reason").
+stands: a claim that loses a race is refused with the reason.
 """
 
 from __future__ import annotations

@@ -101,8 +101,8 @@ def test_undo_does_nothing_visible_when_there_is_nothing_to_undo(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("prev", ["garbage", "Rb%01_11", "Rb_11r1.12b2" + "x"])
 def test_undo_is_never_offered_to_a_position_that_cannot_be_read(client, prev):
-    """Found by the breaker: ``prev=garbage`` gave an Undo link to an error page, and every
-    link of the page carried the garbage on."""
+    """An unreadable ``prev`` gives no Undo link (it would lead to an error page), and no
+    link of the page carries it on."""
     page = _html(client.get("/en/analyze/", {"pos": EX_BATTLE, "prev": prev}))
     undo = _undo_control(page)
     assert undo.startswith("<button") and "disabled" in undo

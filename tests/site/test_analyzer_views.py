@@ -148,7 +148,7 @@ def _what_if_page(client, pos: str) -> str:
 
 @pytest.mark.django_db
 def test_what_if_panel_comes_after_the_answer(client):
-    """Issue 13: the page answers first; htmx fetches the what-ifs once it is shown."""
+    """The page answers first; htmx fetches the what-ifs once it is shown."""
     html = client.get("/en/analyze/", {"pos": EX_BATTLE}).content.decode()
     section = re.search(r'<section class="panel" id="what-ifs"([^>]*)>', html)[1]
     assert 'hx-trigger="load"' in section and "/en/analyze/what-if/?pos=" in section
@@ -186,7 +186,7 @@ def test_save_gives_short_link_that_opens_in_viewers_language(client):
     short = client.get(f"/p/{code}/", HTTP_ACCEPT_LANGUAGE="de")
     assert short.status_code == 302 and short["Location"].startswith("/de/analyze/?pos=")
     opened = client.get(short["Location"]).content.decode()
-    # the saved title greets the visitor, isolated in <bdi> (issue 11)
+    # the saved title greets the visitor, isolated in <bdi>
     assert "„<bdi>Battle</bdi>“" in opened or "“<bdi>Battle</bdi>”" in opened
     assert f"/p/{code}/" in opened
 

@@ -112,7 +112,7 @@ def test_dice_state_round_trips():
 
 
 def test_the_bell_board_rings_on_practice_dice():
-    """Issue 14 item 5: the bell exercise begins in Dice Time, so ringing is judged."""
+    """The bell exercise begins in Dice Time, so ringing is judged."""
     board = DiceBoard.preset("dice-time", "bell").apply("claim", "12", random.Random(0))  # blue C2
     assert board.bell().may_ring
     rung = board.apply("ring", "", random.Random(0))
@@ -279,7 +279,7 @@ def test_quiz_on_guest_page_keeps_guest_address(client):
 
 
 def test_a_picked_quiz_card_can_be_taken_back():
-    """Issue 17 (keyboard pass): a picked card stays a control, and choosing it again
+    """A picked card stays a control, and choosing it again
     takes the pick back, so Enter or a tap never silently moves on to the next card."""
     from tutorials.tutorial.boards import QuizBoard
 

@@ -1,5 +1,5 @@
 """Every event code the engine can emit has wording in ja, en and de, rendered from a real
-instance the engine produced (issue 14): the explanations' codes, and the whole-game
+instance the engine produced: the explanations' codes, and the whole-game
 codes (the deal, Dice Time, Setting Time, the standings) the practice game will show."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Every explanation of random legal positions (both modes, 2-4 players, every variant)
-renders in ja, en and de without error and without English left in ja and de (issue 14).
+renders in ja, en and de without error and without English left in ja and de.
 Which clause each event cites is checked against the reference in
 tests/engine/test_explanation_flags.py; this test checks the wording side."""
 

@@ -1,4 +1,4 @@
-"""Action mode of the practice game on the site (issue 19): the start form's mode, pace and
+"""Action mode of the practice game on the site: the start form's mode, pace and
 bell choices, the page that asks for the captains' moves (204 while nothing changed), a
 claim that lost the race to a captain, and the learner ringing the bell.
 
@@ -221,8 +221,8 @@ def test_hints_in_action_mode_setting_time(clock):
 
 
 def test_a_reroll_without_dice_in_action_mode_rerolls_them_all(clock):
-    """Action mode has one re-roll, all the dice in hand (DICE-3); the breaker's roll without
-    dice got strategy mode's "choose at least one die" (STRAT-2)."""
+    """Action mode has one re-roll, all the dice in hand (DICE-3): a roll that names no dice
+    re-rolls them all, never answered with strategy mode's "choose at least one die" (STRAT-2)."""
     client = Client()
     url = _start(client, "en", start="me")
     html = _into_dice_time(client, url)

@@ -1,4 +1,4 @@
-"""Graded hints on the game page (issue 19): grade 1 where to look, grade 2 the strong
+"""Graded hints on the game page: grade 1 where to look, grade 2 the strong
 captain's move and why; a plain link without JavaScript, the game area for htmx; never
 anything the learner cannot know."""
 

@@ -1,4 +1,4 @@
-"""The replay of a practice game and its share link (issue 19), and the analyzer
+"""The replay of a practice game and its share link, and the analyzer
 equivalence: every round the game page explains step by step is explained by the analyzer,
 opened from the game page's own ``pos=`` link, with exactly the same worded steps."""
 

@@ -1,4 +1,4 @@
-"""Playing a practice game on the site (issue 19, strategy mode without JavaScript): the
+"""Playing a practice game on the site (strategy mode without JavaScript): the
 start form, the learner's cookie, refused and stale moves, and whole games played to the
 end through plain form posts."""
 
@@ -294,8 +294,8 @@ def test_odd_form_input_is_refused_clearly_never_a_crash(client):
     ("place_after_reroll", ["1", "1"]), ("place_after_reroll", ["yes"]),
     ("first_edition", ["1", "on"]), ("first_edition", ["yes"])])
 def test_a_box_sent_oddly_is_refused_never_read_as_unticked(client, field, values):
-    """Found by the breaker: ``place_after_reroll=1&place_after_reroll=1`` or ``=yes`` started
-    a game without the option, and the game page never said which rules were in force."""
+    """``place_after_reroll=1&place_after_reroll=1`` or ``=yes`` is refused with a reason,
+    never read as an unticked box that starts a game without the option."""
     choices = {**CHOICES, "players": "3", "mode": "action", "pace": "table"} if field == "first_edition" \
         else CHOICES
     response = client.post("/de/play/", {**choices, field: values})

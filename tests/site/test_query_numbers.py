@@ -1,6 +1,6 @@
 """Step and round numbers in addresses are read as typed and clamped the same way
-everywhere (the breaker found ``?step=999`` gave the last step but ``?step=1000`` the
-first, and full-width ``２`` the first)."""
+everywhere: ``?step=999`` and ``?step=1000`` both give the last step, and full-width
+``２`` is read as 2."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Requests refused before any view answers get the site's page in the page's language,
-saying what was refused (issue 17: found by trying to break the site): a request too
+saying what was refused: a request too
 large to read (400), a form without its CSRF token (403), the address a form posts to
 opened as a page (405), a POST to an address without its trailing slash (307, the form
 kept), and a 404 that shows the address's code without control characters."""

@@ -1,4 +1,4 @@
-"""What the site says about the rules (issue 14): each explanation cites the clause that
+"""What the site says about the rules: each explanation cites the clause that
 decided it, and statements on pages match RULES.md and the official text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The teaching scripts (issue 15): the quick start keeps its promise, every table hears the
+"""The teaching scripts: the quick start keeps its promise, every table hears the
 rules in force where they are taught, and the presenter's times come from the text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Teaching a real table (issue 16): stale screens, guests who get lost, codes typed any
+"""Teaching a real table: stale screens, guests who get lost, codes typed any
 way, tables that end; and the start form's refusals found by trying to break it."""
 
 from __future__ import annotations

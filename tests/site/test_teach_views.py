@@ -126,7 +126,7 @@ def test_presenter_board_actions_are_posts_with_csrf(client):
 
 @pytest.mark.django_db
 def test_a_choice_sent_twice_is_refused_never_silently_the_last(client):
-    """The breaker's players=2&players=3 started a 3-player table without a word."""
+    """players=2&players=3 must not start a table without a word."""
     response = client.post("/en/teach/", {"players": ["2", "3"], "mode": "action"})
     assert response.status_code == 422
     assert "This choice was sent more than once" in response.content.decode()

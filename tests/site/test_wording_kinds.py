@@ -1,4 +1,4 @@
-"""Kinds of wording mistake made impossible (issue 14, item 7): no translated fragments
+"""Kinds of wording mistake made impossible: no translated fragments
 glued together in code, Japanese punctuation in Japanese output, plurals by ngettext."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_japanese_pages_use_japanese_punctuation(client):
     assert not found, found
 
 
-#: How a message would state one of the game's countable facts itself (issue 14): component
+#: How a message would state one of the game's countable facts itself: component
 #: counts, grid sizes, the bell's threshold, the end of the game, the speed orders.
 COUNTABLE = re.compile("|".join([
     r"\b(6|six) dice\b", r"\b(9|7|nine|seven) attack cards\b", r"\b(42|16)\b", r"\d×\d",

@@ -150,7 +150,7 @@ def _pieces_of(situation: Situation, colour: Colour) -> str:
 def _readable(prev: str, code: str) -> str:
     """The Undo target ``prev`` in canonical notation, or "" when it cannot be read or is
     the position itself: Undo is offered only to a position the analyzer can show (the
-    breaker's ``prev=garbage`` got an Undo link to an error page)."""
+    an unreadable ``prev`` would offer an Undo that leads to an error page)."""
     try:
         before = notation.parse(prev).to_notation()
     except RulesError:

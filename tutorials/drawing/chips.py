@@ -1,7 +1,7 @@
 """Chips: the small links that choose a tool, a colour or a setting on a page.
 
 A :class:`Chip` writes its own HTML (``{{ chip }}`` in a template), so a palette of twenty
-chips costs one Python call each instead of a dozen template lookups (issue 13).
+chips costs one Python call each instead of a dozen template lookups.
 """
 
 from __future__ import annotations

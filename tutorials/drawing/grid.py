@@ -2,7 +2,7 @@
 
 One function writes the whole grid (the analyzer, the tutorial boards, the presenter's
 boards): a board of 16 positions is drawn in one pass instead of 16 template includes,
-which made the grid most of the analyzer's rendering time (issue 13).
+which made the grid most of the analyzer's rendering time.
 """
 
 from __future__ import annotations

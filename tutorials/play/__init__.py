@@ -1,1 +1,1 @@
-"""Play a practice game on the site (issue 19): the start form and the game page."""
+"""Play a practice game on the site: the start form and the game page."""

@@ -1,4 +1,4 @@
-"""Action mode of the practice game (issue 19): real time, DICE-1..7.
+"""Action mode of the practice game: real time, DICE-1..7.
 
 The learner rolls, claims and rings with the same POST forms as in strategy mode; the
 captains act at their pace (:mod:`captain.rules.captains.pace`) on the server's clock, which

@@ -1,4 +1,4 @@
-"""Graded hints on the game page (issue 19): first where to look, then the move the strong
+"""Graded hints on the game page: first where to look, then the move the strong
 captain would make and why, in one sentence built from facts the learner can see.
 
 How a hint avoids hidden information

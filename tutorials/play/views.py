@@ -1,4 +1,4 @@
-"""The practice game on the site (issue 19): a start form and the game page, playable
+"""The practice game on the site: a start form and the game page, playable
 without JavaScript (every move is a POST form with CSRF; htmx posts the same forms and
 swaps the game area).
 

@@ -1,6 +1,6 @@
 """The game's countable facts, taken from the rules engine, for every sentence that states
 one: how many dice and cards, the grid sizes, the bell's threshold, when the game ends,
-the speed order (issue 14: a page or sheet never types such a number itself).
+the speed order: a page or sheet never types such a number itself.
 
 Templates load them with ``{% game_facts as facts %}`` and pass them into a message
 (``{% blocktranslate with dice=facts.dice %}…{{ dice }} dice…{% endblocktranslate %}``);

@@ -4,7 +4,7 @@ Prints, per language, the read-aloud length (Japanese: non-space characters; Eng
 German: words) and the estimated minutes of the quick start and the full script for 2, 3
 and 4 players, both modes, without and with the variants that apply (action mode: VAR-1,
 VAR-2, VAR-3; strategy mode: VAR-1, VAR-2). The reading rates are those of
-:data:`tutorials.tutorial.reading.RATES`; the quick start's limits (issue 15) are checked by
+:data:`tutorials.tutorial.reading.RATES`; the quick start's limits are checked by
 ``tests/site/test_teach_scripts.py``.
 """
 
