@@ -8,7 +8,7 @@ Routes (``/api/v1/…``)::
 
 Every error comes out in one shape, whatever produced it (the rules engine, the JSON
 decoder, ninja's own schema validation, the size limit in
-:mod:`captain.middleware`)::
+:mod:`tutorials.api.middleware`)::
 
     {"detail": [{"field", "position", "offset", "code", "clause", "message"}, ...],
      "message": "<the first problem's message>"}
@@ -24,7 +24,7 @@ The API is public and unauthenticated: no session auth, so ninja does not check 
 and non-browser clients can POST freely. What a browser form on another site could send
 is refused: bodies must be declared ``application/json`` (415 otherwise), which a form
 cannot declare without a CORS preflight. Saves and failed short-code lookups are
-rate-limited per client (429, :mod:`tutorials.limits`).
+rate-limited per client (429, :mod:`tutorials.http.limits`).
 """
 
 from __future__ import annotations

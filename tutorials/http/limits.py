@@ -9,8 +9,8 @@ link) never add to the count. The client is the address ``tutorials.http.clients
 finds behind ``TRUSTED_PROXY_HOPS`` proxies.
 
 Over a limit, :class:`RateLimited` is raised; the site answers it with a 429 page and the
-API with its problem list, both with ``Retry-After`` (:mod:`tutorials.middleware`,
-:mod:`captain.api`).
+API with its problem list, both with ``Retry-After`` (:mod:`tutorials.http.middleware`,
+:mod:`tutorials.api.endpoints`).
 """
 
 from __future__ import annotations

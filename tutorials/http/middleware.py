@@ -61,7 +61,7 @@ class WaitPagesMiddleware:
 
     Views and services raise :class:`~tutorials.http.render_limit.RenderBusy` and
     :class:`~tutorials.http.limits.RateLimited`; the JSON API answers the latter itself, in
-    its problem shape (:mod:`captain.api`). The page stands alone (no site header) so
+    its problem shape (:mod:`tutorials.api.endpoints`). The page stands alone (no site header) so
     that a refusal costs little; the pause holds a thread but no processor, so a client
     that ignores ``Retry-After`` and asks again at once is slowed down instead of
     crowding out the pages other readers wait for.
