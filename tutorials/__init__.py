@@ -3,10 +3,15 @@
 * :mod:`tutorials.tutorial` — the read-aloud tutorial and its example boards;
 * :mod:`tutorials.analyzer` — "What happens here?", the position editor and its answers;
 * :mod:`tutorials.teach` — teaching a table: presenter and guests;
+* :mod:`tutorials.play` — a practice game against computer captains: the start form, the
+  game page, its hints and its replay;
+* :mod:`tutorials.practice` — the practice games on the server, shown without hidden
+  information;
 * :mod:`tutorials.sheets` — printable PDF sheets;
 * :mod:`tutorials.api` — the JSON API.
 
-They share :mod:`tutorials.drawing` (SVG boards, walkthroughs), :mod:`tutorials.wording`
+They share :mod:`tutorials.walkthrough` (the step-by-step answer and the one way through
+it), :mod:`tutorials.drawing` (SVG boards), :mod:`tutorials.wording`
 (how the engine's events and errors are said in each language), :mod:`tutorials.http`
 (limits and middleware), :mod:`tutorials.services` and :mod:`tutorials.models`. The
 rules themselves live in :mod:`captain.rules`, which knows nothing of the site.

@@ -169,24 +169,25 @@ def test_battle_step_highlights_range_and_removals():
 def test_sandwich_board_blue_wins_four():
     board = _step(TreasureBoard("treasure-time", "sandwich"), "end")
     assert board.finished and board.nav.kind == "end"
-    assert board.walk.summary()[Colour.BLUE] == tuple(Position(0, c) for c in range(4))
+    assert board.walk.solution.treasure.winnings[Colour.BLUE] == tuple(Position(0, c) for c in range(4))
     assert [row["done"] for row in board.nav.winnings] == [True] * len(board.seating.players)
 
 
 def test_block_board_what_if_start_player():
     red_first = TreasureBoard("treasure-time", "block", k=2)
-    assert red_first.walk.summary()[Colour.RED] == (Position(1, 0), Position(1, 3))
+    assert red_first.walk.solution.treasure.winnings[Colour.RED] == (Position(1, 0), Position(1, 3))
     blue_first = red_first.apply("start", "b", random.Random())
     assert blue_first.k == 0 and blue_first.start is Colour.BLUE and blue_first.nav.kind == "battle-done"
-    assert blue_first.walk.summary()[Colour.RED] == (Position(1, 0), Position(1, 2), Position(1, 3))
+    won = blue_first.walk.solution.treasure.winnings
+    assert won[Colour.RED] == (Position(1, 0), Position(1, 2), Position(1, 3))
     codes = [e.code for e in _step(blue_first, "end").nav.current]
     assert "treasure.reading_matters" in codes
 
 
 def test_priority_board_start_player_wins_shared_card():
     board = TreasureBoard("treasure-time", "priority", k=3)
-    assert Position(1, 1) in board.walk.summary()[Colour.RED]
-    assert Position(1, 1) not in board.walk.summary()[Colour.BLUE]
+    assert Position(1, 1) in board.walk.solution.treasure.winnings[Colour.RED]
+    assert Position(1, 1) not in board.walk.solution.treasure.winnings[Colour.BLUE]
 
 
 # --- views: htmx partials and plain links ---------------------------------------------

@@ -207,9 +207,6 @@ def set_start(situation: Situation, colour: Colour) -> Situation:
     return replace(situation, seating=Seating(situation.players, colour)).validate()
 
 
-RULE_FLAGS = ("v1", "v2", "v3", "v4", "s", "p", "i")
-
-
 def toggle_rule(rules: RuleSet, flag: str) -> RuleSet:
     """Switch one rule flag (the notation's letters) on or off."""
     if flag == "v1":
@@ -296,11 +293,6 @@ def won_text(situation: Situation) -> str:
     """The won cards in the notation's won syntax (``r1166.b22``)."""
     return ".".join(c.letter + "".join(str(t) for t in situation.won[c])
                     for c in situation.players if c in situation.won)
-
-
-def _seats(situation: Situation) -> str:
-    return "".join(c.letter.upper() if c == situation.seating.start_player else c.letter
-                   for c in situation.players)
 
 
 def clear(situation: Situation) -> Situation:

@@ -414,9 +414,6 @@ class AnalyzerPage:
                           focus_id=f"shape-{r}x{c}")
                 for r, c in ((3, 3), (4, 4), (3, 4), (4, 5), (5, 5), (6, 6))]
 
-    def size_options(self) -> list[int]:
-        return list(range(1, analyzer.MAX_SIDE + 1))
-
     def rule_toggles(self) -> list[dict]:
         if self.situation is None:
             return []

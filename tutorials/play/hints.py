@@ -36,8 +36,6 @@ from captain.rules.situation import Mode
 from tutorials.wording.events import list_join
 from tutorials.wording.glossary import CARD_NAMES, position_label
 
-LEVELS = (1, 2)
-
 
 @dataclass(frozen=True)
 class Hint:

@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 from captain.rules import AttackKind, Colour
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.grid import grid_html
-from tutorials.drawing.svg import cell_svg, range_svg
+from tutorials.drawing.svg import range_svg
 from tutorials.http.language import chosen_url
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import card_phrase as phrase
 from tutorials.wording.facts import facts
 from tutorials.wording.facts import table_facts as facts_of_table
-from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
+from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
 
 register = template.Library()
 
@@ -44,18 +44,6 @@ def colour_name(colour: Colour) -> str:
 def colour_letter(colour: Colour) -> str:
     """Translated one-letter colour mark (R/B/G/W; 赤/青/緑/白)."""
     return str(COLOUR_LETTERS[colour])
-
-
-@register.filter
-def card_name(kind: AttackKind) -> str:
-    """Translated attack card name."""
-    return str(CARD_NAMES[AttackKind(kind)])
-
-
-@register.filter
-def card_effect(kind: AttackKind) -> str:
-    """Translated few-word effect of an attack card."""
-    return str(CARD_EFFECTS[AttackKind(kind)])
 
 
 @register.filter
@@ -182,13 +170,6 @@ def list_separator() -> str:
     """The active language's list separator (``, `` or ``、``)."""
 
     return pgettext("list separator", ", ")
-
-
-@register.filter(name="cell_svg")
-def cell_svg_filter(cell) -> str:
-    """The position's picture from the shared SVG renderer (tutorials.drawing.svg)."""
-
-    return cell_svg(cell)
 
 
 @register.simple_tag(takes_context=True)

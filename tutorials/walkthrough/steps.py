@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from captain.rules import Colour, Outcome, Position, Situation, Solution, solve
+from captain.rules import Outcome, Position, Situation, Solution, solve
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView
 from tutorials.wording.events import Explanation, card_at, explain
@@ -264,7 +264,3 @@ class Walkthrough:
         return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
                  "cards": [position_label(p) for p in sol.treasure.winnings[c]],
                  "done": c in shown} for c in sol.treasure.order]
-
-    def summary(self) -> dict[Colour, tuple[Position, ...]]:
-        """Final winnings by colour (empty without attack cards)."""
-        return dict(self.solution.treasure.winnings) if self.solution.treasure else {}

@@ -41,11 +41,6 @@ class Explanation:
         return tuple(dict.fromkeys(ids))
 
     @property
-    def clause_title(self) -> str:
-        """Short translated statement of the main clause (for a tooltip)."""
-        return clause_summary(self.clause)
-
-    @property
     def interpretation_title(self) -> str:
         return clause_summary(self.interpretation) if self.interpretation else ""
 
