@@ -8,6 +8,7 @@ directly too.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from django.urls import reverse
 
@@ -29,13 +30,25 @@ _REFUSED = re.compile(f"[{REFUSED}]")
 TITLE_PATTERN = f"^[^{REFUSED.encode('unicode_escape').decode()}]*$"
 
 
+#: Characters that draw nothing and mark no space a reader can see: a title of only these
+#: (zero-width spaces, joiners, fillers, marks without a base) reads as no title at all.
+_INVISIBLE_CATEGORIES = ("Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me")
+_BLANK_FILLERS = "\u115f\u1160\u2800\u3164\uffa0"
+
+
+def _invisible(title: str) -> bool:
+    return all(unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANK_FILLERS
+               for ch in title)
+
+
 def clean_title(text: str) -> str:
     """The title to store: ``text`` with white space trimmed at both ends.
 
     Raises :class:`~captain.rules.errors.InvalidInput` with code ``bad-title`` when the
     result is longer than :data:`TITLE_MAX_LENGTH` (param ``length``) or holds a refused
     character (params ``char``, e.g. ``"U+202E"``, and ``offset``, 0-based, in the
-    trimmed title).
+    trimmed title); with code ``invisible-title`` when it holds characters but none that
+    shows (:func:`_invisible`).
     """
     title = text.strip()
     if len(title) > TITLE_MAX_LENGTH:
@@ -46,6 +59,9 @@ def clean_title(text: str) -> str:
         char = f"U+{ord(found.group()):04X}"
         raise InvalidInput(f"{char} in the title at character {found.start()}", where="title",
                            field="title", code="bad-title", char=char, offset=found.start())
+    if title and _invisible(title):
+        raise InvalidInput("the title shows nothing", where="title", field="title",
+                           code="invisible-title")
     return title
 
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from .errors import InvalidInput
 from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Cell, Treasure
-from .situation import BellRule, Collection, Mode, RuleSet, Seating, Situation, SpeedOrder
+from .situation import RULE_FLAGS, RuleSet, Seating, Situation
 
 #: Longest notation accepted (characters); longer input is refused before any work.
 MAX_LENGTH = 2000
@@ -85,6 +85,32 @@ EXPECTED = {
     "won-faces-or-dot": "two die faces, or '.' before the next colour",
     "length": "at most {limit} characters",
 }
+
+
+#: A treasure card's two faces, smaller first, as a regular expression (unanchored).
+FACES_PATTERN = "(?:" + "|".join(f"{low}[{low}-6]" if low < 6 else "66" for low in range(1, 7)) + ")"
+
+
+def _pattern() -> str:
+    """The grammar above as a regular expression (no anchors), built from the reader's own
+    letters, faces, values and flags: every notation :func:`parse_unchecked` reads matches
+    it. It leaves out what only counting can say (row length, row count, :data:`MAX_LENGTH`,
+    the flags' order and the sections' checks against the seats): the reader says those,
+    with the character offset."""
+    letters = "".join(_LETTERS)
+    faces = FACES_PATTERN
+    values = f"[{min(AttackKind):d}-{max(AttackKind):d}]"
+    cell = f"(?:{faces}(?:[{letters}]{values}|[{letters.upper()}])?|x)"
+    row = rf"{cell}(?:\.{cell})*"
+    flags = "|".join(sorted(RULE_FLAGS, key=len, reverse=True))
+    won = rf"[{letters}]{faces}*(?:\.[{letters}]{faces}*)*"
+    return (rf"[{letters}{letters.upper()}]{{2,4}}_{row}(?:-{row})*(?:_r(?:{flags})+)?"
+            rf"(?:_d[0-9]{{1,3}})?(?:_w{won})?")
+
+
+#: The notation's shape as a regular expression (unanchored), for schemas and forms that
+#: describe it to clients; the reader stays the judge (:func:`_pattern`).
+PATTERN = _pattern()
 
 
 class NotationError(InvalidInput):
@@ -262,7 +288,7 @@ def _cell(r: _Reader) -> Cell:
     return Cell(treasure, occupant)
 
 
-_FLAGS = ("v1", "v2", "v3", "v4", "s", "p", "i")
+_FLAGS = RULE_FLAGS
 
 
 def _rules(r: _Reader) -> RuleSet:
@@ -283,15 +309,7 @@ def _rules(r: _Reader) -> RuleSet:
         raise r.fail("one-bell-variant", offsets["v4"])
     if "p" in flags and "s" not in flags:
         raise r.fail("p-needs-s", offsets["p"])
-    return RuleSet(
-        speed_order=SpeedOrder.REVERSED if "v1" in flags else SpeedOrder.ASCENDING,
-        collection=Collection.SIMULTANEOUS if "i" in flags else Collection.SEQUENTIAL,
-        mode=Mode.STRATEGY if "s" in flags else Mode.ACTION,
-        no_scouts="v2" in flags,
-        bell=BellRule.ALL_DICE if "v3" in flags else BellRule.FIRST_EDITION if "v4" in flags
-        else BellRule.LINE,
-        place_after_reroll="p" in flags,
-    )
+    return RuleSet.from_flags(flags)
 
 
 def parse_won(text: str, seats: tuple[Colour, ...]) -> dict[Colour, tuple[Treasure, ...]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -135,6 +135,33 @@ class RuleSet:
                 kwargs[key] = data[key]
         return cls(**kwargs)  # type: ignore[arg-type]
 
+    @classmethod
+    def from_flags(cls, flags: Iterable[str]) -> RuleSet:
+        """The rule set of these notation flags (:meth:`flags`; any order, each once), as the
+        start forms choose them: ``v1``-``v3`` the variants, ``v4`` the first-edition bell,
+        ``s`` strategy mode, ``p`` STRAT-4, ``i`` the other INT-1 reading.
+
+        Raises :class:`InvalidInput`: ``bad-rule`` (param ``flag``) for a flag that does
+        not exist, ``two-bell-rules`` for VAR-3 with VAR-4 (both replace the bell
+        condition), and ``bad-rule`` (key ``place_after_reroll``) for ``p`` without ``s``.
+        """
+        chosen = set(flags)
+        unknown = sorted(chosen - set(RULE_FLAGS))
+        if unknown:
+            raise InvalidInput(f"unknown rule flag {unknown[0]!r}", where="rules", field="rules",
+                               code="bad-rule", flag=unknown[0])
+        if {"v3", "v4"} <= chosen:
+            raise InvalidInput("VAR-3 and VAR-4 both replace the bell condition", where="rules.bell",
+                               field="rules.bell", clause="VAR-4", code="two-bell-rules")
+        return cls(
+            speed_order=SpeedOrder.REVERSED if "v1" in chosen else SpeedOrder.ASCENDING,
+            collection=Collection.SIMULTANEOUS if "i" in chosen else Collection.SEQUENTIAL,
+            mode=Mode.STRATEGY if "s" in chosen else Mode.ACTION,
+            no_scouts="v2" in chosen,
+            bell=(BellRule.ALL_DICE if "v3" in chosen else BellRule.FIRST_EDITION if "v4" in chosen
+                  else BellRule.LINE),
+            place_after_reroll="p" in chosen)
+
     def flags(self) -> str:
         """The rule flags of the notation, in their fixed order: ``v1`` reversed speed,
         ``v2`` no scouts, ``v3`` all-dice bell, ``v4`` first edition, ``s`` strategy mode,
@@ -171,6 +198,36 @@ class RuleSet:
 
 
 _DEFAULT_RULES = RuleSet()
+
+#: The rule flags of the notation and the start forms, in their fixed order
+#: (:meth:`RuleSet.flags`).
+RULE_FLAGS = ("v1", "v2", "v3", "v4", "s", "p", "i")
+
+#: The official variants a table may choose, by flag (RULES.md "Variants"). VAR-4 is not
+#: among them: it is the superseded first-edition bell, offered apart from the variants.
+VARIANTS = {"v1": "VAR-1", "v2": "VAR-2", "v3": "VAR-3"}
+
+#: How many players a table seats (SETUP-3, SETUP-4).
+PLAYER_COUNTS = (2, 3, 4)
+
+
+def check_table_rules(rules: RuleSet, players: int) -> RuleSet:
+    """``rules`` if a table of ``players`` players may play them; the one place that decides.
+
+    Raises :class:`InvalidInput` (``field`` ``"rules.bell"``) for a bell rule where it means
+    nothing: VAR-3 or VAR-4 in strategy mode, which has no bell (``bell-in-strategy``,
+    STRAT-1), and the first-edition bell with two players, whose bell rings on cards
+    anywhere already (``first-edition-two``, VAR-4 is for 3-4 players; DICE-5). STRAT-4
+    outside strategy mode never makes a :class:`RuleSet` at all.
+    """
+    if rules.bell is not BellRule.LINE and rules.mode is Mode.STRATEGY:
+        raise InvalidInput("strategy mode has no bell", where="rules.bell", field="rules.bell",
+                           clause="STRAT-1", code="bell-in-strategy", bell=rules.bell.value)
+    if rules.bell is BellRule.FIRST_EDITION and players == 2:
+        raise InvalidInput("the first-edition bell is for 3 or 4 players; with two it changes "
+                           "nothing", where="rules.bell", field="rules.bell", clause="VAR-4",
+                           code="first-edition-two")
+    return rules
 
 #: Dice each colour owns (SETUP-1). A pair claims one card, so they cover
 #: ``DICE_PER_PLAYER // 2`` cards (VAR-3: all of them placed).

@@ -355,8 +355,8 @@ def test_what_if_fragment_of_an_unreadable_position_is_empty(client):
 
 
 @pytest.mark.parametrize("body, code, field", [
-    (None, "not-object-game", ""), ([], "not-object-game", ""),
-    ({"learner": "red"}, "bad-seats", "seats"),
+    (None, "not-object", ""), ([], "not-object", ""),
+    ({"learner": "red"}, "missing-key", "seats"),
     ({"seats": ["red", "red"], "learner": "red"}, "bad-seats", "seats"),
     ({"seats": ["red", "blue"], "learner": "red", "rules": {"mode": "strategy", "bell": "all-dice"}},
      "bell-in-strategy", "rules.bell"),

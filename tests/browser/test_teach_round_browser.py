@@ -10,7 +10,8 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from tutorials.tutorial.teaching import parse_options, sections
+from teach_options import teach_options
+from tutorials.tutorial.teaching import sections
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +25,7 @@ CARDS = (("r1", "00"), ("b1", "11"), ("g4", "03"), ("g0", "33"), ("w2", "20"))
 
 def _titles(lang: str) -> list[str]:
     with translation.override(lang):
-        return [str(s.title) for s in sections(parse_options({}))]
+        return [str(s.title) for s in sections(teach_options({}))]
 
 
 def _phone(browser, lang: str):
@@ -57,7 +58,7 @@ def test_a_japanese_presenter_and_two_guests_play_the_first_round(site, browser)
         expect(page).to_have_url(re.compile(rf"/{lang}/t/{code}/$"))
         expect(page.locator(".guest")).to_have_attribute("data-ready", "1")
     titles = {lang: _titles(lang) for lang in ("ja", "de", "en")}
-    slugs = [s.slug for s in sections(parse_options({}))]
+    slugs = [s.slug for s in sections(teach_options({}))]
 
     # the quick start and the first round, section by section: every guest follows in their
     # language, the heading takes the focus and the tab is named after it

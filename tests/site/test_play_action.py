@@ -84,7 +84,7 @@ def test_the_start_form_offers_action_mode_its_pace_and_bells_and_says_it_needs_
 
 
 @pytest.mark.parametrize(("choices", "field"), [
-    ({"place_after_reroll": "1"}, "mode"),
+    ({"place_after_reroll": "1"}, "place-after-reroll"),
     ({"mode": "strategy", "variants": ["v3"]}, "variants"),
     ({"first_edition": "1"}, "first-edition"),
     ({"players": "3", "first_edition": "1", "variants": ["v3"]}, "first-edition"),

@@ -14,6 +14,7 @@ from django.utils import translation
 
 from tests.site.test_play_views import _first_move as first_move
 from tests.site.test_play_views import _version as version
+from tutorials.api.schemas import GameIn
 from tutorials.models import PracticeGame
 from tutorials.play.views import COOKIE_SALT
 from tutorials.practice import games
@@ -28,9 +29,9 @@ def open_game(client: Client, lang: str, players: int, seed: int, **options) -> 
     """Deal a strategy-mode game with a fixed seed through the service and give ``client``
     the learner's cookie, as the start form does; the game page's address."""
     seats = list(COLOURS[:players])
-    game, key, _practice = games.start_game({"seats": seats, "learner": seats[0], "seed": seed,
-                                             "rules": {"mode": "strategy"}, "strength": "greedy",
-                                             **options})
+    setup = GameIn(**{"seats": seats, "learner": seats[0], "seed": seed, "rules": {"mode": "strategy"},
+                      "strength": "greedy", **options}).setup
+    game, key, _practice = games.start_game(setup)
     name = f"play_{game.code}"
     signed = HttpResponse()
     signed.set_signed_cookie(name, key, salt=COOKIE_SALT)

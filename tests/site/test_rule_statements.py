@@ -13,7 +13,8 @@ from django.utils import translation
 from django.utils.html import escape
 
 from tutorials.sheets.render import sheet_html
-from tutorials.tutorial.teaching import OptionsError, parse_options, script_context
+from teach_options import teach_options, teach_refusals
+from tutorials.tutorial.teaching import script_context
 from tutorials.tutorial.teaching import sections as teach_sections
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
 from tutorials.wording.clauses import CLAUSES, clause_summary
@@ -306,11 +307,10 @@ def test_japanese_house_style():
 def test_strategy_teaching_never_speaks_of_the_bell(lang, bell, players, script):
     """Item 3 at the café table: a strategy-mode teaching script has no bell anywhere, not
     even to say there is none (STRAT-1), and the bell variants are refused for it."""
-    with pytest.raises(OptionsError):
-        parse_options({"mode": "strategy", "variants": ["v3"]})
-    with pytest.raises(OptionsError):
-        parse_options({"mode": "strategy", "first_edition": "1"})
-    options = parse_options({"players": str(players), "mode": "strategy", "variants": ["v1", "v2"],
+    assert teach_refusals({"mode": "strategy", "variants": ["v3"]})["variants"].code == "bell-in-strategy"
+    refused = teach_refusals({"mode": "strategy", "first_edition": "1"})
+    assert refused["first_edition"].code == "bell-in-strategy"
+    options = teach_options({"players": str(players), "mode": "strategy", "variants": ["v1", "v2"],
                              "script": script})
     with translation.override(lang):
         texts = [render_to_string(section.template, script_context(options))

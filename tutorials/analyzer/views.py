@@ -10,7 +10,9 @@ from django_htmx.http import push_url, replace_url
 from captain.rules import RulesError, notation
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
+from tutorials.analyzer.forms import SavePositionForm
 from tutorials.analyzer.page import AnalyzerPage, apply_edit, describe_refusal
+from tutorials.forms import Query, Refusal
 from tutorials.http.limits import hit
 from tutorials.services import save_position
 from tutorials.wording.problems import describe
@@ -33,9 +35,12 @@ def _render_page(request: HttpRequest, page: AnalyzerPage, status: int = 200) ->
 def analyze(request: HttpRequest) -> HttpResponse:
     """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``."""
 
-    raw = request.GET.get("pos", "") or analyzer.DEFAULT_NOTATION
+    query = Query(request)
+    raw = query.get("pos") or analyzer.DEFAULT_NOTATION
     error = ""
     try:
+        if query.refusal:
+            raise query.refusal
         situation = notation.parse(raw)
     except RulesError as exc:
         error = describe(exc)
@@ -78,11 +83,15 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
         if request.htmx:
             return render(request, "tutorials/analyzer.html#analyzer", {"page": page})
         return _render_page(request, page)
-    op = request.GET.get("op", "")
+    query = Query(request)
+    refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
+    op = query.get("op")
     error = ""
-    prev = request.GET.get("prev", "")  # choosing a tool keeps the Undo target
+    prev = query.get("prev")  # choosing a tool keeps the Undo target
     try:
-        new, tool = apply_edit(situation, request.GET)
+        if refused:
+            raise refused
+        new, tool = apply_edit(situation, query)
     except RulesError as exc:
         new, tool, error = situation, request.GET.get("tool", ""), describe_refusal(exc, situation, op)
         try:
@@ -114,25 +123,30 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
 def analyze_save(request: HttpRequest) -> HttpResponse:
     """POST ``pos`` (+ optional ``title``): store it for good and show its short link."""
     hit(request, "save")
-    raw = request.POST.get("pos", "")
-    title = request.POST.get("title", "")
+    form = SavePositionForm.bind(request)
+    raw, title = form.typed("pos"), form.typed("title")
+    if not form.is_valid():
+        field, refusal = next(iter(form.refusals().items()))
+        return _refused_save(request, raw, title, refusal, field)
     try:
-        saved, situation = save_position(raw, title)
+        saved, situation = save_position(form.cleaned_data["pos"], form.cleaned_data["title"])
     except RulesError as exc:
-        return _refused_save(request, raw, title, exc)
+        return _refused_save(request, raw, title, Refusal(describe(exc), exc.code), "pos")
     page = AnalyzerPage.build(request, situation, prev="")
     return redirect(page.url(saved=saved.code) + "#saved")
 
 
-def _refused_save(request: HttpRequest, raw: str, title: str, exc: RulesError) -> HttpResponse:
+def _refused_save(request: HttpRequest, raw: str, title: str, refusal: Refusal, field: str) -> HttpResponse:
     """422: the whole analyzer again, with the position, the typed title and, beside the
     refused field, why."""
     try:
         situation = notation.parse(raw)
     except RulesError as bad_position:
-        situation, exc = None, bad_position  # the title cannot help: say what is wrong with it
-    page = AnalyzerPage.build(request, situation, raw=raw, error=describe(exc), prev="",
-                              error_field="title" if exc.field == "title" else "pos")
+        # the title cannot help: say what is wrong with the position
+        situation, field = None, "pos"
+        refusal = Refusal(describe(bad_position), bad_position.code)
+    page = AnalyzerPage.build(request, situation, raw=raw, error=refusal, prev="",
+                              error_field="title" if field == "title" else "pos")
     page.typed["title"] = title[:1000]
     return _render_page(request, page, status=422)
 

@@ -35,49 +35,26 @@ from typing import Annotated, Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from ninja import Field, NinjaAPI, Path, Schema, Status
+from ninja import NinjaAPI, Path, Status
 from ninja.errors import HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
-from pydantic import ConfigDict, WithJsonSchema
+from pydantic import WithJsonSchema
 
 from captain.rules import RulesError, situation_from_json, situation_to_json, solve
-from captain.rules.cases import META_KEYS
 from captain.rules.errors import InvalidInput
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
 from tutorials import services
+from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ActionIn, GameIn, GameOut,
+                                   PositionIn, PositionOut, ProblemsOut, SavedPositionOut, SolveOut)
 from tutorials.http.limits import RateLimited, check_misses, hit, miss
-from tutorials.models import CODE_ALPHABET, StaleGame
+from tutorials.models import StaleGame
 from tutorials.practice import games
-from tutorials.services import SHORT_CODE, TITLE_MAX_LENGTH, TITLE_PATTERN
+from tutorials.services import SHORT_CODE
 from tutorials.wording.problems import describe
 
-#: A path segment that can only be a saved short code: code letters, no ``_`` (every
-#: notation has one between the seats and the board).
-
-# The notation grammar (captain.rules.notation) as a regular expression, for the OpenAPI
-# schema: every notation the engine reads matches it, so input that does not match is
-# refused (422) whatever a client generated. A match may still be refused by the rules
-# (a colour seated twice, too many cards, …). The engine stays the judge, with its
-# character offsets and clauses; the schema only tells clients the shape.
-_FACES = "(?:1[1-6]|2[2-6]|3[3-6]|4[4-6]|5[56]|66)"
-_SQUARE = f"(?:{_FACES}(?:[rbgw][0-5]|[RBGW])?|x)"
-_ROW = rf"{_SQUARE}(?:\.{_SQUARE})*"
-_NOTATION = (rf"[rbgwRBGW]{{2,4}}_{_ROW}(?:-{_ROW})*(?:_r(?:v[1-4]|[spi])+)?(?:_d[0-9]{{1,3}})?"
-             rf"(?:_w[rbgw]{_FACES}*(?:\.[rbgw]{_FACES}*)*)?")
-NOTATION_PATTERN = f"^{_NOTATION}$"
-CODE_OR_NOTATION_PATTERN = f"^(?:[{CODE_ALPHABET}]{{1,16}}|{_NOTATION})$"
-
-
 # --- problems ---------------------------------------------------------------------
-
-
-def language(request: HttpRequest) -> str:
-    """The request's language, e.g. ``"ja"``: ``Accept-Language`` when sent, else the language
-    cookie (:class:`~tutorials.api.middleware.APILanguageMiddleware` hides the cookie from
-    requests with the header), else English."""
-    return translation.get_language_from_request(request)
 
 
 def make_problem(code: str, message: str, *, field: str = "", position: list[int] | None = None,
@@ -110,8 +87,6 @@ def _api_message(error: RulesError) -> str | None:
             "line": p.get("line", "?"), "column": p.get("column", "?")}
     if error.code == "empty-body":
         return _empty_body_message()
-    if error.code == "not-utf8":
-        return _("The request body must be JSON text in UTF-8.")
     if error.code == "bad-text":
         if p.get("field"):
             return _("Text in %(field)s holds a lone surrogate (like \\ud800), which is not a "
@@ -149,8 +124,7 @@ class Problems(Exception):
 
 
 def _unsupported_media_type(request: HttpRequest) -> Problems:
-    with translation.override(language(request)):
-        message = _("Send the request body as JSON, with the header Content-Type: application/json.")
+    message = _("Send the request body as JSON, with the header Content-Type: application/json.")
     return Problems(415, [make_problem("unsupported-media-type", message)])
 
 
@@ -178,13 +152,26 @@ def _surrogate_path(value: object, path: str = "") -> str | None:
     return None
 
 
+def _object_once(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose keys are each sent once: a key sent twice is refused
+    (``duplicate-field``, like a form field sent twice), never silently the last value."""
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            shown = key if not any("\ud800" <= ch <= "\udfff" for ch in key) else repr(key)
+            raise InvalidInput(f"key {shown!r} sent twice", where="body", field=shown,
+                               code="duplicate-field", key=shown)
+        out[key] = value
+    return out
+
+
 def decode_json(request: HttpRequest) -> object:
     """The request body decoded as JSON.
 
     Raises :class:`InvalidInput` when it is empty (``empty-body``), :class:`Problems`
     (415) unless it is declared ``application/json`` (UTF-8, the default), and
     :class:`InvalidInput` when it is not UTF-8 (``not-utf8``), not JSON (``bad-json``
-    with line and column) or holds
+    with line and column), sends a key of an object twice (``duplicate-field``) or holds
     text that is not Unicode (``bad-text``: a lone surrogate such as ``"\\ud800"``, with
     the JSON path where, e.g. ``players[1]``).
     """
@@ -198,11 +185,13 @@ def decode_json(request: HttpRequest) -> object:
     except UnicodeDecodeError:
         raise InvalidInput("body is not UTF-8", where="body", code="not-utf8") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object_once)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"not valid JSON: {exc.msg}",
                            where=f"line {exc.lineno} column {exc.colno}", code="bad-json",
                            line=exc.lineno, column=exc.colno) from None
+    except RulesError:
+        raise
     except (ValueError, RecursionError) as exc:  # e.g. an integer of 5000 digits, deep nesting
         raise InvalidInput(f"not valid JSON: {exc}", where="body", code="bad-json") from None
     try:
@@ -242,7 +231,20 @@ class UnicodeJSONRenderer(JSONRenderer):
 
 # --- the API ----------------------------------------------------------------------
 
-api = NinjaAPI(
+class EngineAPI(NinjaAPI):
+    """The API, with the engine's refusals kept whole where a schema's validator raised
+    one (:mod:`tutorials.api.schemas`): ninja would turn them into text."""
+
+    def validation_error_from_error_contexts(self, error_contexts):
+        for context in error_contexts:
+            for error in context.pydantic_validation_error.errors(include_url=False):
+                found = (error.get("ctx") or {}).get("error")
+                if isinstance(found, RulesError):
+                    raise found
+        return super().validation_error_from_error_contexts(error_contexts)
+
+
+api = EngineAPI(
     title="Captain Dice rules API",
     version="1",
     description=(
@@ -282,16 +284,14 @@ def _on_problems(request: HttpRequest, exc: Problems) -> HttpResponse:
 @api.exception_handler(RateLimited)
 def _on_rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
     """429 ``rate-limited`` with ``Retry-After`` (seconds), like the site's wait page."""
-    with translation.override(language(request)):
-        response = _respond(request, 429, [make_problem("rate-limited", exc.message)])
+    response = _respond(request, 429, [make_problem("rate-limited", exc.message)])
     response["Retry-After"] = str(exc.retry_after)
     return response
 
 
 @api.exception_handler(RulesError)
 def _on_rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
-    with translation.override(language(request)):
-        return _respond(request, 422, [rules_problem(exc)])
+    return _respond(request, 422, [rules_problem(exc)])
 
 
 _SCHEMA_CODES = {"missing": "missing-key", "extra_forbidden": "unknown-key",
@@ -301,145 +301,47 @@ _SCHEMA_CODES = {"missing": "missing-key", "extra_forbidden": "unknown-key",
 @api.exception_handler(ValidationError)
 def _on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     """ninja's own schema errors (pydantic) in the same problem shape."""
-    with translation.override(language(request)):
-        problems = []
-        for error in exc.errors:
-            loc = [str(part) for part in error.get("loc", ())]
-            # loc is ("body", "<parameter name>", key, ...) for bodies; ("path", name) …
-            if loc[:1] == ["body"]:
-                loc = loc[2:]
-            elif loc:
-                loc = loc[1:]
-            field = ".".join(loc)
-            kind = error.get("type", "")
-            code = _SCHEMA_CODES.get(kind, "bad-type" if kind.endswith("_type") else "bad-value")
-            if not field and code == "missing-key":  # no body at all
-                code, message = "empty-body", _empty_body_message()
-            elif not field and code == "bad-type":
-                code, message = "not-object", _not_object_message()
-            elif code == "missing-key":
-                message = _("The key %(key)s is required.") % {"key": field}
-            elif code == "unknown-key":
-                message = _("Unknown key: %(keys)s.") % {"keys": field}
-            elif code == "too-long":
-                message = _("Too long: %(field)s takes at most %(max)s characters.") % {
-                    "field": field, "max": error.get("ctx", {}).get("max_length", "?")}
-            elif code == "bad-type":
-                message = _("Wrong type for %(field)s.") % {"field": field or "body"}
-            else:
-                message = _("Value not allowed for %(field)s.") % {"field": field or "body"}
-            problems.append(make_problem(code, message, field=field))
-        return _respond(request, 422, problems)
+    problems = []
+    for error in exc.errors:
+        loc = [str(part) for part in error.get("loc", ())]
+        # loc is ("body", "<parameter name>", key, ...) for bodies; ("path", name) …
+        if loc[:1] == ["body"]:
+            loc = loc[2:]
+        elif loc:
+            loc = loc[1:]
+        field = ".".join(loc)
+        kind = error.get("type", "")
+        code = _SCHEMA_CODES.get(kind, "bad-type" if kind.endswith("_type") else "bad-value")
+        if not field and code == "missing-key":  # no body at all
+            code, message = "empty-body", _empty_body_message()
+        elif not field and code == "bad-type":
+            code, message = "not-object", _not_object_message()
+        elif code == "missing-key":
+            message = _("The key %(key)s is required.") % {"key": field}
+        elif code == "unknown-key":
+            message = _("Unknown key: %(keys)s.") % {"keys": field}
+        elif code == "too-long":
+            message = _("Too long: %(field)s takes at most %(max)s characters.") % {
+                "field": field, "max": error.get("ctx", {}).get("max_length", "?")}
+        elif code == "bad-type":
+            message = _("Wrong type for %(field)s.") % {"field": field or "body"}
+        else:
+            message = _("Value not allowed for %(field)s.") % {"field": field or "body"}
+        problems.append(make_problem(code, message, field=field))
+    return _respond(request, 422, problems)
 
 
 @api.exception_handler(HttpError)
 def _on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    with translation.override(language(request)):
-        if isinstance(exc.__cause__, RulesError):  # from EngineJSONParser
-            return _respond(request, 422, [rules_problem(exc.__cause__)])
-        if isinstance(exc.__cause__, Problems):  # from EngineJSONParser (415)
-            return _respond(request, exc.__cause__.status, exc.__cause__.problems)
-        return _respond(request, exc.status_code,
-                        [make_problem(f"http-{exc.status_code}", str(exc))])
+    if isinstance(exc.__cause__, RulesError):  # from EngineJSONParser
+        return _respond(request, 422, [rules_problem(exc.__cause__)])
+    if isinstance(exc.__cause__, Problems):  # from EngineJSONParser (415)
+        return _respond(request, exc.__cause__.status, exc.__cause__.problems)
+    return _respond(request, exc.status_code,
+                    [make_problem(f"http-{exc.status_code}", str(exc))])
 
 
 # --- schemas (documentation and the small bodies) -----------------------------------
-
-
-class Problem(Schema):
-    field: str = Field(description="JSON path of the bad input ('board', 'players[1]', "
-                                   "'notation', …), or '' for the whole body")
-    position: list[int] | None = Field(description="[row, column] when on the board")
-    offset: int | None = Field(description="0-based character offset in a notation")
-    code: str = Field(description="stable machine-readable code, e.g. 'too-many-cards'")
-    clause: str | None = Field(description="the rule that forbids it, e.g. 'SETUP-1' (/en/rules/#SETUP-1)")
-    message: str = Field(description="one sentence in the request's language")
-
-
-class ProblemsOut(Schema):
-    detail: list[Problem]
-    message: str
-
-
-class SolveOut(Schema):
-    outcome: dict[str, Any] = Field(description="the outcome keys of the case format: "
-                                                "removals, survivors, treasure, bell, "
-                                                "board_after, game_over, standings, winner")
-    events: list[dict[str, Any]] = Field(description="explanation events in order: "
-                                                     "{code, clause, params[, interpretation]}")
-    notation: str = Field(description="the position in short notation")
-
-
-class SavedOut(Schema):
-    code: str
-    title: str
-    created_at: str
-
-
-class PositionOut(Schema):
-    notation: str
-    situation: dict[str, Any] = Field(description="the position as a case object")
-    saved: SavedOut | None = Field(None, description="present when read from a short code")
-
-
-class PositionIn(Schema):
-    model_config = ConfigDict(extra="forbid")
-
-    # The schema gives the grammar only; the length limit (at most 2000 characters,
-    # "too-long") is checked all the same. Length bounds beside a pattern made
-    # schema-driven generators search for strings of impossible lengths.
-    notation: Annotated[str, WithJsonSchema({
-        "type": "string", "pattern": NOTATION_PATTERN,
-        "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters)"}),
-    ] = Field(max_length=NOTATION_MAX_LENGTH)
-    title: str = Field("", max_length=TITLE_MAX_LENGTH, json_schema_extra={"pattern": TITLE_PATTERN},
-                       description="trimmed at both ends; no control characters or direction "
-                                   "overrides (U+202A-U+202E, U+2066-U+2069)")
-
-
-class SavedPositionOut(Schema):
-    code: str
-    url: str = Field(description="the short link, /p/<code>/")
-    notation: str
-    title: str
-
-
-_COLOURS = ["red", "blue", "green", "white"]
-_NULLABLE_OBJECT = ["object", "null"]  # the engine reads null as "not given"
-CASE_SCHEMA = {
-    "type": "object",
-    "required": ["players", "start_player", "board"],
-    # unknown keys are refused (422); these descriptive ones are accepted and ignored
-    "additionalProperties": False,
-    "properties": {
-        "players": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True,
-                    "items": {"type": "string", "enum": _COLOURS},
-                    "description": "seated colours in clockwise order"},
-        "start_player": {"type": "string", "enum": _COLOURS},
-        "board": {"type": "array", "minItems": 1, "maxItems": 12, "items": {"type": "string"},
-                  "description": "rows top to bottom, at most 12 tokens each, separated by "
-                                 "spaces: '35', '--', '35:b1' (attack card), '35:B' (dice)"},
-        "rules": {"type": _NULLABLE_OBJECT, "additionalProperties": False, "properties": {
-            "speed_order": {"type": "string", "enum": ["ascending", "reversed"]},
-            "collection": {"type": "string", "enum": ["sequential", "simultaneous"]},
-            "mode": {"type": "string", "enum": ["action", "strategy"]},
-            "bell": {"type": "string", "enum": ["line", "all-dice", "first-edition"]},
-            "no_scouts": {"type": "boolean"},
-            "place_after_reroll": {"type": "boolean",
-                                   "description": "strategy mode only (STRAT-4)"}}},
-        "deck": {"type": ["integer", "null"], "minimum": 0, "maximum": 999,
-                 "description": "cards left in the deck"},
-        "won": {"type": _NULLABLE_OBJECT,
-                "description": "treasure cards won earlier, per seated colour",
-                "propertyNames": {"enum": _COLOURS},
-                "additionalProperties": {"type": "array", "items": {
-                    "type": "string", "pattern": f"^{_FACES}$"}}},
-        **{key: {"description": "ignored (descriptive)"} for key in META_KEYS},
-    },
-    "example": {"players": ["red", "blue", "green", "white"], "start_player": "red",
-                "board": ["12:b4 25 36 44:b5", "11 13 14 15", "16 22 23 24",
-                          "26 33 34:r5 35"]},
-}
 
 
 # --- endpoints --------------------------------------------------------------------
@@ -498,15 +400,13 @@ def read_position(request: HttpRequest,
     saved = services.find_saved(code)
     if saved is None and short:
         miss(request, "code-miss")
-        with translation.override(language(request)):
-            raise Problems(404, [make_problem(
-                "not-found", _("No position is saved under this code."), field="code")])
+        raise Problems(404, [make_problem(
+            "not-found", _("No position is saved under this code."), field="code")])
     text = saved.notation if saved else code
     try:
         situation = parse_notation(text)
     except RulesError as exc:
-        with translation.override(language(request)):
-            raise Problems(422, [rules_problem(exc, field="code")]) from None
+        raise Problems(422, [rules_problem(exc, field="code")]) from None
     out: dict[str, Any] = {"notation": situation.to_notation(),
                            "situation": situation_to_json(situation)}
     if saved:
@@ -532,58 +432,12 @@ def save_position(request: HttpRequest, payload: PositionIn):
     try:
         saved, _situation = services.save_position(payload.notation, payload.title)
     except RulesError as exc:
-        with translation.override(language(request)):
-            raise Problems(422, [rules_problem(exc)]) from None
+        raise Problems(422, [rules_problem(exc)]) from None
     return Status(201, {"code": saved.code, "url": services.short_link(saved.code),
                         "notation": saved.notation, "title": saved.title})
 
 
 # --- practice games -------------------------------------------------------------------------
-GAME_SCHEMA = {
-    "type": "object",
-    "required": ["seats", "learner"],
-    "additionalProperties": False,
-    "properties": {
-        "seats": {"type": "array", "minItems": 2, "maxItems": 4, "uniqueItems": True,
-                  "items": {"type": "string", "enum": _COLOURS},
-                  "description": "seated colours in clockwise order"},
-        "learner": {"type": "string", "enum": _COLOURS, "description": "the learner's colour"},
-        "start_player": {"type": ["string", "null"], "enum": [*_COLOURS, None]},
-        "rules": CASE_SCHEMA["properties"]["rules"],
-        "strength": {"description": "random, greedy or strong; or one per captain's colour",
-                     "oneOf": [{"type": "string", "enum": ["random", "greedy", "strong"]},
-                               {"type": "object", "propertyNames": {"enum": _COLOURS},
-                                "additionalProperties": {"type": "string",
-                                                         "enum": ["random", "greedy", "strong"]}}]},
-        "pace": {"type": "string", "enum": ["first-game", "table", "quick", "fastest"],
-                 "description": "how fast the captains act in action mode"},
-        "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**31 - 1,
-                 "description": "deals a chosen game (default: a random one)"},
-    },
-    "example": {"seats": ["red", "blue", "green"], "learner": "red", "strength": "greedy",
-                "rules": {"mode": "strategy"}},
-}
-_GAME_KEYS = set(GAME_SCHEMA["properties"])
-
-ACTION_SCHEMA = {
-    "type": "object", "required": ["action", "version"], "additionalProperties": False,
-    "properties": {
-        "action": {"type": "object", "description": "one of the state's legal_actions"},
-        "version": {"type": "integer", "minimum": 0,
-                    "description": "the state's version the action was chosen at"},
-    },
-}
-
-
-class GameOut(Schema):
-    id: str
-    key: str = Field(description="the learner's key: send it as X-Game-Key (shown once)")
-    share_token: str = Field(description="shows the finished game read-only: ?share=<token>")
-    state: dict[str, Any] = Field(description="the game as the learner may see it")
-
-
-
-
 def _game_not_found() -> Problems:
     return Problems(404, [make_problem("not-found", _("No game is open under this id and key; "
                                                       "games expire 24 hours after they start."),
@@ -601,36 +455,27 @@ def _open(request: HttpRequest, game_id: str, *, share: bool = False):
     except games.GameNotFound:
         check_misses(request, "game-miss")
         miss(request, "game-miss")
-        with translation.override(language(request)):
-            raise _game_not_found() from None
+        raise _game_not_found() from None
     practice = games.practice_of(game)
     if not learner and not practice.state.is_over:
-        with translation.override(language(request)):
-            raise _game_not_found()
+        raise _game_not_found()
     return game, learner, practice
 
 
 @api.post("/v1/games", response={201: GameOut, **ERRORS, 429: ProblemsOut}, operation_id="start_game",
-          summary="Start a practice game against computer captains",
-          openapi_extra={"requestBody": {"required": True, "content": {
-              "application/json": {"schema": GAME_SCHEMA}}}})
-def start_game(request: HttpRequest):
+          summary="Start a practice game against computer captains")
+def start_game(request: HttpRequest, payload: GameIn):
     """Deal a game for one learner against computer captains of a chosen strength.
 
     The answer holds the game `id`, the learner's `key` (send it as `X-Game-Key`; it is
     shown only here) and the `state` as the learner may see it. Games expire 24 hours
     after they start. Starting games is rate-limited with the other write requests
-    (429 with `Retry-After`).
+    (429 with `Retry-After`). Rule sets a table of that size may not play (a bell rule in
+    strategy mode, the first-edition bell with two players) are refused, as by the site's
+    start form.
     """
     hit(request, "game")
-    data = decode_json(request)
-    if not isinstance(data, dict):
-        raise InvalidInput("the body must be an object", where="body", code="not-object-game")
-    unknown = sorted(set(data) - _GAME_KEYS)
-    if unknown:
-        raise InvalidInput(f"unknown key(s) {', '.join(unknown)}", where="body", field=unknown[0],
-                           code="unknown-key", keys=unknown)
-    game, key, practice = games.start_game(data)
+    game, key, practice = games.start_game(payload.setup)
     return Status(201, {"id": game.code, "key": key, "share_token": game.share_token,
                         "state": games.learner_view(game, practice)})
 
@@ -658,47 +503,26 @@ def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
 
 @api.post("/v1/games/{game_id}/actions",
           response={200: dict[str, Any], 404: ProblemsOut, 409: ProblemsOut, **ERRORS, 429: ProblemsOut},
-          operation_id="play_action", summary="The learner's action",
-          openapi_extra={"requestBody": {"required": True, "content": {
-              "application/json": {"schema": ACTION_SCHEMA}}}})
-def play_action(request: HttpRequest, game_id: str = Path(..., max_length=16)):
+          operation_id="play_action", summary="The learner's action")
+def play_action(request: HttpRequest, payload: ActionIn, game_id: str = Path(..., max_length=16)):
     """Play one of the state's `legal_actions` (or `{"type": "continue"}` between rounds),
     chosen at `version`. The captains' actions due by now come first: an action they made
     impossible meanwhile (a card claimed a moment earlier) is refused with 422, the rule's
     `clause` and a message in the request's language. 409 when the game moved on since
     `version` (another window); 404 for an unknown game or a wrong key.
     """
-    data = decode_json(request)
     game, learner, practice = _open(request, game_id)
     if not learner:
-        with translation.override(language(request)):
-            raise _game_not_found()
-    if not isinstance(data, dict):
-        raise InvalidInput("send {\"action\": …, \"version\": …}", where="body", code="not-object-action")
-    unknown = sorted(set(data) - {"action", "version"})
-    if unknown:
-        raise InvalidInput(f"unknown key(s) {', '.join(unknown)}", where="body", field=unknown[0],
-                           code="unknown-key", keys=unknown)
-    missing = sorted({"action", "version"} - set(data))
-    if missing:
-        raise InvalidInput(f"missing key {missing[0]}", where="body", field=missing[0],
-                           code="missing-key", key=missing[0])
-    version = data["version"]
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise InvalidInput("version must be a whole number", where="version", field="version",
-                           code="bad-version")
-    if not isinstance(data["action"], dict):
-        raise InvalidInput("action must be an object", where="action", field="action",
-                           code="bad-action")
+        raise _game_not_found()
+    version = payload.version
     try:
-        practice = games.play(game, practice, data["action"], version)
+        practice = games.play(game, practice, payload.action, version)
     except InvalidInput as exc:  # the action cannot be read: say where in it
         if not exc.field or not exc.field.startswith("action"):
             exc.field = "action"
         raise
     except StaleGame:
-        with translation.override(language(request)):
-            raise Problems(409, [make_problem(
-                "stale-version", _("The game has moved on since you chose this action: read it "
-                                   "again and choose anew."), field="version")]) from None
+        raise Problems(409, [make_problem(
+            "stale-version", _("The game has moved on since you chose this action: read it "
+                               "again and choose anew."), field="version")]) from None
     return games.learner_view(game, practice, since=version)

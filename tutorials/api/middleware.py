@@ -16,7 +16,9 @@ API_MAX_BODY = 64 * 1024
 
 
 class APILanguageMiddleware:
-    """Under ``/api/``, an explicit ``Accept-Language`` wins over the site's language cookie.
+    """Under ``/api/``, the request's language, set once for everything after it (the API's
+    size and routing refusals, every endpoint and its error handlers): an explicit
+    ``Accept-Language`` wins over the site's language cookie.
 
     The cookie records a language picked in the site's switcher and is what pages without
     a language prefix follow; an API client that names its language in the header gets
@@ -33,7 +35,10 @@ class APILanguageMiddleware:
         if (request.path_info.startswith("/api/") and request.headers.get("Accept-Language", "").strip()
                 and name in request.COOKIES):
             request.COOKIES = {key: value for key, value in request.COOKIES.items() if key != name}
-        return self.get_response(request)
+        if not request.path_info.startswith("/api/"):
+            return self.get_response(request)
+        with translation.override(translation.get_language_from_request(request)):
+            return self.get_response(request)
 
 
 class APIBodySizeLimitMiddleware:
@@ -72,10 +77,8 @@ class APIBodySizeLimitMiddleware:
                 and bool(request.META.get("wsgi.input_terminated")))
 
     def _too_large(self, request: HttpRequest) -> HttpResponse:
-        lang = translation.get_language_from_request(request)
-        with translation.override(lang):
-            message = _("The request is too large: at most %(limit)s KiB.") % {
-                "limit": API_MAX_BODY // 1024}
+        lang = translation.get_language()  # the request's (APILanguageMiddleware)
+        message = _("The request is too large: at most %(limit)s KiB.") % {"limit": API_MAX_BODY // 1024}
         problem = {"field": "", "position": None, "offset": None, "code": "too-large",
                    "clause": None, "message": message}
         response = JsonResponse({"detail": [problem], "message": message}, status=413,
@@ -100,14 +103,13 @@ class APIJsonErrorsMiddleware:
         response = self.get_response(request)
         if (request.path_info.startswith("/api/") and response.status_code in (404, 405)
                 and not response.get("Content-Type", "").startswith("application/json")):
-            lang = translation.get_language_from_request(request)
-            with translation.override(lang):
-                if response.status_code == 404:
-                    code, message = "not-found", _("There is no API endpoint at this address.")
-                else:
-                    code = "method-not-allowed"
-                    message = _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
-                        "method": request.method, "allowed": response.get("Allow", "")}
+            lang = translation.get_language()  # the request's (APILanguageMiddleware)
+            if response.status_code == 404:
+                code, message = "not-found", _("There is no API endpoint at this address.")
+            else:
+                code = "method-not-allowed"
+                message = _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
+                    "method": request.method, "allowed": response.get("Allow", "")}
             problem = {"field": "", "position": None, "offset": None, "code": code,
                        "clause": None, "message": message}
             new = JsonResponse({"detail": [problem], "message": message}, status=response.status_code,

@@ -21,17 +21,15 @@ import re
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from captain.rules.game import Phase
 from captain.rules.resolve.bell import bell_status
-from captain.rules.situation import BELL_CARDS, Mode
+from captain.rules.situation import Mode
 from tutorials.models import StaleGame
 from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
 
-MODES = ("strategy", "action")
 #: the engine's paces (captain.rules.captains.pace.Pace), slowest first, as the form names them
 PACES = {
     "first-game": gettext_lazy("Slow: time to look, for a first game"),
@@ -43,52 +41,6 @@ PACES = {
 POLL_MS = 500
 #: moves made against the game as it stands (see the module docstring)
 _LIVE_MOVES = ("roll", "claim", "ring-bell")
-
-
-def check_choices(chosen: Mapping[str, object]) -> dict[str, str]:
-    """Action mode's choices on the start form: the mode, the pace, the bell (VAR-3, the
-    first edition) and the combinations that mean nothing; errors by field."""
-    errors: dict[str, str] = {}
-    mode = chosen.get("mode")
-    variants = chosen.get("variants") or []
-    if mode not in MODES:
-        errors["mode"] = _("Choose action mode or strategy mode.")
-        return errors
-    if mode == "action":
-        if chosen.get("pace") not in PACES:
-            errors["pace"] = _("Choose how fast the computer captains play.")
-        if chosen.get("place_after_reroll"):
-            errors["mode"] = _("The STRAT-4 option belongs to strategy mode: untick it or choose "
-                               "strategy mode.")
-    if mode == "strategy" and "v3" in variants:
-        errors["variants"] = _("VAR-3 changes when the bell may ring, and strategy mode has no bell: "
-                               "untick VAR-3 or choose action mode.")
-    if chosen.get("first_edition"):
-        if mode == "strategy":
-            errors["first_edition"] = _("The first-edition rule changes the bell, and strategy mode "
-                                        "has no bell: untick it or choose action mode.")
-        elif chosen.get("players") == "2":
-            errors["first_edition"] = _(
-                "With two players the bell already rings once dice lie on %(n)s cards anywhere, so "
-                "the first-edition rule changes nothing: untick it or choose 3 or 4 players."
-            ) % {"n": BELL_CARDS}
-        elif "v3" in variants:
-            errors["first_edition"] = _("VAR-3 and the first-edition rule both replace the bell "
-                                        "condition: choose one of them.")
-    return errors
-
-
-def rules_and_pace(chosen: Mapping[str, object], rules: dict) -> dict:
-    """The game's ``rules`` and ``pace`` options for the chosen mode."""
-    if chosen.get("mode") != "action":
-        return {}
-    rules["mode"] = "action"
-    rules.pop("place_after_reroll", None)
-    if "v3" in (chosen.get("variants") or []):
-        rules["bell"] = "all-dice"
-    elif chosen.get("first_edition"):
-        rules["bell"] = "first-edition"
-    return {"pace": chosen.get("pace")}
 
 
 def form_context() -> dict:

@@ -8,16 +8,12 @@ played are the analyzer's walkthrough (:class:`~tutorials.walkthrough.Walkthroug
 of the position as Setting Time left it, step by step, with the same wording and clause
 links; that position also opens in the analyzer (its ``pos=`` notation).
 
-Learner moves come from form fields (:func:`move_from_form`): ``do`` (``begin``,
-``continue``, ``claim``, ``place``, ``roll``, ``pass``, ``ring``), ``at`` (``row-col``), ``card``
-(a value) and ``dice`` (faces to re-roll, repeated).
+Learner moves come from the page's forms (:class:`tutorials.play.forms.MoveForm`).
 """
 
 from __future__ import annotations
 
-import re
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlencode
@@ -28,7 +24,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from captain.rules import Colour, Position, Situation
-from captain.rules.errors import IllegalAction, InvalidInput
 from captain.rules.game import GameState, Phase, apply
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
@@ -40,7 +35,6 @@ from tutorials.wording.events import Explanation, explain
 from tutorials.wording.glossary import (CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES,
                                         position_label)
 
-COLOURS = ("red", "blue", "green", "white")
 #: the captains' strengths as the start form names them
 STRENGTH_LABELS = {
     "random": gettext_lazy("Beginner: picks any legal move"),
@@ -57,52 +51,6 @@ class ActionAt:
 
     do: str
     at: str
-
-
-def _at(text: str) -> list[int]:
-    """A board position from the form's ``row-col`` (as the page writes it)."""
-    if not re.fullmatch(r"[0-9]{1,2}-[0-9]{1,2}", text):
-        raise InvalidInput("position must be row-col", where="at", field="at", code="play-bad-position")
-    row, col = (int(v) for v in text.split("-"))
-    return [row, col]
-
-
-def move_from_form(data: Mapping[str, object], learner: Colour, *, action_mode: bool = False) -> dict:
-    """The move :func:`games.play` expects, from the game page's form fields.
-    Raises :class:`InvalidInput` for fields that make no move, :class:`IllegalAction`
-    for a re-roll of no dice in strategy mode (STRAT-2). In action mode a re-roll without
-    dice re-rolls all the dice in hand, the only re-roll there is (DICE-3)."""
-    if hasattr(data, "getlist") and any(len(data.getlist(f)) > 1 for f in ("do", "at", "card", "version")):
-        # a field sent twice (do=claim&do=pass) is no move: never silently the last one
-        raise InvalidInput("a field was sent twice", where="do", field="do", code="play-bad-move")
-    do = str(data.get("do", ""))
-    player = learner.value
-    if do == "continue":
-        return dict(games.CONTINUE)
-    if do == "ring":  # action mode: ring the bell to end Dice Time (DICE-4/5, VAR-3/4)
-        return {"type": "ring-bell", "player": player}
-    if do in ("begin", "pass"):
-        return {"type": "begin-dice-time" if do == "begin" else "pass", "player": player}
-    if do == "claim":
-        return {"type": "claim", "player": player, "position": _at(str(data.get("at", "")))}
-    if do == "place":
-        card = str(data.get("card", ""))
-        if not re.fullmatch(r"[0-9]", card):
-            raise InvalidInput("choose a card", where="card", field="card", code="play-bad-card")
-        return {"type": "place", "player": player, "position": _at(str(data.get("at", ""))),
-                "value": int(card)}
-    if do == "roll":
-        dice = data.getlist("dice") if hasattr(data, "getlist") else data.get("dice")
-        dice = [str(d) for d in dice] if isinstance(dice, list) else []
-        if any(not re.fullmatch(r"[1-6]", d) for d in dice):
-            raise InvalidInput("dice are chosen by their faces 1-6", where="dice", field="dice",
-                               code="play-bad-dice")
-        if not dice and action_mode:
-            return {"type": "roll", "player": player, "dice": None}
-        if not dice:
-            raise IllegalAction("choose at least one die to re-roll", clause="STRAT-2", code="empty-reroll")
-        return {"type": "roll", "player": player, "dice": [int(d) for d in dice]}
-    raise InvalidInput(f"unknown move {do!r}", where="do", field="do", code="play-bad-move")
 
 
 @dataclass(frozen=True)

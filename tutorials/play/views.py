@@ -9,7 +9,6 @@ wrong keys, ``game-miss``).
 
 from __future__ import annotations
 
-import re
 
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
@@ -17,7 +16,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from captain.rules import RulesError
-from captain.rules.errors import InvalidInput
 from captain.rules.situation import Mode
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.numbers import query_number
@@ -25,8 +23,9 @@ from tutorials.models import PracticeGame, StaleGame
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
-from tutorials.play.start import DEFAULT_CHOICES, StartRefused, options_from_form, start_context
-from tutorials.play.table import GamePage, move_from_form
+from tutorials.play.forms import MoveForm, PlayStartForm
+from tutorials.play.start import DEFAULT_CHOICES, start_context
+from tutorials.play.table import GamePage
 from tutorials.practice import games
 from tutorials.wording.problems import describe
 
@@ -46,12 +45,12 @@ def play_start(request: HttpRequest) -> HttpResponse:
         return render(request, "play/start.html", start_context(DEFAULT_CHOICES))
     if request.content_type not in _FORM_TYPES:
         return HttpResponse(status=415)
-    try:
-        chosen, options = options_from_form(request.POST)
-    except StartRefused as refused:
-        return render(request, "play/start.html", start_context(refused.chosen, refused.errors), status=422)
+    form = PlayStartForm.bind(request)
+    if not form.is_valid():
+        return render(request, "play/start.html", {**start_context(form.chosen(), form.refusals()),
+                                                   "form": form}, status=422)
     hit(request, "game")
-    game, key, _practice = games.start_game(options)
+    game, key, _practice = games.start_game(form.setup())
     response = redirect("tutorials:play-game", code=game.code)
     _forget_old_games(request, response)
     response.set_signed_cookie(_cookie_name(game.code), key, salt=COOKIE_SALT,
@@ -164,9 +163,19 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
-def _version(request: HttpRequest) -> int:
-    raw = request.POST.get("version") or request.GET.get("version") or ""
-    return int(raw) if re.fullmatch(r"[0-9]{1,8}", raw) else -1
+class _Refused(Exception):
+    """A move form refused: its refusal as the page shows it."""
+
+
+def _move_form(request: HttpRequest, practice) -> MoveForm:
+    """The move form of the request; the version may ride in the address (the board's
+    positions post only ``do`` and ``at``: :attr:`GamePage.post_url`)."""
+    data = request.POST
+    if "version" not in data and "version" in request.GET:
+        data = data.copy()
+        data.setlist("version", request.GET.getlist("version"))
+    return MoveForm(data, raw=request.body if request.content_type == _FORM_TYPES[0] else None,
+                    learner=practice.learner, action_mode=practice.state.rules.mode is Mode.ACTION)
 
 
 @require_POST
@@ -180,19 +189,23 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
         game, practice = _open(request, code)
     except _NotYours:
         return _not_found(request)
+    form = _move_form(request, practice)
     try:
-        if _version(request) < 0:  # every form of the page sends it: not "the game moved on"
-            raise InvalidInput("the move came without a readable version", where="version",
-                               field="version", code="play-no-version")
-        move = move_from_form(request.POST, practice.learner,
-                              action_mode=practice.state.rules.mode is Mode.ACTION)
-        practice = play_live(game, practice, move, _version(request))
+        if not form.is_valid():
+            refusal = next(iter(form.refusals().values()))
+            raise _Refused({"text": refusal, "clause": "", "code": refusal.code})
+        practice = play_live(game, practice, form.move(), form.version_seen)
+    except _Refused as refused:
+        refusal = refused.args[0]
     except StaleGame:
         game.refresh_from_db()
         practice = games.catch_up(game, games.practice_of(game))
         return _render(request, GamePage(game, practice, stale=True), status=409, move=True)
     except RulesError as error:
-        refusal = {"text": describe(error), "clause": error.clause or ""}
+        refusal = {"text": describe(error), "clause": error.clause or "", "code": error.code}
+    else:
+        refusal = None
+    if refusal is not None:
         game.refresh_from_db()  # in real time, the board as it stands now (a captain was faster)
         page = GamePage(game, games.catch_up(game, games.practice_of(game)), refusal=refusal)
         return _render(request, page, status=422, move=True)

@@ -19,7 +19,7 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
@@ -27,7 +27,6 @@ from typing import Any
 from django.utils import timezone
 
 from captain.rules import Colour, IllegalAction, InvalidInput, RuleSet
-from captain.rules.situation import BellRule, Mode
 from captain.rules.captains.pace import Pace
 from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
                                              learner_acts, learner_continues,
@@ -52,80 +51,22 @@ def _now(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
 
 
-def _colour(value: object, where: str) -> Colour:
-    return Colour.from_name(value, where=where, field=where)
-
-
 # --- options ------------------------------------------------------------------------------
-def _checked_rules(rules: RuleSet, players: int) -> RuleSet:
-    """What the start form refuses, the API refuses too (InvalidInput): a bell rule where
-    nothing rings (strategy mode, STRAT-1/3) or where it changes nothing (two players ring
-    on any cards, DICE-5)."""
-    if rules.bell is not BellRule.LINE and rules.mode is Mode.STRATEGY:
-        raise InvalidInput("strategy mode has no bell", where="rules.bell", field="rules.bell",
-                           code="bell-in-strategy", clause="STRAT-1")
-    if rules.bell is BellRule.FIRST_EDITION and players == 2:
-        raise InvalidInput("the first-edition bell changes nothing with two players", where="rules.bell",
-                           field="rules.bell", code="first-edition-two", clause="DICE-5")
-    return rules
+def new_setup(seats: Sequence[Colour], learner: Colour, rules: RuleSet, strengths: Mapping[Colour, str],
+              pace: Pace, *, start_player: Colour | None = None, seed: int | None = None) -> dict[str, Any]:
+    """The stored setup of a new game from choices already checked (the start form,
+    :class:`tutorials.play.forms.PlayStartForm`, or the API's
+    :class:`tutorials.api.schemas.GameIn`, both through the engine's
+    :func:`~captain.rules.situation.check_table_rules`).
 
-
-def parse_options(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The setup of a new game from the request's options, checked.
-
-    ``seats`` (2-4 colours, clockwise), ``learner`` (one of them), optional
-    ``start_player``, ``rules`` (the case format's rule keys: mode, variants, INT-1
-    reading, …), ``strength`` (``random``/``greedy``/``strong``, or one per captain's
-    colour), ``pace`` (``first-game``/``table``/``quick``/``fastest``), optional ``seed``.
-    Raises :class:`InvalidInput` naming the field.
+    ``seed`` deals a chosen game; without it, 128 random bits: the first rolls, which
+    everyone sees, must not give the seed away (and with it the deck order and every future
+    roll) to a search over all seeds.
     """
-    seats = data.get("seats")
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
-        raise InvalidInput("seats must be a list of 2 to 4 colours", where="seats", field="seats",
-                           code="bad-seats")
-    players = [_colour(c, f"seats[{i}]") for i, c in enumerate(seats)]
-    if len(set(players)) != len(players):
-        raise InvalidInput("a colour is seated twice", where="seats", field="seats", code="bad-seats")
-    learner = _colour(data.get("learner"), "learner")
-    if learner not in players:
-        raise InvalidInput(f"the learner's colour {learner.value} is not seated", where="learner",
-                           field="learner", code="colour-not-seated", colour=learner.value)
-    start = data.get("start_player")
-    start_player = _colour(start, "start_player") if start is not None else None
-    if start_player is not None and start_player not in players:
-        raise InvalidInput("the start player must be seated", where="start_player",
-                           field="start_player", code="colour-not-seated", colour=start_player.value)
-    rules = _checked_rules(RuleSet.from_json(data.get("rules")), len(players))
-    strength = data.get("strength", "greedy")
-    captains = [c for c in players if c is not learner]
-    if isinstance(strength, str):
-        strengths = {c.value: strength for c in captains}
-    elif isinstance(strength, Mapping):
-        strengths = {_colour(k, "strength").value: v for k, v in strength.items()}
-    else:
-        raise InvalidInput("strength must be a strength or one per captain", where="strength",
-                           field="strength", code="bad-strength")
-    if (set(strengths) != {c.value for c in captains}
-            or not all(isinstance(v, str) and v in STRENGTHS for v in strengths.values())):
-        raise InvalidInput(f"give each captain one of {', '.join(STRENGTHS)}", where="strength",
-                           field="strength", code="bad-strength")
-    try:
-        pace = Pace(data.get("pace", "table"))
-    except ValueError:
-        raise InvalidInput(f"pace must be one of {', '.join(p.value for p in Pace)}", where="pace",
-                           field="pace", code="bad-pace") from None
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                             or not 0 <= seed < 2**31):
-        raise InvalidInput("seed must be a whole number from 0 to 2147483647", where="seed",
-                           field="seed", code="bad-seed")
-    if seed is None:
-        # 128 random bits: the first rolls, which everyone sees, must not give the seed away
-        # (and with it the deck order and every future roll) to a search over all seeds
-        seed = secrets.randbits(128)
-    return {"seats": [c.value for c in players], "learner": learner.value,
+    return {"seats": [c.value for c in seats], "learner": learner.value,
             "start_player": start_player.value if start_player else None,
-            "rules": rules.to_json(), "strengths": strengths, "pace": pace.value, "seed": seed,
+            "rules": rules.to_json(), "strengths": {c.value: v for c, v in strengths.items()},
+            "pace": pace.value, "seed": secrets.randbits(128) if seed is None else seed,
             "captain_seed": secrets.randbelow(2**31)}
 
 
@@ -194,12 +135,10 @@ def _record(practice: Practice) -> dict[str, Any]:
                        "ticks": {c.value: n for c, n in practice.ticks.items()}}}
 
 
-def start_game(data: Mapping[str, Any], *, now: datetime | None = None
+def start_game(setup: Mapping[str, Any], *, now: datetime | None = None
                ) -> tuple[PracticeGame, str, Practice]:
-    """Create a game from the request's options (:func:`parse_options`); returns the row,
-    the learner's key (shown once, stored hashed) and the game. Expired games are deleted
-    on the way."""
-    setup = parse_options(data)
+    """Create a game from its setup (:func:`new_setup`); returns the row, the learner's key
+    (shown once, stored hashed) and the game. Expired games are deleted on the way."""
     practice = _deal(setup)
     key = secrets.token_urlsafe(24)
     started = _now(now)

@@ -12,7 +12,7 @@ from tutorials.walkthrough import Walkthrough
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import taught_clauses
-from tutorials.tutorial.teaching import parse_options, script_context, sections
+from tutorials.tutorial.teaching import script_context, sections, stored_options
 from tutorials.wording.clauses import clause_texts, sections_by_anchor
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import PHASE_NAMES
@@ -109,7 +109,7 @@ def context_for(name: str) -> dict:
                    clauses=clause_texts(), sections=sections_by_anchor())
     if name in ("teach", "quick-start"):
         # the script for a 3-4 player action-mode table without variants, as read aloud
-        options = parse_options({"script": "full" if name == "teach" else "quick"})
+        options = stored_options({"script": "full" if name == "teach" else "quick"})
         ctx.update(script_context(options), examples=examples(), sheet_examples=True,
                    script_sections=sections(options),
                    comes_up=cards_for(options, taught_clauses(options)))

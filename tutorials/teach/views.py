@@ -26,23 +26,17 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import push_url
 
 from captain.rules import Colour
+from captain.rules.situation import VARIANTS
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.not_found import shown_code
+from tutorials.forms import COLOUR_VALUES
 from tutorials.models import StaleTable, TeachSession, normalize_code
+from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach.plan import act_on_board, current_section, load_board, move
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
-from tutorials.tutorial.teaching import (
-    COLOURS,
-    VARIANT_CLAUSES,
-    VARIANTS,
-    OptionsError,
-    parse_options,
-    script_context,
-    sections,
-    stored_options,
-)
+from tutorials.tutorial.teaching import script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 
@@ -215,24 +209,13 @@ def teach_start(request: HttpRequest) -> HttpResponse:
         if request.content_type not in _FORM_TYPES:
             return HttpResponse(_("Send the start form as a form (application/x-www-form-urlencoded)."),
                                 status=415, content_type="text/plain; charset=utf-8")
-        chosen = {"players": request.POST.get("players", "4"), "mode": request.POST.get("mode", "action"),
-                  "script": request.POST.get("script", "quick"),
-                  "variants": request.POST.getlist("variants"),
-                  "first_edition": request.POST.get("first_edition", ""),
-                  "seats": request.POST.getlist("seats")}
-        # a choice sent twice (players=2&players=3) is no choice: never silently the last
-        twice = {f: _("This choice was sent more than once: choose one.")
-                 for f in ("players", "mode", "script", "first_edition") if len(request.POST.getlist(f)) > 1}
-        try:
-            options = parse_options(chosen)
-            if twice:
-                raise OptionsError(twice)
-        except OptionsError as refused:
-            # the form again, showing what was chosen (as understood) and why it was refused
-            ticked = chosen["first_edition"].strip().lower() in ("1", "on", "true")
-            shown = {**chosen, "first_edition": ticked}
+        form = TeachStartForm.bind(request)
+        if not form.is_valid():
+            # the form again, showing what was chosen and, beside each choice, why it was refused
             return render(request, "teach/start.html",
-                          _start_context(chosen=shown, errors={**refused.errors, **twice}), status=422)
+                          _start_context(chosen=form.chosen(), errors=form.refusals(), form=form),
+                          status=422)
+        options = form.options()
         hit(request, "table")
         session = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
@@ -251,17 +234,17 @@ def _script_minutes(script: str) -> float:
 
 
 _DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [],
-                    "first_edition": False, "seats": list(COLOURS)}
+                    "first_edition": False, "seats": list(COLOUR_VALUES)}
 
 
 def _start_context(**extra) -> dict:
     chosen = {**_DEFAULT_CHOICES, **extra.pop("chosen", {})}
-    picked = list(chosen["seats"] or COLOURS) + list(COLOURS)
-    seat_rows = [{"number": i + 1, "choices": [(c, COLOUR_NAMES[Colour(c)], c == picked[i]) for c in COLOURS]}
-                 for i in range(len(COLOURS))]
+    picked = list(chosen["seats"] or COLOUR_VALUES) + list(COLOUR_VALUES)
+    seat_rows = [{"number": i + 1,
+                  "choices": [(c, COLOUR_NAMES[Colour(c)], c == picked[i]) for c in COLOUR_VALUES]}
+                 for i in range(len(COLOUR_VALUES))]
     return {"seat_rows": seat_rows,
-            "variant_choices": [(v, VARIANT_CLAUSES[v], clause_summary(VARIANT_CLAUSES[v]))
-                                for v in VARIANTS],
+            "variant_choices": [(v, clause, clause_summary(clause)) for v, clause in VARIANTS.items()],
             "first_edition_summary": clause_summary("VAR-4"),
             "script_minutes": {name: _script_minutes(name) for name in ("quick", "full")},
             "chosen": chosen, "errors": extra.pop("errors", {}), **extra}
@@ -271,7 +254,11 @@ def _start_context(**extra) -> dict:
 def teach_find(request: HttpRequest) -> HttpResponse:
     """``?code=…``: follow the table with that code (typed any way: :func:`normalize_code`),
     or say it is unknown or expired."""
-    typed = request.GET.get("code", "")
+    form = JoinForm.bind(request)
+    if not form.is_valid():
+        ctx = _start_context(join_error=form.refusals()["code"], join_code=form.code_typed())
+        return render(request, "teach/start.html", ctx, status=422)
+    typed = form.cleaned_data["code"]
     code = normalize_code(typed)
     session = _find(request, code) if code else None
     if session is not None:
@@ -279,10 +266,10 @@ def teach_find(request: HttpRequest) -> HttpResponse:
     if code:  # what the visitor typed, isolated in <bdi> and escaped
         message = mark_safe(conditional_escape(_(
             "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
-            "codes end after four hours.")) % {"code": format_html("<bdi>{}</bdi>", typed.strip()[:16])})
+            "codes end after four hours.")) % {"code": format_html("<bdi>{}</bdi>", form.code_typed())})
     else:
         message = _("Type the table code shown on the presenter's screen.")
-    ctx = _start_context(join_error=message, join_code=typed.strip()[:16])
+    ctx = _start_context(join_error=message, join_code=form.code_typed())
     return render(request, "teach/start.html", ctx, status=404 if code else 200)
 
 
@@ -304,13 +291,6 @@ def _present_page(request: HttpRequest, session: TeachSession, *, note: str = ""
     return render(request, "teach/present.html", ctx, status=status)
 
 
-def _posted_int(request: HttpRequest, name: str) -> int | None:
-    """``name`` from the POST body as a plain decimal number (ASCII digits, optional minus,
-    at most 9 digits), or ``None``."""
-    value = request.POST.get(name, "")
-    return int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else None
-
-
 @require_POST
 @table_view
 def teach_go(request: HttpRequest, code: str) -> HttpResponse:
@@ -324,10 +304,14 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     session = _session(request, code)
     if not _is_presenter(request, session):
         return _forbidden(_("Only the person teaching can move the table along."))
-    to, seen = _posted_int(request, "to"), _posted_int(request, "v")
-    if to is None or seen is None:
-        return HttpResponse(_("A move needs the section to go to (to) and the version it was made from (v), "
-                              "both as whole numbers."), status=400, content_type="text/plain; charset=utf-8")
+    form = GoForm.bind(request)
+    if not form.is_valid():
+        refused = next((r for r in form.refusals().values()
+                        if r.code in ("duplicate-field", "not-utf8")), None)
+        return HttpResponse(refused or _("A move needs the section to go to (to) and the version it was made "
+                                         "from (v), both as whole numbers."),
+                            status=400, content_type="text/plain; charset=utf-8")
+    to, seen = int(form.cleaned_data["to"]), int(form.cleaned_data["v"])
     note, status = "", 200
     try:
         move(session, to, seen)
@@ -365,8 +349,18 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
     session = _session(request, code)
     if not _is_presenter(request, session):
         return _forbidden(_("Only the person teaching can change the boards."))
+    form = BoardActionForm.bind(request)
+    if not form.is_valid():  # the board as it is, with the reason beside it
+        try:
+            board = load_board(session, current_section(session), board_id)
+        except LookupError:
+            raise Http404("no such board in this section") from None
+        board.note = "refused"
+        _presenter_urls(board, session)
+        response = render(request, "tutorials/_board.html", {"board": board}, status=422)
+        return push_url(response, False)
     try:
-        board = act_on_board(session, board_id, request.POST.get("do", ""), request.POST.get("at", ""),
+        board = act_on_board(session, board_id, form.cleaned_data["do"], form.cleaned_data["at"],
                              rng=random.SystemRandom())
     except LookupError:
         raise Http404("no such board in this section") from None

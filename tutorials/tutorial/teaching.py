@@ -2,8 +2,9 @@
 
 Two scripts: the **quick start** (the goal in its first lines, the core rules, then play;
 details wait on "when it comes up" cards, :mod:`tutorials.tutorial.comes_up`) and the
-**full** read-aloud script (the tutorial's lessons). :func:`parse_options` reads and checks
-the choices made before starting; :func:`sections` gives the script for them;
+**full** read-aloud script (the tutorial's lessons). :func:`stored_options` reads the choices
+made before starting (:class:`tutorials.teach.forms.TeachStartForm` checks them);
+:func:`sections` gives the script for them;
 :func:`script_context` the template variables with which player count, mode and variants
 change the sentences where those rules are taught (no correction boxes after the fact).
 The presenter (:mod:`tutorials.teach`) and the printed sheets (:mod:`tutorials.sheets`)
@@ -18,15 +19,12 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from captain.rules.situation import BELL_CARDS
+from captain.rules import COLOURS as SEATING
+from captain.rules.situation import VARIANTS
 from tutorials.tutorial import boards
 from tutorials.tutorial.script import LESSONS
 from tutorials.wording.facts import table_facts
 
-#: The official variants a table may choose (RULES.md "Variants"); VAR-4 is not among them:
-#: it is the superseded first-edition bell, offered apart as ``first_edition``.
-VARIANTS = ("v1", "v2", "v3")
-VARIANT_CLAUSES = {"v1": "VAR-1", "v2": "VAR-2", "v3": "VAR-3"}
 SCRIPTS = ("quick", "full")
 MODES = ("action", "strategy")
 
@@ -52,102 +50,9 @@ class Section:
     phase: str = "setup"
 
 
-class OptionsError(ValueError):
-    """The start form's choices cannot be taught together.
-
-    ``errors`` maps a form field (``players``, ``mode``, ``script``, ``variants``,
-    ``first_edition``) to a translated sentence that says what is wrong and why.
-    """
-
-    def __init__(self, errors: Mapping[str, object]) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
-        self.errors = dict(errors)
-
-
-def _checked_choices(data: Mapping[str, object], errors: dict) -> tuple[int, str, str, list[str], bool]:
-    raw_players = str(data.get("players", "4"))
-    players = int(raw_players) if raw_players in ("2", "3", "4") else 4
-    if raw_players not in ("2", "3", "4"):
-        errors["players"] = _("Choose 2, 3 or 4 players.")
-    mode = str(data.get("mode", "action"))
-    if mode not in MODES:
-        errors["mode"], mode = _("Choose action mode or strategy mode."), "action"
-    script = str(data.get("script", "quick"))
-    if script not in SCRIPTS:
-        errors["script"], script = _("Choose the quick start or the full script."), "quick"
-    raw = data.get("variants", [])
-    raw = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, (list, tuple)) else []
-    ticked = str(data.get("first_edition", "")).strip().lower()
-    first_edition = ticked in ("1", "on", "true")
-    if ticked not in ("", "0", "off", "false", "1", "on", "true"):
-        errors["first_edition"] = _("Tick the box for the first-edition rule, or leave it empty.")
-    unknown = [str(v) for v in raw if v not in VARIANTS]
-    if unknown:
-        errors["variants"] = (_("There is no variant “%(name)s”. Choose from the list.")
-                              % {"name": unknown[0][:20]} if unknown[0].strip()
-                              else _("An empty variant was sent. Choose from the list."))
-    return players, mode, script, sorted({v for v in raw if v in VARIANTS}), first_edition
-
-
-COLOURS = ("red", "blue", "green", "white")
-
-
-def _checked_seats(data: Mapping[str, object], players: int, errors: dict) -> list[str]:
-    """The colours round the table, clockwise (``seats``: a list of colour names, the
-    first ``players`` of them used); the default is red, blue, green, white."""
-    raw = data.get("seats") or list(COLOURS)
-    raw = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, (list, tuple)) else []
-    seats = [str(c) for c in raw[:players]]
-    if len(seats) < players or any(c not in COLOURS for c in seats):
-        errors["seats"] = _("Choose a colour for every seat: red, blue, green or white.")
-        return list(COLOURS[:players])
-    if len(set(seats)) < players:
-        errors["seats"] = _("Each seat needs its own colour.")
-    return seats
-
-
-def parse_options(data: Mapping[str, object]) -> dict[str, object]:
-    """Check the start form's choices and return the table's options.
-
-    ``data`` holds ``players`` ("2".."4"), ``mode`` ("action"/"strategy"), ``script``
-    ("quick"/"full"), ``variants`` (a list of "v1".."v3") and ``first_edition`` ("1",
-    "on" or "true" when ticked; "", "0", "off" or "false" when not). Missing values take
-    the form's defaults (4 players, action mode, quick start, no variants).
-
-    ``seats`` lists the colours round the table clockwise (the first ``players`` are used;
-    default red, blue, green, white): the guided first round draws the table with them.
-
-    Returns ``{"players", "mode", "script", "variants", "first_edition", "seats"}``. Raises
-    :class:`OptionsError` for values the form does not offer and for combinations that
-    mean nothing: VAR-3 or the first-edition bell in strategy mode, which has no bell
-    (STRAT-1); the first-edition bell with two players, who always play the
-    anywhere-on-the-grid bell (DICE-5); VAR-3 together with the first-edition bell (both
-    replace the same condition).
-    """
-    errors: dict[str, object] = {}
-    players, mode, script, variants, first_edition = _checked_choices(data, errors)
-    seats = _checked_seats(data, players, errors)
-    if mode == "strategy" and "v3" in variants and "variants" not in errors:
-        errors["variants"] = _("VAR-3 changes when the bell may ring, and strategy mode has no bell: "
-                               "untick VAR-3 or choose action mode.")
-    if first_edition and mode == "strategy":
-        errors["first_edition"] = _("The first-edition rule changes the bell, and strategy mode has no "
-                                    "bell: untick it or choose action mode.")
-    elif first_edition and players == 2:
-        errors["first_edition"] = _("With two players the bell already rings once dice lie on %(n)s cards "
-                                    "anywhere, so the first-edition rule changes nothing: untick it or "
-                                    "choose 3 or 4 players.") % {"n": BELL_CARDS}
-    elif first_edition and "v3" in variants:
-        errors["first_edition"] = _("VAR-3 and the first-edition rule both replace the bell condition: "
-                                    "choose one of them.")
-    if errors:
-        raise OptionsError(errors)
-    return {"players": players, "mode": mode, "script": script, "variants": variants,
-            "first_edition": first_edition, "seats": seats}
-
-
 def stored_options(options: Mapping[str, object]) -> dict[str, object]:
-    """The options of a table as stored, read the way :func:`parse_options` writes them.
+    """The options of a table as stored, read the way the start form writes them
+    (:meth:`tutorials.teach.forms.TeachStartForm.options`).
 
     Tables started before the quick start existed have no ``script`` (the full one) and
     may hold the first-edition bell as a variant ``"v4"``; anything a stored row holds that
@@ -155,12 +60,13 @@ def stored_options(options: Mapping[str, object]) -> dict[str, object]:
     """
     raw = options.get("variants", [])
     raw = [raw] if isinstance(raw, str) else raw if isinstance(raw, (list, tuple)) else []
+    colours = [c.value for c in SEATING]
     players = options.get("players", 4)
     players = players if players in (2, 3, 4) else 4
     seats = options.get("seats")
-    if not (isinstance(seats, list) and len(seats) >= players and set(seats[:players]) <= set(COLOURS)
+    if not (isinstance(seats, list) and len(seats) >= players and set(seats[:players]) <= set(colours)
             and len(set(seats[:players])) == players):
-        seats = list(COLOURS)
+        seats = colours
     return {"players": players, "seats": list(seats[:players]),
             "mode": options.get("mode") if options.get("mode") in MODES else "action",
             "script": options.get("script") if options.get("script") in SCRIPTS else "full",
@@ -204,7 +110,7 @@ FIRST_ROUND = (
 
 
 def sections(options: Mapping[str, object]) -> list[Section]:
-    """The script for these options (as :func:`parse_options` returns them), in teaching
+    """The script for these options (as :func:`stored_options` reads them), in teaching
     order: the quick start or the full script, with the strategy-mode Dice Time instead of
     the real-time one and its bell; then the guided first round (:data:`FIRST_ROUND`)."""
     return _script_sections(stored_options(options)) + list(FIRST_ROUND)

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django_htmx.http import push_url
 
+from tutorials.forms import Query
 from tutorials.tutorial import boards
 from tutorials.tutorial.script import LESSONS, LESSONS_BY_SLUG, neighbours
 from tutorials.wording.clauses import sections
@@ -50,7 +51,8 @@ def tutorial_lesson(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse:
-    """Apply one action (``?state=…&do=…``) to an example board.
+    """Apply one action (``?state=…&do=…&at=…``, read by :class:`~tutorials.forms.Query`)
+    to an example board; a parameter sent twice or not in UTF-8 changes nothing (422 for htmx).
 
     htmx requests get the board partial and the page URL pushed into history; plain
     requests are redirected to the lesson page holding the new state, so every board
@@ -59,9 +61,14 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
     lesson = _lesson_or_404(slug)
     if board_id not in lesson.boards:
         raise Http404("no such board on this page")
-    board = boards.load(board_id, request.GET.get("state", ""), lesson=slug)
-    action = request.GET.get("do", "")
-    arg = request.GET.get("at", "")
+    query = Query(request)
+    board = boards.load(board_id, query.get("state"), lesson=slug)
+    action, arg = query.get("do"), query.get("at")
+    if query.refusal:  # a link the page never makes: the board stays as it was
+        board.note = "refused"
+        if not request.htmx:
+            return redirect(board.page_url())
+        return render(request, "tutorials/_board.html", {"board": board}, status=422)
     board = board.apply(action, arg, rng=random.SystemRandom())
     page_url = board.page_url()
     if not request.htmx:

@@ -102,10 +102,6 @@ _FIXED = {
     "unknown-colour": gettext_lazy("Unknown colour: use red, blue, green or white."),
     "not-object": gettext_lazy(
         "The input must be a JSON object with players, start_player and board."),
-    "not-object-game": gettext_lazy(
-        "The input must be a JSON object with seats and learner (and, if you like, start_player, "
-        "strength, rules, pace and seed)."),
-    "not-object-action": gettext_lazy("The input must be a JSON object with action and version."),
     "bell-in-strategy": gettext_lazy("Strategy mode has no bell: VAR-3 and the first-edition bell apply in "
                                      "action mode only."),
     "bad-seats": gettext_lazy("Seats are a list of 2 to 4 different colours, clockwise."),
@@ -119,6 +115,10 @@ _FIXED = {
     "bad-occupant": gettext_lazy(
         "Unknown card or dice on a position: use an attack card like b1 or dice like B."),
     "bad-json": gettext_lazy("The input is not valid JSON."),
+    "two-bell-rules": gettext_lazy("VAR-3 and the first-edition rule both replace the bell condition: "
+                                   "choose one of them."),
+    "invisible-title": gettext_lazy("The title holds only invisible characters: type a title people "
+                                    "can read, or leave it empty."),
 }
 
 
@@ -155,8 +155,22 @@ def _bad_title(p: dict) -> str:
     return _("The title may have at most 120 characters and no control characters.")
 
 
+def _duplicate_field(p: dict) -> str:
+    if p.get("key"):  # a key of a JSON body
+        return _("The key %(key)s is sent more than once: send it once.") % {"key": p["key"]}
+    return _("This choice was sent more than once: choose one.")
+
+
+def _not_utf8(p: dict) -> str:
+    if p.get("form"):
+        return _("What was sent here is not text in UTF-8, so it could not be read: type it again.")
+    return _("The request body must be JSON text in UTF-8.")
+
+
 #: error code -> the sentence, from the error's parameters
 _SENTENCES = {
+    "duplicate-field": _duplicate_field,
+    "not-utf8": _not_utf8,
     "bad-title": _bad_title,
     "too-many-cards": _too_many_cards,
     "too-many-dice": lambda p: _(
