@@ -341,9 +341,6 @@ def _on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
                     [make_problem(f"http-{exc.status_code}", str(exc))])
 
 
-# --- schemas (documentation and the small bodies) -----------------------------------
-
-
 # --- endpoints --------------------------------------------------------------------
 
 #: Every error an endpoint with a body can answer, in the problem shape.

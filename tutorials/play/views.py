@@ -9,7 +9,6 @@ wrong keys, ``game-miss``).
 
 from __future__ import annotations
 
-
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -163,10 +162,6 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
-class _Refused(Exception):
-    """A move form refused: its refusal as the page shows it."""
-
-
 def _move_form(request: HttpRequest, practice) -> MoveForm:
     """The move form of the request; the version may ride in the address (the board's
     positions post only ``do`` and ``at``: :attr:`GamePage.post_url`)."""
@@ -190,21 +185,19 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     except _NotYours:
         return _not_found(request)
     form = _move_form(request, practice)
-    try:
-        if not form.is_valid():
-            refusal = next(iter(form.refusals().values()))
-            raise _Refused({"text": refusal, "clause": "", "code": refusal.code})
-        practice = play_live(game, practice, form.move(), form.version_seen)
-    except _Refused as refused:
-        refusal = refused.args[0]
-    except StaleGame:
-        game.refresh_from_db()
-        practice = games.catch_up(game, games.practice_of(game))
-        return _render(request, GamePage(game, practice, stale=True), status=409, move=True)
-    except RulesError as error:
-        refusal = {"text": describe(error), "clause": error.clause or "", "code": error.code}
+    refusal = None
+    if not form.is_valid():
+        first = next(iter(form.refusals().values()))
+        refusal = {"text": first, "clause": "", "code": first.code}
     else:
-        refusal = None
+        try:
+            practice = play_live(game, practice, form.move(), form.version_seen)
+        except StaleGame:
+            game.refresh_from_db()
+            practice = games.catch_up(game, games.practice_of(game))
+            return _render(request, GamePage(game, practice, stale=True), status=409, move=True)
+        except RulesError as error:
+            refusal = {"text": describe(error), "clause": error.clause or "", "code": error.code}
     if refusal is not None:
         game.refresh_from_db()  # in real time, the board as it stands now (a captain was faster)
         page = GamePage(game, games.catch_up(game, games.practice_of(game)), refusal=refusal)

@@ -25,7 +25,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating, Situation
+from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating,
+                           Situation)
 from captain.rules.situation import SpeedOrder
 from tutorials.drawing.cells import CellView
 from tutorials.walkthrough import StepNav, Walkthrough
@@ -72,8 +73,9 @@ class RoundBoard(ExampleBoard):
         super().__init__(lesson)
         self.options = options
         self.players = int(options.get("players", 4))  # type: ignore[arg-type]
-        letters = options.get("seats") or ("red", "blue", "green", "white")
-        self.seats: tuple[Colour, ...] = tuple(Colour(c) for c in letters)[: self.players]  # type: ignore[union-attr]
+        seats = options.get("seats")
+        self.seats: tuple[Colour, ...] = (tuple(Colour(c) for c in seats) if seats  # type: ignore[union-attr]
+                                          else COLOURS)[: self.players]
         self.start = start if start in self.seats else self.seats[0]
         self.brush = brush if brush is not None and brush.colour in self.seats else None
         self.side = table_facts(self.players)["side"]
