@@ -263,6 +263,10 @@ RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
 # (tutorials.http.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
 REFUSAL_DELAY = float(os.environ.get("DJANGO_REFUSAL_DELAY") or (0 if DEBUG else 1))
 
+# The browser tests wait on markers a page's scripts leave (requests in flight, swaps
+# settled, steps shown, keys ready): static/js/test-hooks.js, served only when this is on.
+TEST_HOOKS = _env_bool("CAPTAIN_TEST_HOOKS", default=False)
+
 # The site uses none of these browser features; nor may anything it embeds.
 PERMISSIONS_POLICY = {feature: [] for feature in (
     "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "geolocation",

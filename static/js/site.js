@@ -63,25 +63,6 @@
     return el.querySelector(CONTROLS);
   }
 
-  // how many htmx requests are on their way (tests wait for none after a swap); an xhr's
-  // loadend comes after a load, an error, an abort or a timeout alike
-  var html = document.documentElement;
-  var inFlight = 0;
-  html.dataset.requests = "0";
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    var xhr = e.detail && e.detail.xhr;
-    if (!xhr) return;
-    inFlight += 1;
-    html.dataset.requests = String(inFlight);
-    xhr.addEventListener("loadend", function () {
-      // after htmx's own load handler (it swaps and settles first)
-      setTimeout(function () {
-        inFlight = Math.max(0, inFlight - 1);
-        html.dataset.requests = String(inFlight);
-      }, 0);
-    });
-  });
-
   // A page loaded anew in place of a swap (the analyzer's Undo goes back in the browser's
   // history, which reloads the earlier page): the control named before leaving takes the focus.
   var after = sessionStorage.getItem("focusAfterLoad");
@@ -140,6 +121,5 @@
       // moved on, e.g. a new phase of the game) is brought into view
       if (next) next.focus({ preventScroll: !!same });
     }
-    html.dataset.settled = String(parseInt(html.dataset.settled || "0", 10) + 1); // tests wait for this
   });
 })();

@@ -48,7 +48,7 @@
       if (e.target && e.target.id === "guest-section") arrived();
       if (!document.querySelector("#guest-section[hx-get]") && sync) sync.hidden = true; // table ended
     });
-    guest.dataset.ready = "1";
+    guest.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
     return;
   }
   if (!presenter) return;
@@ -145,5 +145,6 @@
     e.preventDefault();
     if (busy) queue.push(dir); else go(dir);
   });
-  presenter.dataset.ready = "1"; // keys work from here on (tests wait for this)
+  // keys work from here on
+  presenter.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
 })();
