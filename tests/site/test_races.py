@@ -114,7 +114,8 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
 
     def rival():
         try:
-            TeachSession.objects.create(code="aaaaa", presenter_key="rival", options={})
+            TeachSession.objects.create(code="aaaaa", presenter_key="rival", options={},
+                                        expires_at=TeachSession.lifetime_end())
         finally:
             connections.close_all()
 

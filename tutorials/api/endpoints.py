@@ -49,7 +49,7 @@ from tutorials import services
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ActionIn, GameIn, GameOut,
                                    PositionIn, PositionOut, ProblemsOut, SavedPositionOut, SolveOut)
 from tutorials.http.limits import RateLimited, check_misses, hit, miss
-from tutorials.models import StaleGame
+from tutorials.models import Stale
 from tutorials.practice import games
 from tutorials.services import SHORT_CODE
 from tutorials.wording.problems import describe
@@ -518,7 +518,7 @@ def play_action(request: HttpRequest, payload: ActionIn, game_id: str = Path(...
         if not exc.field or not exc.field.startswith("action"):
             exc.field = "action"
         raise
-    except StaleGame:
+    except Stale:
         raise Problems(409, [make_problem(
             "stale-version", _("The game has moved on since you chose this action: read it "
                                "again and choose anew."), field="version")]) from None

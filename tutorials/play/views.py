@@ -18,7 +18,7 @@ from captain.rules import RulesError
 from captain.rules.situation import Mode
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.numbers import query_number
-from tutorials.models import PracticeGame, StaleGame
+from tutorials.models import PracticeGame, Stale
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
@@ -192,7 +192,7 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     else:
         try:
             practice = play_live(game, practice, form.move(), form.version_seen)
-        except StaleGame:
+        except Stale:
             game.refresh_from_db()
             practice = games.catch_up(game, games.practice_of(game))
             return _render(request, GamePage(game, practice, stale=True), status=409, move=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from tutorials.models import StaleTable
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial import boards
 from tutorials.tutorial.examples import TREASURE_SETS
@@ -51,7 +50,7 @@ def move(session, to: int, seen: int) -> None:
     """Move the table to section ``to`` (clamped to the script), as a move made from
     version ``seen`` of the table.
 
-    Raises :class:`~tutorials.models.StaleTable` when the table is no longer at ``seen``
+    Raises :class:`~tutorials.models.Stale` when the table is no longer at ``seen``
     (another screen moved it or changed a board since): nothing is written, so a stale
     screen never takes the table backwards. Moving to the section the table is at
     changes nothing. The first move starts the whole-teach timer (``started_at``); every
@@ -59,8 +58,7 @@ def move(session, to: int, seen: int) -> None:
     """
     count = len(sections(session.options))
     to = max(0, min(to, count - 1))
-    if seen != session.version:
-        raise StaleTable(session.code, seen)
+    session.expect(seen)
     if to != session.section:
         now = timezone.now()
         session.change(seen, section=to, section_since=now, started_at=session.started_at or now)
@@ -70,7 +68,7 @@ def act_on_board(session, board_id: str, action: str, arg: str, rng):
     """Apply one action to a board of the current section; returns the new board.
 
     Raises ``LookupError`` when the section has no board ``board_id``, and
-    :class:`~tutorials.models.StaleTable` when the table changed since ``session`` was
+    :class:`~tutorials.models.Stale` when the table changed since ``session`` was
     read: the action is then not applied, so a concurrent change is never overwritten.
     """
     section = current_section(session)

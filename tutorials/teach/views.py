@@ -30,7 +30,7 @@ from captain.rules.situation import VARIANTS
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.not_found import shown_code
 from tutorials.forms import COLOUR_VALUES
-from tutorials.models import StaleTable, TeachSession, normalize_code
+from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach.plan import act_on_board, current_section, load_board, move
 from tutorials.tutorial.boards import NOTES
@@ -315,7 +315,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     note, status = "", 200
     try:
         move(session, to, seen)
-    except StaleTable:
+    except Stale:
         session = _session(request, code)
         note, status = _stale_message(), 409
     if request.htmx:
@@ -364,7 +364,7 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
                              rng=random.SystemRandom())
     except LookupError:
         raise Http404("no such board in this section") from None
-    except StaleTable:
+    except Stale:
         session = _session(request, code)
         if not request.htmx:
             return _present_page(request, session, note=_stale_message(), status=409)
