@@ -36,6 +36,8 @@ from captain.rules.situation import PLAYER_COUNTS, VARIANTS, Mode, RuleSet, chec
 from tutorials.wording.problems import describe
 
 _FORM_TYPE = "application/x-www-form-urlencoded"
+#: the bodies a browser sends a form as; views refuse others (a JSON body) with 415
+FORM_TYPES = (_FORM_TYPE, "multipart/form-data")
 
 
 def badly_encoded(raw: bytes | str) -> set[str]:

@@ -29,7 +29,8 @@ from captain.rules import Colour
 from captain.rules.situation import VARIANTS
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.not_found import shown_code
-from tutorials.forms import COLOUR_VALUES
+from tutorials.forms import COLOUR_VALUES, FORM_TYPES
+from tutorials.http.cookies import SignedCookie
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach.plan import act_on_board, current_section, load_board, move
@@ -40,28 +41,20 @@ from tutorials.tutorial.teaching import script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 
-COOKIE_SALT = "teach-presenter"
-GUEST_SALT = "teach-guest"
-
-
-def _cookie_name(code: str) -> str:
-    return f"teach_{code}"
-
-
-def _guest_cookie_name(code: str) -> str:
-    return f"follow_{code}"
+#: the presenter's key of each table this browser teaches
+PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
+#: a mark on each table this browser follows as a guest (no secret: "1")
+GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
 
 
 def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
-    key = request.get_signed_cookie(_cookie_name(session.code), default=None, salt=COOKIE_SALT)
+    key = PRESENTER.read(request, session.code)
     return key is not None and key == session.presenter_key
 
 
 def _knows_table(request: HttpRequest, code: str) -> bool:
     """Whether this browser has opened table ``code`` before (presenter or guest cookie)."""
-    return any(request.get_signed_cookie(name, default=None, salt=salt) is not None
-               for name, salt in ((_cookie_name(code), COOKIE_SALT),
-                                  (_guest_cookie_name(code), GUEST_SALT)))
+    return any(cookie.read(request, code) is not None for cookie in (PRESENTER, GUEST))
 
 
 def _find(request: HttpRequest, code: str) -> TeachSession | None:
@@ -194,7 +187,6 @@ def _stale_message() -> str:
 
 
 # --- presenter ------------------------------------------------------------------------------
-_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -206,7 +198,7 @@ def teach_start(request: HttpRequest) -> HttpResponse:
     ``table`` limit. A body that is not a form (JSON, text) is refused with 415.
     """
     if request.method == "POST":
-        if request.content_type not in _FORM_TYPES:
+        if request.content_type not in FORM_TYPES:
             return HttpResponse(_("Send the start form as a form (application/x-www-form-urlencoded)."),
                                 status=415, content_type="text/plain; charset=utf-8")
         form = TeachStartForm.bind(request)
@@ -219,9 +211,7 @@ def teach_start(request: HttpRequest) -> HttpResponse:
         hit(request, "table")
         session = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
-        response.set_signed_cookie(_cookie_name(session.code), session.presenter_key, salt=COOKIE_SALT,
-                                   max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
-                                   samesite="Lax", secure=request.is_secure())
+        PRESENTER.give(request, response, session.code, session.presenter_key)
         return response
     return render(request, "teach/start.html", _start_context())
 
@@ -410,9 +400,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     if code != session.code:
         return redirect("tutorials:teach-guest", code=session.code)
     response = render(request, "teach/guest.html", _context(request, session, presenter=False))
-    response.set_signed_cookie(_guest_cookie_name(session.code), "1", salt=GUEST_SALT,
-                               max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
-                               samesite="Lax", secure=request.is_secure())
+    GUEST.give(request, response, session.code, "1")
     return response
 
 
