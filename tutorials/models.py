@@ -180,15 +180,16 @@ class VersionedRow(models.Model):
 class TeachSession(VersionedRow):
     """A table being taught: the presenter's position in the script, followed by guests.
 
-    ``code`` is what guests type or scan (``/t/<code>/``); ``presenter_key`` lives in
-    a signed cookie on the presenter's device only, so guests can follow but never
-    steer. Guests poll with the version they have and get an answer only when it moved.
+    ``code`` is what guests type or scan (``/t/<code>/``); the presenter's key lives in a
+    signed cookie on the presenter's device only and is stored as its :func:`hash_key`
+    (``presenter_key_hash``), so guests can follow but never steer. Guests poll with the
+    version they have and get an answer only when it moved.
     """
 
     LIFETIME_HOURS = 4
 
     code = models.CharField(max_length=16, unique=True)
-    presenter_key = models.CharField(max_length=64)
+    presenter_key_hash = models.CharField(max_length=64)
     options = models.JSONField(default=dict)
     section = models.PositiveSmallIntegerField(default=0)
     board_states = models.JSONField(default=dict)
@@ -207,17 +208,22 @@ class TeachSession(VersionedRow):
         return self.code
 
     @classmethod
-    def start(cls, options: dict) -> TeachSession:
-        """Create a session with a fresh short code and presenter key.
+    def start(cls, options: dict) -> tuple[TeachSession, str]:
+        """Create a session with a fresh short code and presenter key; returns the row and
+        the key (given once, to the presenter's cookie; the row keeps only its hash).
 
         The code is inserted first and replaced when taken (:func:`insert_with_free_code`).
         Sessions that have expired are deleted on the way (:meth:`delete_expired`).
         """
         cls.delete_expired()
-        session = cls(presenter_key=secrets.token_urlsafe(32), options=options,
-                      expires_at=cls.lifetime_end())
+        key = secrets.token_urlsafe(32)
+        session = cls(presenter_key_hash=hash_key(key), options=options, expires_at=cls.lifetime_end())
         insert_with_free_code(session, lambda: new_code()[:5], "table code")
-        return session
+        return session, key
+
+    def presented_by(self, key: str | None) -> bool:
+        """Whether ``key`` (from the presenter's cookie) is this table's presenter key."""
+        return key_opens(self.presenter_key_hash, key)
 
 
 class PracticeGame(VersionedRow):

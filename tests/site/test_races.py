@@ -114,7 +114,7 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
 
     def rival():
         try:
-            TeachSession.objects.create(code="aaaaa", presenter_key="rival", options={},
+            TeachSession.objects.create(code="aaaaa", presenter_key_hash="rival", options={},
                                         expires_at=TeachSession.lifetime_end())
         finally:
             connections.close_all()
@@ -127,7 +127,7 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(hook):
-        session = TeachSession.start({"players": 4})
+        session, _key = TeachSession.start({"players": 4})
     assert rival_done.is_set()
     assert session.code == "bbbbb"
-    assert TeachSession.objects.get(code="aaaaa").presenter_key == "rival"
+    assert TeachSession.objects.get(code="aaaaa").presenter_key_hash == "rival"

@@ -130,3 +130,20 @@ def test_a_choice_sent_twice_is_refused_never_silently_the_last(client):
     assert response.status_code == 422
     assert "This choice was sent more than once" in response.content.decode()
     assert not TeachSession.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_presenter_key_is_stored_only_as_a_hash(client):
+    from django.test import RequestFactory
+
+    from tutorials.models import hash_key
+    from tutorials.teach.views import PRESENTER
+
+    code = _start(client)
+    holder = RequestFactory().get("/")
+    holder.COOKIES = {name: morsel.value for name, morsel in client.cookies.items()}
+    key = PRESENTER.read(holder, code)
+    table = TeachSession.objects.get(code=code)
+    assert len(key) >= 32 and table.presenter_key_hash == hash_key(key)
+    assert key not in str(TeachSession.objects.filter(code=code).values().get())
+    assert client.get(f"/en/teach/{code}/").status_code == 200  # the key still opens it

@@ -48,8 +48,7 @@ GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
 
 
 def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
-    key = PRESENTER.read(request, session.code)
-    return key is not None and key == session.presenter_key
+    return session.presented_by(PRESENTER.read(request, session.code))
 
 
 def _knows_table(request: HttpRequest, code: str) -> bool:
@@ -209,9 +208,9 @@ def teach_start(request: HttpRequest) -> HttpResponse:
                           status=422)
         options = form.options()
         hit(request, "table")
-        session = TeachSession.start(options)
+        session, key = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
-        PRESENTER.give(request, response, session.code, session.presenter_key)
+        PRESENTER.give(request, response, session.code, key)
         return response
     return render(request, "teach/start.html", _start_context())
 
