@@ -75,7 +75,8 @@ def test_two_board_actions_at_once_lose_nothing(client):
     boards = ("sandwich", "block")
     presenters = [_same_presenter(client) for _ in boards]
     results = _at_once(*[lambda board=board, c=c:
-                         c.post(f"/en/teach/{table.code}/board/{board}/", {"do": "step", "at": "1"})
+                         c.post(f"/en/teach/{table.code}/board/{board}/",
+                                {"do": "step", "at": "1", "v": str(before)})
                          for board, c in zip(boards, presenters, strict=True)])
     statuses = [r.status_code for r in results]
     table.refresh_from_db()

@@ -143,12 +143,8 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
 def _move_form(request: HttpRequest, practice) -> MoveForm:
     """The move form of the request; the version may ride in the address (the board's
     positions post only ``do`` and ``at``: :attr:`GamePage.post_url`)."""
-    data = request.POST
-    if "version" not in data and "version" in request.GET:
-        data = data.copy()
-        data.setlist("version", request.GET.getlist("version"))
-    return MoveForm(data, raw=request.body if request.content_type == FORM_TYPES[0] else None,
-                    learner=practice.learner, action_mode=practice.state.rules.mode is Mode.ACTION)
+    return MoveForm.bind(request, from_address=("version",), learner=practice.learner,
+                         action_mode=practice.state.rules.mode is Mode.ACTION)
 
 
 @require_POST

@@ -64,13 +64,17 @@ def move(session, to: int, seen: int) -> None:
         session.change(seen, section=to, section_since=now, started_at=session.started_at or now)
 
 
-def act_on_board(session, board_id: str, action: str, arg: str, rng):
-    """Apply one action to a board of the current section; returns the new board.
+def act_on_board(session, board_id: str, action: str, arg: str, seen: int, rng):
+    """Apply one action to a board of the current section, as an action made from version
+    ``seen`` of the table; returns the new board.
 
-    Raises ``LookupError`` when the section has no board ``board_id``, and
-    :class:`~tutorials.models.Stale` when the table changed since ``session`` was
-    read: the action is then not applied, so a concurrent change is never overwritten.
+    Raises :class:`~tutorials.models.Stale` when the table is no longer at ``seen`` (another
+    screen changed it since this one was shown, or at the same moment): nothing is
+    written, so a stale screen never undoes what the table shows now (a card placed
+    again there would be taken off). Raises ``LookupError`` when the current section has
+    no board ``board_id``.
     """
+    session.expect(seen)
     section = current_section(session)
     if board_id not in section.boards:
         raise LookupError(f"no board {board_id!r} in section {section.slug!r}")
@@ -78,5 +82,5 @@ def act_on_board(session, board_id: str, action: str, arg: str, rng):
     board.fixed_players = True  # the table's player count is the table's (its dice boards)
     board = board.apply(action, arg, rng=rng)
     board.fixed_players = True
-    session.change(session.version, board_states={**session.board_states, board_id: board.state()})
+    session.change(seen, board_states={**session.board_states, board_id: board.state()})
     return board

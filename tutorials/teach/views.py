@@ -12,6 +12,7 @@ import json
 import random
 import re
 from functools import wraps
+from urllib.parse import urlencode
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
@@ -33,7 +34,7 @@ from tutorials.forms import COLOUR_VALUES, FORM_TYPES
 from tutorials.http.cookies import SignedCookie
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
-from tutorials.teach.plan import act_on_board, current_section, load_board, move
+from tutorials.teach.plan import act_on_board, load_board, move
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
@@ -137,8 +138,12 @@ def _boards(session: TeachSession, section, *, presenter: bool) -> list:
 
 
 def _presenter_urls(board, session: TeachSession) -> None:
-    """Route ``board``'s actions to the presenter's endpoint and its page to the presenter."""
-    board.post_url = reverse("tutorials:teach-board", args=[session.code, board.board_id])
+    """Route ``board``'s actions to the presenter's endpoint, with the table's version
+    this screen shows in the address (every form of the board posts there, and
+    :func:`teach_board` refuses an action from another version), and its page to the
+    presenter."""
+    url = reverse("tutorials:teach-board", args=[session.code, board.board_id])
+    board.post_url = f"{url}?{urlencode({'v': session.version})}"
     board.page_base = reverse("tutorials:teach-present", args=[session.code])
 
 
@@ -331,41 +336,47 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 @table_view
 def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
-    """A board action (POST ``do``, ``at``) on the presenter's screen; guests see the new
-    state on their next poll. A change that raced with another is refused with 409.
-    htmx answers carry the table's new version (``HX-Trigger: tableVersion``) so that the
-    presenter's next move is made from it."""
+    """A board action on the presenter's screen (POST ``do``, ``at`` and ``v``:
+    :class:`~tutorials.teach.forms.BoardActionForm`); guests see the new state on their
+    next poll. htmx answers carry the table's new version (``HX-Trigger: tableVersion``)
+    so that the presenter's next move is made from it.
+
+    An action made from an older version (another tab or device changed the table since,
+    or at the same moment) is refused with 409 and the table as it is now, as a stale
+    section move is; a form that cannot be read (a field sent twice, no version) with 422,
+    the table as it is and the reason.
+    """
     session = _session(request, code)
     if not _is_presenter(request, session):
         return _forbidden(_("Only the person teaching can change the boards."))
-    form = BoardActionForm.bind(request)
-    if not form.is_valid():  # the board as it is, with the reason beside it
-        try:
-            board = load_board(session, current_section(session), board_id)
-        except LookupError:
-            raise Http404("no such board in this section") from None
-        board.note = "refused"
-        _presenter_urls(board, session)
-        response = render(request, "tutorials/_board.html", {"board": board}, status=422)
-        return push_url(response, False)
+    form = BoardActionForm.bind(request, from_address=("v",))
+    if not form.is_valid():
+        return _table_as_it_is(request, session, note=next(iter(form.refusals().values())), status=422)
     try:
         board = act_on_board(session, board_id, form.cleaned_data["do"], form.cleaned_data["at"],
-                             rng=random.SystemRandom())
+                             form.version_seen, rng=random.SystemRandom())
     except LookupError:
         raise Http404("no such board in this section") from None
     except Stale:
-        session = _session(request, code)
-        if not request.htmx:
-            return _present_page(request, session, note=_stale_message(), status=409)
-        board = load_board(session, current_section(session), board_id)
-        board.note = "stale"
-        status = 409
-    else:
-        status = 200
-        if not request.htmx:
-            return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
+        return _table_as_it_is(request, _session(request, code), note=_stale_message(), status=409)
+    if not request.htmx:
+        return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
     _presenter_urls(board, session)
-    response = render(request, "tutorials/_board.html", {"board": board}, status=status)
+    response = render(request, "tutorials/_board.html", {"board": board})
+    response["HX-Trigger"] = json.dumps({"tableVersion": session.version})
+    return push_url(response, False)
+
+
+def _table_as_it_is(request: HttpRequest, session: TeachSession, *, note: str, status: int) -> HttpResponse:
+    """A refused board action's answer: the presenter's section as the table is now, with
+    ``note`` — for htmx in place of the whole section (the board asked, but the table may
+    have moved to another section since), else the whole page."""
+    if not request.htmx:
+        return _present_page(request, session, note=note, status=status)
+    ctx = {**_context(request, session, presenter=True), "note": note}
+    response = render(request, "teach/present.html#section", ctx, status=status)
+    response["HX-Retarget"] = "#present-section"
+    response["HX-Reswap"] = "outerHTML"
     response["HX-Trigger"] = json.dumps({"tableVersion": session.version})
     return push_url(response, False)
 

@@ -242,6 +242,9 @@ _FIXED.update({
     "play-bad-position": gettext_lazy("That position could not be read: choose a card on the board."),
     "play-no-version": gettext_lazy("This move came without the version of the page it was chosen on, so it "
                                     "was not made: choose it again on the game page."),
+    # the presenter's board forms (tutorials.teach)
+    "teach-no-version": gettext_lazy("This change came without the version of the table it was made on, so "
+                                     "it was not made. This is the table as it is now: make it again."),
     "bad-dice": gettext_lazy("Choose 1 to %(dice)s dice to re-roll, each by the face it shows (1 to 6)."),
     "bad-strengths": gettext_lazy("Give a strength for every computer captain, and none for the learner."),
     "layout-shape": gettext_lazy("The starting grid is %(side)s×%(side)s with 3 or 4 players and "
