@@ -150,3 +150,31 @@ def test_the_presenter_key_is_stored_only_as_a_hash(client):
     assert len(key) >= 32 and table.presenter_key_hash == hash_key(key)
     assert key not in str(TeachSession.objects.filter(code=code).values().get())
     assert client.get(f"/en/teach/{code}/").status_code == 200  # the key still opens it
+
+
+@pytest.mark.parametrize("stored, players, seats", [
+    ({"players": 1}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 5, "seats": ["red", "blue", "green", "white", "red"]}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 3, "seats": ["green", "white", "red", "blue", "red"]}, 3, ["green", "white", "red"]),
+    ({"players": 2, "seats": ["white"]}, 2, ["red", "blue"]),
+    ({"players": True}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 2.0}, 4, ["red", "blue", "green", "white"]),
+    ({"players": "3"}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 2, "seats": [["red"], {"blue": 1}]}, 2, ["red", "blue"]),
+    (["not", "an", "object"], 4, ["red", "blue", "green", "white"]),
+])
+def test_stored_options_seat_two_to_four_players(stored, players, seats):
+    """What a stored row holds is read as a table of 2 to 4 seats, each its own colour."""
+    options = stored_options(stored)
+    assert (options["players"], options["seats"]) == (players, seats)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stored", [{"players": 1, "seats": ["red"]}, {"players": 5, "seats": ["red"] * 5}])
+def test_a_stored_table_of_one_or_five_seats_opens_as_four(client, stored):
+    code = _start(client)
+    TeachSession.objects.filter(code=code).update(options={**stored, "script": "quick"})
+    for url in (f"/en/teach/{code}/", f"/en/t/{code}/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert re.search(r'class="(presenter|guest) players-4"', response.content.decode()), url
