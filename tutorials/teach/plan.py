@@ -2,16 +2,19 @@
 
 The scripts themselves, the options that shape them and their read-aloud measure live in
 :mod:`tutorials.tutorial.teaching`; here are the services of the presenter's views: where
-the table is, its example boards, moving on, acting on a board.
+the table is, what its screens show beside the script (the "when it comes up" cards, the
+reading times), its example boards, moving on, acting on a board.
 """
 
 from __future__ import annotations
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial import boards
+from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.examples import TREASURE_SETS
+from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import Section, sections, stored_options
 
 # --- changing a table (services of the presenter's views) ----------------------------------
@@ -19,6 +22,28 @@ def current_section(session) -> Section:
     """The section the table is at (the last one if the script got shorter)."""
     script = sections(session.options)
     return script[min(session.section, len(script) - 1)]
+
+
+def comes_up(options, section: Section) -> tuple[list, list]:
+    """The "when it comes up" cards of a table (``options`` as
+    :func:`~tutorials.tutorial.teaching.stored_options` reads them) at ``section``: those of
+    the section's phase, and every rule the script leaves for later. In the guided first
+    round the phase's cards are the quick start's, whichever script was read."""
+    later = cards_for(options, taught_clauses(options))
+    if section.slug.startswith("round-"):
+        now = [c for c in cards_for(options, taught_clauses({**options, "script": "quick"}))
+               if c.phase == section.phase]
+    else:
+        now = [c for c in later if c.phase == section.phase]
+    return now, later
+
+
+def reading_minutes(options) -> list[float]:
+    """Estimated read-aloud minutes of each section of the script for ``options``, from its
+    text in the active language (:mod:`tutorials.tutorial.reading`; English's rate where a
+    language has none)."""
+    lang = translation.get_language()
+    return [t.minutes for t in script_timing(options, lang if lang in RATES else "en")]
 
 
 def load_board(session, section: Section, board_id: str):

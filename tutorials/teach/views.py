@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from contextlib import suppress
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -34,10 +35,9 @@ from tutorials.forms import COLOUR_VALUES, FORM_TYPES
 from tutorials.http.cookies import SignedCookie
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
-from tutorials.teach.plan import act_on_board, load_board, move
+from tutorials.teach.plan import act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach.selectors import table_by_code
 from tutorials.tutorial.boards import NOTES
-from tutorials.tutorial.comes_up import cards_for
-from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
@@ -57,23 +57,6 @@ def _knows_table(request: HttpRequest, code: str) -> bool:
     return any(cookie.read(request, code) is not None for cookie in (PRESENTER, GUEST))
 
 
-def _find(request: HttpRequest, code: str) -> TeachSession | None:
-    """The live session under ``code`` (normalised, :func:`normalize_code`), or ``None``
-    (a failed lookup, counted).
-
-    Raises :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
-    lookups, unless it holds a cookie of this very table.
-    """
-    code = normalize_code(code)
-    if not _knows_table(request, code):
-        check_misses(request, "table-miss")
-    session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
-    if session is None or session.expired:
-        miss(request, "table-miss")
-        return None
-    return session
-
-
 class TableGone(Exception):
     """No live table under ``code``: ``expired`` when it existed and its time is up."""
 
@@ -84,11 +67,19 @@ class TableGone(Exception):
 
 
 def _session(request: HttpRequest, code: str) -> TeachSession:
-    """:func:`_find`; raises :class:`TableGone` for an unknown or expired code."""
-    session = _find(request, code)
-    if session is None:
-        code = normalize_code(code)
-        raise TableGone(code, TeachSession.objects.filter(code=code).exists())
+    """The live session under ``code`` (normalised, :func:`normalize_code`).
+
+    Raises :class:`TableGone` for an unknown or expired code (a failed lookup, counted),
+    and :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
+    lookups, unless it holds a cookie of this very table.
+    """
+    code = normalize_code(code)
+    if not _knows_table(request, code):
+        check_misses(request, "table-miss")
+    session = table_by_code(code)
+    if session is None or session.expired:
+        miss(request, "table-miss")
+        raise TableGone(code, expired=session is not None)
     return session
 
 
@@ -150,10 +141,8 @@ def _presenter_urls(board, session: TeachSession) -> None:
 def _timing(session: TeachSession, index: int) -> dict:
     """Estimated minutes per section from its read-aloud text in the active language
     (:mod:`tutorials.tutorial.reading`), the total, and the timers' starting points."""
-    lang = translation.get_language()
-    timing = script_timing(session.options, lang if lang in RATES else "en")
-    return {"section_minutes": timing[index].minutes,
-            "total_minutes": sum(t.minutes for t in timing),
+    minutes = reading_minutes(session.options)
+    return {"section_minutes": minutes[index], "total_minutes": sum(minutes),
             # strings, so that no language's number format (3,5 in German) reaches the script
             "started": f"{session.started_at.timestamp():.3f}" if session.started_at else "",
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
@@ -165,12 +154,7 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
     index = min(session.section, len(script) - 1)
     section = script[index]
     guest_path = reverse("teach-join", args=[session.code])
-    later = cards_for(options, taught_clauses(options))
-    if section.slug.startswith("round-"):  # the first round: the quick start's cards, whatever was read
-        now = [c for c in cards_for(options, taught_clauses({**options, "script": "quick"}))
-               if c.phase == section.phase]
-    else:
-        now = [c for c in later if c.phase == section.phase]
+    now, later = comes_up(options, section)
     return {
         **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
@@ -220,13 +204,6 @@ def teach_start(request: HttpRequest) -> HttpResponse:
     return render(request, "teach/start.html", _start_context())
 
 
-def _script_minutes(script: str) -> float:
-    """Estimated read-aloud minutes of ``script`` for four players in action mode, in the
-    active language."""
-    lang = translation.get_language()
-    return sum(t.minutes for t in script_timing({"script": script}, lang if lang in RATES else "en"))
-
-
 _DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [],
                     "first_edition": False, "seats": list(COLOUR_VALUES)}
 
@@ -240,7 +217,8 @@ def _start_context(**extra) -> dict:
     return {"seat_rows": seat_rows,
             "variant_choices": [(v, clause, clause_summary(clause)) for v, clause in VARIANTS.items()],
             "first_edition_summary": clause_summary("VAR-4"),
-            "script_minutes": {name: _script_minutes(name) for name in ("quick", "full")},
+            # each script read aloud for four players in action mode, in this language
+            "script_minutes": {name: sum(reading_minutes({"script": name})) for name in ("quick", "full")},
             "chosen": chosen, "errors": extra.pop("errors", {}), **extra}
 
 
@@ -254,9 +232,9 @@ def teach_find(request: HttpRequest) -> HttpResponse:
         return render(request, "teach/start.html", ctx, status=422)
     typed = form.cleaned_data["code"]
     code = normalize_code(typed)
-    session = _find(request, code) if code else None
-    if session is not None:
-        return redirect("tutorials:teach-guest", code=session.code)
+    with suppress(TableGone):
+        if code:
+            return redirect("tutorials:teach-guest", code=_session(request, code).code)
     if code:  # what the visitor typed, isolated in <bdi> and escaped
         message = mark_safe(conditional_escape(_(
             "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
