@@ -2,8 +2,11 @@
 
 Everything that changes a table is a POST with Django's CSRF check (forms without
 JavaScript, htmx with the token header). Table codes are looked up through
-:func:`_session`, which counts failed lookups per client (rate limit ``table-miss``) but
-never limits the presenter or a guest who has already opened that table.
+:func:`_session` (its query is :func:`tutorials.teach.selectors.table_by_code`), which
+counts failed lookups per client (rate limit ``table-miss``) but never limits the
+presenter or a guest who has already opened that table. The cookies that say who opened
+a table are :data:`PRESENTER` (the presenter's key, which the table keeps only hashed) and
+:data:`GUEST`.
 """
 
 from __future__ import annotations
