@@ -77,12 +77,15 @@
   tick();
 
   // --- presenter: the table's version ---------------------------------------------------------
-  // Every move says which version of the table it was made from (the server refuses stale
-  // ones); a board action moves the version on and says so in its answer.
+  // Every move and board action says which version of the table it was made from (the
+  // server refuses stale ones); a board action moves the version on and says so in its
+  // answer, so the section's other boards act from the new version too (their forms'
+  // addresses still carry the version the page was drawn at: without this file each
+  // action reloads the page).
   function version() { return section() ? section().dataset.version : ""; }
   document.addEventListener("htmx:configRequest", function (e) {
     var elt = e.detail.elt;
-    if (elt && (elt.id === "present-section" || elt.closest(".present-nav"))) {
+    if (elt && elt.closest && elt.closest("#present-section")) {
       e.detail.parameters.v = version();
     }
   });

@@ -16,7 +16,7 @@ from tests.site.test_play_views import _first_move as first_move
 from tests.site.test_play_views import _version as version
 from tutorials.api.schemas import GameIn
 from tutorials.models import PracticeGame
-from tutorials.play.views import COOKIE_SALT
+from tutorials.play.views import LEARNER
 from tutorials.practice import games
 from tutorials.wording.events import card_phrase
 
@@ -32,9 +32,9 @@ def open_game(client: Client, lang: str, players: int, seed: int, **options) -> 
     setup = GameIn(**{"seats": seats, "learner": seats[0], "seed": seed, "rules": {"mode": "strategy"},
                       "strength": "greedy", **options}).setup
     game, key, _practice = games.start_game(setup)
-    name = f"play_{game.code}"
+    name = LEARNER.name(game.code)
     signed = HttpResponse()
-    signed.set_signed_cookie(name, key, salt=COOKIE_SALT)
+    signed.set_signed_cookie(name, key, salt=LEARNER.salt)
     client.cookies[name] = signed.cookies[name].value
     return f"/{lang}/play/{game.code}/"
 

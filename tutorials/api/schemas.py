@@ -97,6 +97,10 @@ class ProblemsOut(Schema):
     message: str
 
 
+#: Every error an endpoint with a body can answer, in the problem shape.
+ERRORS = {413: ProblemsOut, 415: ProblemsOut, 422: ProblemsOut}
+
+
 class SolveOut(Schema):
     outcome: dict[str, Any] = Field(description="the outcome keys of the case format: "
                                                 "removals, survivors, treasure, bell, "
