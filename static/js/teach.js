@@ -89,6 +89,19 @@
       e.detail.parameters.v = version();
     }
   });
+  // A second tap on a board while the first is on its way is dropped, not sent: it would
+  // be made from the version the first one moves on from, and be refused as stale.
+  var boardRequest = null;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (!elt || !elt.closest || elt.id === "present-section" || !elt.closest("#present-section") ||
+        elt.closest(".present-nav, [data-step-nav]")) return;
+    if (boardRequest) { e.preventDefault(); return; }
+    boardRequest = e.detail.xhr;
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (boardRequest && e.detail.xhr === boardRequest) boardRequest = null;
+  });
   document.body.addEventListener("tableVersion", function (e) {
     var s = section();
     if (!s || !e.detail) return;

@@ -9,11 +9,12 @@
     html.dataset[name] = String(parseInt(html.dataset[name] || "0", 10) + 1);
   }
 
-  // htmx requests on their way: an xhr's loadend comes after a load, an error, an abort or
+  // htmx requests on their way (beforeSend: a request a script cancelled is never sent, and
+  // never ends): an xhr's loadend comes after a load, an error, an abort or
   // a timeout alike, and runs after htmx's own load handler has swapped the answer in
   var inFlight = 0;
   html.dataset.requests = "0";
-  document.addEventListener("htmx:beforeRequest", function (e) {
+  document.addEventListener("htmx:beforeSend", function (e) {
     var xhr = e.detail && e.detail.xhr;
     if (!xhr) return;
     inFlight += 1;
@@ -36,7 +37,7 @@
   function busy(on) {
     return function (e) { if (!background(e)) html.dataset.busy = on; };
   }
-  document.addEventListener("htmx:beforeRequest", busy("1"));
+  document.addEventListener("htmx:beforeSend", busy("1"));
   ["htmx:afterSettle", "htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, busy("0"));
   });

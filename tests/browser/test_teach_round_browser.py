@@ -206,3 +206,31 @@ def test_the_presenter_acts_on_two_boards_of_one_section_in_turn(site, browser):
     table.refresh_from_db()
     assert set(table.board_states) >= {"sandwich", "block"}
     ctx.close()
+
+
+def test_a_second_tap_while_the_first_is_on_its_way_is_dropped(site, browser):
+    """Two board taps in one moment (a double tap on two controls): the first is sent, the
+    second is not, so the presenter never sees the stale-table note for their own tap."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{site}/en/teach/")
+    page.locator("form.teach-form button[type=submit]").click()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    table.change(table.version, section=[s.slug for s in sections(table.options)].index("round-table"))
+    page.reload()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    statuses: list[int] = []
+    page.on("response", lambda r: statuses.append(r.status) if "/board/round/" in r.url else None)
+    version = page.locator("#present-section").get_attribute("data-version")
+    taps = page.locator("#board-round .palette-row").first.get_by_role("button")
+    assert taps.count() >= 2
+    second = taps.nth(1).element_handle()
+    taps.nth(0).evaluate("(first, second) => { first.click(); second.click(); }", second)
+    expect(page.locator("#present-section")).not_to_have_attribute("data-version", version)
+    page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
+    assert statuses == [200]
+    expect(page.get_by_test_id("present-note")).to_have_count(0)
+    table.refresh_from_db()
+    assert table.version == int(version) + 1
+    ctx.close()
