@@ -30,6 +30,7 @@ rate-limited per client (429, :mod:`tutorials.http.limits`).
 from __future__ import annotations
 
 import json
+import logging
 from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse
@@ -49,6 +50,7 @@ from captain.rules.notation import trim as trim_notation
 from tutorials import services
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ActionIn, GameIn, GameOut,
                                    PositionIn, PositionOut, ProblemsOut, SavedPositionOut, SolveOut)
+from tutorials.api.middleware import api_problem
 from tutorials.http.limits import RateLimited, check_misses, hit, miss
 from tutorials.models import StaleGame
 from tutorials.practice import games
@@ -253,7 +255,8 @@ api = EngineAPI(
         "notation and save short links. Request bodies are JSON (`Content-Type: "
         "application/json`, else 415), at most 64 KiB (else 413). Errors are HTTP 422 "
         "(429 over a rate limit, with `Retry-After`) "
-        "with `{\"detail\": [problem, ...], \"message\": ...}`; each problem has `field`, "
+        "with `{\"detail\": [problem, ...], \"message\": ...}`, as is every other error status "
+        "(404, 405, 500 `server-error`, …); each problem has `field`, "
         "`position`, `offset`, `code`, `clause` and `message` (in the `Accept-Language` "
         "language: ja, de or en). An explicit `Accept-Language` header wins over the site's "
         "language cookie (`captain_language`, set when a visitor picks a language on the "
@@ -330,6 +333,16 @@ def _on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResp
             message = _("Value not allowed for %(field)s.") % {"field": field or "body"}
         problems.append(make_problem(code, message, field=field))
     return _respond(request, 422, problems)
+
+
+@api.exception_handler(Exception)
+def _on_failure(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """500 ``server-error`` for whatever else an endpoint raised (the database gone, a bug),
+    logged as Django logs a failed request."""
+    logging.getLogger("django.request").error(
+        "Internal Server Error: %s", request.path, exc_info=exc,
+        extra={"status_code": 500, "request": request})
+    return api_problem(request, 500, "server-error")
 
 
 @api.exception_handler(HttpError)

@@ -14,6 +14,54 @@ from django.utils.translation import gettext as _
 #: board the engine accepts (12 × 12) is well under 4 KiB.
 API_MAX_BODY = 64 * 1024
 
+#: The problem code of an API answer that no endpoint worded, by HTTP status (any other
+#: status: ``http-<status>``).
+STATUS_CODES = {400: "bad-request", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",
+                413: "too-large", 429: "rate-limited", 500: "server-error", 502: "unavailable",
+                503: "unavailable", 504: "unavailable"}
+
+
+def _message(request: HttpRequest, code: str, status: int, allowed: str) -> str:
+    """The sentence of problem ``code`` in the active language."""
+    if code == "bad-request":
+        return _("The request could not be read.")
+    if code == "forbidden":
+        return _("This request is not allowed.")
+    if code == "not-found":
+        return _("There is no API endpoint at this address.")
+    if code == "method-not-allowed":
+        return _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
+            "method": request.method, "allowed": allowed}
+    if code == "too-large":
+        return _("The request is too large: at most %(limit)s KiB.") % {"limit": API_MAX_BODY // 1024}
+    if code == "rate-limited":
+        return _("Too many requests came from your network in a short time. Please try again later.")
+    if code == "server-error":
+        return _("Something went wrong on the server, so this request could not be answered. Please "
+                 "try again in a moment.")
+    if code == "unavailable":
+        return _("The server cannot answer right now. Please try again in a moment.")
+    return _("The request failed with HTTP status %(status)s.") % {"status": status}
+
+
+def api_problem(request: HttpRequest, status: int, code: str | None = None, *,
+                allowed: str = "") -> JsonResponse:
+    """An answer in the API's problem shape (:mod:`tutorials.api.endpoints`) for ``status``,
+    with ``code`` (default: by :data:`STATUS_CODES`) and its sentence in the request's
+    language; ``allowed`` is the ``Allow`` header of a 405."""
+    lang = translation.get_language()  # the request's (APILanguageMiddleware)
+    code = code or STATUS_CODES.get(status, f"http-{status}")
+    message = _message(request, code, status, allowed)
+    problem = {"field": "", "position": None, "offset": None, "code": code,
+               "clause": None, "message": message}
+    response = JsonResponse({"detail": [problem], "message": message}, status=status,
+                            json_dumps_params={"ensure_ascii": False})
+    response["Content-Language"] = lang
+    if allowed:
+        response["Allow"] = allowed
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
+
 
 class APILanguageMiddleware:
     """Under ``/api/``, the request's language, set once for everything after it (the API's
@@ -77,23 +125,17 @@ class APIBodySizeLimitMiddleware:
                 and bool(request.META.get("wsgi.input_terminated")))
 
     def _too_large(self, request: HttpRequest) -> HttpResponse:
-        lang = translation.get_language()  # the request's (APILanguageMiddleware)
-        message = _("The request is too large: at most %(limit)s KiB.") % {"limit": API_MAX_BODY // 1024}
-        problem = {"field": "", "position": None, "offset": None, "code": "too-large",
-                   "clause": None, "message": message}
-        response = JsonResponse({"detail": [problem], "message": message}, status=413,
-                                content_type="application/json; charset=utf-8",
-                                json_dumps_params={"ensure_ascii": False})
-        response["Content-Language"] = lang
-        patch_vary_headers(response, ("Accept-Language", "Cookie"))
-        return response
+        return api_problem(request, 413, "too-large")
 
 
 class APIJsonErrorsMiddleware:
-    """Answer 404 and 405 under ``/api/`` in the API's problem shape, not as HTML pages.
+    """Answer every error under ``/api/`` in the API's problem shape, not as an HTML page.
 
-    Unknown routes and wrong methods never reach an API view, so Django would answer
-    them with its HTML error pages; API clients get JSON like every other API error.
+    Unknown routes (404), wrong methods (405), requests Django refuses before any endpoint
+    (400: a host not allowed, too many fields) and failures outside the endpoints (500,
+    ``handler500``) never reach the API's own error handlers, so Django would answer them
+    with its HTML pages; API clients get JSON like every other API error
+    (:func:`api_problem`, the code by status).
     """
 
     def __init__(self, get_response):
@@ -101,21 +143,10 @@ class APIJsonErrorsMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if (request.path_info.startswith("/api/") and response.status_code in (404, 405)
+        if (request.path_info.startswith("/api/") and response.status_code >= 400
                 and not response.get("Content-Type", "").startswith("application/json")):
-            lang = translation.get_language()  # the request's (APILanguageMiddleware)
-            if response.status_code == 404:
-                code, message = "not-found", _("There is no API endpoint at this address.")
-            else:
-                code = "method-not-allowed"
-                message = _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
-                    "method": request.method, "allowed": response.get("Allow", "")}
-            problem = {"field": "", "position": None, "offset": None, "code": code,
-                       "clause": None, "message": message}
-            new = JsonResponse({"detail": [problem], "message": message}, status=response.status_code,
-                               json_dumps_params={"ensure_ascii": False})
-            if response.has_header("Allow"):
-                new["Allow"] = response["Allow"]
-            new["Content-Language"] = lang
+            new = api_problem(request, response.status_code, allowed=response.get("Allow", ""))
+            if response.has_header("Retry-After"):
+                new["Retry-After"] = response["Retry-After"]
             return new
         return response
