@@ -50,8 +50,8 @@ from captain.rules.notation import trim as trim_notation
 from tutorials import services
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ActionIn, GameIn, GameOut,
                                    PositionIn, PositionOut, ProblemsOut, SavedPositionOut, SolveOut)
-from tutorials.api.middleware import api_problem
 from tutorials.http.limits import RateLimited, check_misses, hit, miss
+from tutorials.http.problem_json import api_problem
 from tutorials.models import StaleGame
 from tutorials.practice import games
 from tutorials.services import SHORT_CODE

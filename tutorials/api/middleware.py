@@ -5,63 +5,15 @@ from __future__ import annotations
 import io
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+
+from tutorials.http.problem_json import api_problem
 
 #: Largest request body the JSON API accepts (bytes). A case object of the largest
 #: board the engine accepts (12 × 12) is well under 4 KiB.
 API_MAX_BODY = 64 * 1024
-
-#: The problem code of an API answer that no endpoint worded, by HTTP status (any other
-#: status: ``http-<status>``).
-STATUS_CODES = {400: "bad-request", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",
-                413: "too-large", 429: "rate-limited", 500: "server-error", 502: "unavailable",
-                503: "unavailable", 504: "unavailable"}
-
-
-def _message(request: HttpRequest, code: str, status: int, allowed: str) -> str:
-    """The sentence of problem ``code`` in the active language."""
-    if code == "bad-request":
-        return _("The request could not be read.")
-    if code == "forbidden":
-        return _("This request is not allowed.")
-    if code == "not-found":
-        return _("There is no API endpoint at this address.")
-    if code == "method-not-allowed":
-        return _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
-            "method": request.method, "allowed": allowed}
-    if code == "too-large":
-        return _("The request is too large: at most %(limit)s KiB.") % {"limit": API_MAX_BODY // 1024}
-    if code == "rate-limited":
-        return _("Too many requests came from your network in a short time. Please try again later.")
-    if code == "server-error":
-        return _("Something went wrong on the server, so this request could not be answered. Please "
-                 "try again in a moment.")
-    if code == "unavailable":
-        return _("The server cannot answer right now. Please try again in a moment.")
-    return _("The request failed with HTTP status %(status)s.") % {"status": status}
-
-
-def api_problem(request: HttpRequest, status: int, code: str | None = None, *,
-                allowed: str = "") -> JsonResponse:
-    """An answer in the API's problem shape (:mod:`tutorials.api.endpoints`) for ``status``,
-    with ``code`` (default: by :data:`STATUS_CODES`) and its sentence in the request's
-    language; ``allowed`` is the ``Allow`` header of a 405."""
-    lang = translation.get_language()  # the request's (APILanguageMiddleware)
-    code = code or STATUS_CODES.get(status, f"http-{status}")
-    message = _message(request, code, status, allowed)
-    problem = {"field": "", "position": None, "offset": None, "code": code,
-               "clause": None, "message": message}
-    response = JsonResponse({"detail": [problem], "message": message}, status=status,
-                            json_dumps_params={"ensure_ascii": False})
-    response["Content-Language"] = lang
-    if allowed:
-        response["Allow"] = allowed
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
-    return response
-
 
 class APILanguageMiddleware:
     """Under ``/api/``, the request's language, set once for everything after it (the API's
@@ -125,7 +77,8 @@ class APIBodySizeLimitMiddleware:
                 and bool(request.META.get("wsgi.input_terminated")))
 
     def _too_large(self, request: HttpRequest) -> HttpResponse:
-        return api_problem(request, 413, "too-large")
+        message = _("The request is too large: at most %(limit)s KiB.") % {"limit": API_MAX_BODY // 1024}
+        return api_problem(request, 413, "too-large", message=message)
 
 
 class APIJsonErrorsMiddleware:

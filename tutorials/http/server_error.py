@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from tutorials.api.middleware import api_problem
+from tutorials.http.problem_json import api_problem
 
 logger = logging.getLogger(__name__)
 
