@@ -22,6 +22,8 @@ Production reads everything from the environment:
 ``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
 ``DJANGO_RENDER_TIMEOUT``   seconds a request waits for its PDF render (default 45)
 ``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
+``DJANGO_SHARED_CACHE_RETRY_SECONDS`` how long a process leaves the shared cache alone after
+                            it failed before asking it again (default 5)
 """
 
 import os
@@ -219,11 +221,17 @@ SECURE_CSP = {
 # (tutorials.http.checks).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
+    # A Redis that stops answering costs a request at most these seconds; the site then
+    # goes on without it for a while (tutorials.http.shared_cache).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "captain"}}
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "captain",
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
+# After the shared cache failed, a process goes on without it (rate limits let requests
+# through, renders are limited per process) and asks it again after this many seconds.
+SHARED_CACHE_RETRY_SECONDS = _env_int("DJANGO_SHARED_CACHE_RETRY_SECONDS", 5, minimum=0)
 
 # How many proxies in front of gunicorn append the address they saw to X-Forwarded-For
 # (the HTTPS proxy of docs/production.md: 1). The client is the address that many entries from the

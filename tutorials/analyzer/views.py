@@ -33,10 +33,17 @@ def _render_page(request: HttpRequest, page: AnalyzerPage, status: int = 200) ->
 # --- analyzer ---------------------------------------------------------------------------------
 @require_safe
 def analyze(request: HttpRequest) -> HttpResponse:
-    """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``."""
+    """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``.
+
+    A ``pos`` that cannot be read answers 422, the editor with the reason beside it (as the
+    position PDF and the API refuse it); white space around it is no reason
+    (:func:`captain.rules.notation.trim`).
+    """
 
     query = Query(request)
-    raw = query.get("pos") or analyzer.DEFAULT_NOTATION
+    # trimmed here too, so that the editor shows (and an error's offset counts in) the
+    # notation without what the paste brought along, and white space alone is no position
+    raw = notation.trim(query.get("pos")) or analyzer.DEFAULT_NOTATION
     error = ""
     try:
         if query.refusal:
@@ -46,9 +53,10 @@ def analyze(request: HttpRequest) -> HttpResponse:
         error = describe(exc)
         situation = None
     page = AnalyzerPage.build(request, situation, raw=raw, error=error, error_field="pos")
+    status = 422 if situation is None else 200
     if request.htmx:
-        return render(request, "tutorials/analyzer.html#analyzer", {"page": page})
-    return _render_page(request, page)
+        return render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=status)
+    return _render_page(request, page, status=status)
 
 
 @require_safe
@@ -81,8 +89,8 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc), error_field="pos")
         if request.htmx:
-            return render(request, "tutorials/analyzer.html#analyzer", {"page": page})
-        return _render_page(request, page)
+            return render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=422)
+        return _render_page(request, page, status=422)
     query = Query(request)
     refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
     op = query.get("op")

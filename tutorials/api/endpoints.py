@@ -36,6 +36,7 @@ from pydantic import WithJsonSchema
 from captain.rules import RulesError, situation_from_json, situation_to_json, solve
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
+from captain.rules.notation import trim as trim_notation
 from tutorials import services
 from tutorials.api import games
 from tutorials.api.bodies import EngineJSONParser, UnicodeJSONRenderer, decode_json
@@ -69,7 +70,8 @@ api = EngineAPI(
         "notation and save short links. Request bodies are JSON (`Content-Type: "
         "application/json`, else 415), at most 64 KiB (else 413). Errors are HTTP 422 "
         "(429 over a rate limit, with `Retry-After`) "
-        "with `{\"detail\": [problem, ...], \"message\": ...}`; each problem has `field`, "
+        "with `{\"detail\": [problem, ...], \"message\": ...}`, as is every other error status "
+        "(404, 405, 500 `server-error`, …); each problem has `field`, "
         "`position`, `offset`, `code`, `clause` and `message` (in the `Accept-Language` "
         "language: ja, de or en). An explicit `Accept-Language` header wins over the site's "
         "language cookie (`captain_language`, set when a visitor picks a language on the "
@@ -130,17 +132,21 @@ def read_position(request: HttpRequest,
     `code` is either a notation (always contains `_`, e.g. `Rb_11r1.12-13b2.14`) or a
     short code from `POST /api/v1/positions` (letters and digits only, e.g. `k3m9xqa`).
     A saved code answers with its notation, the position and `saved`
-    (`code`, `title`, `created_at`).
+    (`code`, `title`, `created_at`). White space and invisible characters around either
+    (a pasted newline, a no-break or full-width space, a byte order mark) are trimmed.
 
     Errors: a segment that looks like a short code (only short-code letters, no `_`) but
     is not saved gives 404 with code `not-found`; anything else that cannot be read as
     a notation gives 422 with code `bad-notation` and the character `offset`, or the
     rule the position breaks.
     """
-    short = bool(SHORT_CODE.match(code))
+    # white space around a pasted code is no part of it; a notation is read as sent (the
+    # reader trims it too, and counts an error's offset in what the client sent)
+    trimmed = trim_notation(code)
+    short = bool(SHORT_CODE.match(trimmed))
     if short:
         check_misses(request, "code-miss")
-    saved = services.find_saved(code)
+    saved = services.find_saved(trimmed)
     if saved is None and short:
         miss(request, "code-miss")
         raise Problems(404, [refusal("not-found", field="code", what="position")])

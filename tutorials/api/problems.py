@@ -11,6 +11,7 @@ decoder of :mod:`tutorials.api.bodies`, ninja's own schema validation, a rate li
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -113,6 +114,15 @@ def answer_errors(api: NinjaAPI) -> None:
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         """ninja's own schema errors (pydantic) in the same problem shape."""
         return respond(request, 422, [schema_problem(error) for error in exc.errors])
+
+    @api.exception_handler(Exception)
+    def on_failure(request: HttpRequest, exc: Exception) -> HttpResponse:
+        """500 ``server-error`` for whatever else an endpoint raised (the database gone, a
+        bug), logged as Django logs a failed request."""
+        logging.getLogger("django.request").error(
+            "Internal Server Error: %s", request.path, exc_info=exc,
+            extra={"status_code": 500, "request": request})
+        return respond(request, 500, [refusal("server-error")])
 
     @api.exception_handler(HttpError)
     def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:

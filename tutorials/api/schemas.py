@@ -151,7 +151,8 @@ class PositionIn(Schema):
     # schema-driven generators search for strings of impossible lengths.
     notation: Annotated[str, WithJsonSchema({
         "type": "string", "pattern": NOTATION_PATTERN,
-        "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters)"}),
+        "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters); "
+                       "white space and invisible characters around it are trimmed"}),
     ] = Field(max_length=NOTATION_MAX_LENGTH)
     title: str = Field("", max_length=TITLE_MAX_LENGTH, json_schema_extra={"pattern": TITLE_PATTERN},
                        description="trimmed at both ends; no control characters or direction "

@@ -113,8 +113,12 @@ def table_view(view):
 
 
 def _forbidden(message: str) -> HttpResponse:
-    """403 with a sentence in the visitor's language (not a bare English string)."""
-    return HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
+    """403 with a sentence in the visitor's language (not a bare English string) and the
+    problem code ``not-presenter``: this browser does not hold the presenter's cookie (any
+    more), which an htmx request says in the page's notice (static/js/site.js)."""
+    response = HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
+    response["Problem-Code"] = "not-presenter"
+    return response
 
 
 def _boards(session: TeachSession, section, *, presenter: bool) -> list:

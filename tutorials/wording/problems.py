@@ -187,6 +187,8 @@ def _bad_value(p: dict) -> str:
 
 
 def _not_found(p: dict) -> str:
+    if p.get("what") == "route":
+        return _("There is no API endpoint at this address.")
     if p.get("what") == "game":
         return _("No game is open under this id and key; games expire 24 hours after they start.")
     return _("No position is saved under this code.")
@@ -198,8 +200,19 @@ def _not_utf8(p: dict) -> str:
     return _("The request body must be JSON text in UTF-8.")
 
 
+def _too_large(p: dict) -> str:
+    if p.get("limit"):
+        return _("The request is too large: at most %(limit)s KiB.") % {"limit": p["limit"]}
+    return _("The request is too large.")
+
+
 #: error code -> the sentence, from the error's parameters
 _SENTENCES = {
+    "too-large": _too_large,
+    "method-not-allowed": lambda p: _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
+        "method": p.get("method", ""), "allowed": p.get("allowed", "")},
+    "http-status": lambda p: _("The request failed with HTTP status %(status)s.") % {
+        "status": p.get("status", "")},
     "duplicate-field": _duplicate_field,
     "not-utf8": _not_utf8,
     "bad-title": _bad_title,
@@ -294,6 +307,15 @@ _FIXED.update({
     "empty-body": gettext_lazy("The request body is empty; send a JSON object."),
     "unsupported-media-type": gettext_lazy("Send the request body as JSON, with the header Content-Type: "
                                            "application/json."),
+    # answers no endpoint worded (tutorials.http.problem_json): a request refused before
+    # any endpoint, an unknown route, a failed view
+    "bad-request": gettext_lazy("The request could not be read."),
+    "forbidden": gettext_lazy("This request is not allowed."),
+    "rate-limited": gettext_lazy("Too many requests came from your network in a short time. Please try "
+                                 "again later."),
+    "server-error": gettext_lazy("Something went wrong on the server, so this request could not be "
+                                 "answered. Please try again in a moment."),
+    "unavailable": gettext_lazy("The server cannot answer right now. Please try again in a moment."),
     "stale-version": gettext_lazy("The game has moved on since you chose this action: read it again and "
                                   "choose anew."),
 })
@@ -307,6 +329,11 @@ def describe(error: RulesError) -> str:
     if code in _FIXED:
         return capfirst(str(_FIXED[code]) % facts())
     return capfirst(_("This input is not allowed: %(detail)s") % {"detail": error.message})
+
+
+def is_worded(code: str) -> bool:
+    """Whether ``code`` has a sentence of its own here."""
+    return code in _SENTENCES or code in _FIXED
 
 
 def problem(error: RulesError, *, field: str | None = None) -> dict[str, object]:
