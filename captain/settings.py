@@ -11,6 +11,8 @@ Production reads everything from the environment:
 ``DATABASE_URL``            e.g. postgres://user:pass@host/db (default: SQLite)
 ``DJANGO_STATIC_ROOT``      where ``collectstatic`` puts files (default: ``staticfiles/``)
 ``DJANGO_SHEET_CACHE_DIR``  where rendered PDF sheets are kept (default: ``var/sheets/``)
+``DJANGO_RENDER_LOCK_DIR``  the host's render slots while Redis is down (default:
+                            ``render-locks/`` beside the sheets)
 ``REDIS_URL``               the shared cache (rate limits, render leases), e.g.
                             redis://127.0.0.1:6379/0; without it each process keeps its own
                             local-memory cache (fine for the one-process development server)
@@ -183,6 +185,9 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
 # Rendered PDF sheets, one folder per code version (tutorials.sheets.render.code_version);
 # ``manage.py prerender_sheets`` fills it at release time.
 SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "var" / "sheets")
+# the host's render slots while the shared cache is down (tutorials.http.render_limit): one
+# folder for every worker of a host
+RENDER_LOCK_DIR = Path(os.environ.get("DJANGO_RENDER_LOCK_DIR") or SHEET_CACHE_DIR.parent / "render-locks")
 
 # --- Security ----------------------------------------------------------------
 SECURE = _env_bool("DJANGO_SECURE", default=not DEBUG)

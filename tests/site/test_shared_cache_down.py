@@ -1,5 +1,5 @@
 """Without the shared cache the site degrades instead of failing: rate limits let requests
-through (counted, in the log), renders are limited per process, and once the cache answers
+through (counted, in the log), renders take the host's own slots, and once the cache answers
 again the limits count again, without a restart.
 
 "Down" here is a real Redis client pointed at a port nothing listens on: the errors are
@@ -13,6 +13,8 @@ import json
 import logging
 import re
 import socket
+import subprocess
+import sys
 
 import pytest
 from django.test import RequestFactory
@@ -133,24 +135,56 @@ def test_the_limits_count_again_once_the_cache_answers(cache_down, caplog):
     assert re.search(r"answers again after \d+ s; meanwhile 3 requests without a rate limit", back), back
 
 
-def test_renders_are_limited_per_process_while_the_cache_is_down(cache_down):
-    cache_down.WEB_CONCURRENCY = 2
-    cache_down.RENDER_LIMIT = 4  # the host's four, two for each of two workers
-    assert render_limit.process_limit(4) == 2
-    with render_limit.render_slot() as first, render_limit.render_slot() as second:
-        assert {first.slot, second.slot} == {0, 1} and first.key is None
-        with pytest.raises(RenderBusy), render_limit.render_slot():
-            pass
-        first.renew()  # nothing to renew, and no error
-    with render_limit.render_slot() as again:  # given back at the end of the block
-        assert again.slot == 0
-    assert shared_cache.degraded_counts()["render"] == 4
+#: another worker of the host: holds render slot ``sys.argv[2]`` of folder ``sys.argv[1]``
+#: until its standard input closes, or until it is killed
+OTHER_WORKER = """
+import fcntl, os, sys
+fd = os.open(os.path.join(sys.argv[1], "slot-" + sys.argv[2]), os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
 
 
-def test_a_process_renders_at_least_one_pdf_without_the_cache(cache_down):
-    cache_down.WEB_CONCURRENCY = 8
-    assert render_limit.process_limit(2) == 1
-    with render_limit.render_slot(limit=2) as lease:
+def _other_worker(folder, slot: int) -> subprocess.Popen:
+    worker = subprocess.Popen([sys.executable, "-c", OTHER_WORKER, str(folder), str(slot)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert worker.stdout.readline().strip() == "held"
+    return worker
+
+
+def test_renders_are_limited_per_host_while_the_cache_is_down(cache_down, tmp_path):
+    cache_down.RENDER_LOCK_DIR = tmp_path / "locks"
+    cache_down.RENDER_LIMIT = 3  # the host's three, whichever worker asks
+    cache_down.WEB_CONCURRENCY = 3
+    (tmp_path / "locks").mkdir()
+    other = _other_worker(tmp_path / "locks", 0)  # another worker renders already
+    try:
+        with render_limit.render_slot() as first, render_limit.render_slot() as second:
+            assert {first.slot, second.slot} == {1, 2} and first.key is None
+            with pytest.raises(RenderBusy), render_limit.render_slot():
+                pass
+            first.renew()  # nothing to renew, and no error
+        with render_limit.render_slot() as again:  # given back at the end of the block
+            assert again.slot == 1
+    finally:
+        other.stdin.close()
+        other.wait(timeout=10)
+    with render_limit.render_slot() as freed:  # the other worker is done
+        assert freed.slot == 0
+    assert shared_cache.degraded_counts()["render"] == 5  # the refused one too
+
+
+def test_a_worker_that_dies_mid_render_frees_its_slot(cache_down, tmp_path):
+    cache_down.RENDER_LOCK_DIR = tmp_path / "locks"
+    cache_down.RENDER_LIMIT = 1
+    (tmp_path / "locks").mkdir()
+    other = _other_worker(tmp_path / "locks", 0)
+    with pytest.raises(RenderBusy), render_limit.render_slot():
+        pass
+    other.kill()
+    other.wait(timeout=10)
+    with render_limit.render_slot() as lease:
         assert lease.slot == 0
 
 

@@ -8,18 +8,19 @@ is taken the render is refused at once with :class:`RenderBusy` (the views answe
 with ``Retry-After``): a queue of renders would hold every worker and starve ordinary
 pages.
 
-While the shared cache cannot be reached (:mod:`tutorials.http.shared_cache`), each process
-limits its own renders to its share of the host's limit, ``RENDER_LIMIT`` divided by
-``WEB_CONCURRENCY`` and at least one (:func:`process_limit`): PDFs keep coming, and a host
-renders at most ``max(RENDER_LIMIT, WEB_CONCURRENCY)`` at once.
+While the shared cache cannot be reached (:mod:`tutorials.http.shared_cache`), a render
+holds one of ``RENDER_LIMIT`` lock files of the host instead (``flock`` on
+``RENDER_LOCK_DIR``, :func:`_host_slot`): PDFs keep coming, and the host still renders at
+most ``RENDER_LIMIT`` at once, whichever worker asks. The kernel frees the lock of a worker
+that dies.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import socket
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
@@ -84,29 +85,26 @@ def _give_back(key: str, token: str) -> None:
         cache.delete(key)
 
 
-def process_limit(limit: int) -> int:
-    """Renders one process may hold while the shared cache is down: its share of the
-    host's ``limit`` among ``WEB_CONCURRENCY`` workers, at least one."""
-    return max(1, limit // (settings.WEB_CONCURRENCY or 1))
-
-
-_held_lock = threading.Lock()
-_held: set[int] = set()  # the slots of this process's own leases
-
-
 @contextmanager
-def _process_slot(limit: int, token: str, lease_seconds: int) -> Iterator[Lease]:
-    with _held_lock:
-        free = [slot for slot in range(process_limit(limit)) if slot not in _held]
-        if not free:
-            raise RenderBusy()
-        slot = free[0]
-        _held.add(slot)
-    try:
-        yield Lease(slot, None, token, lease_seconds)
-    finally:
-        with _held_lock:
-            _held.discard(slot)
+def _host_slot(limit: int, token: str, lease_seconds: int) -> Iterator[Lease]:
+    """One of the host's ``limit`` render slots, held as an exclusive lock on its file:
+    every open of a file is its own lock holder, so threads of one worker exclude each
+    other as workers do."""
+    folder = settings.RENDER_LOCK_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    for slot in range(limit):
+        fd = os.open(folder / f"slot-{slot}", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        try:
+            yield Lease(slot, None, token, lease_seconds)
+        finally:
+            os.close(fd)  # closing the file gives the lock back
+        return
+    raise RenderBusy()
 
 
 @contextmanager
@@ -119,7 +117,7 @@ def render_slot(limit: int | None = None, lease_seconds: int | None = None) -> I
     worker that died loses it, ``lease_seconds`` after its last renewal. The lease is
     given back when the block ends, also on error, unless it expired meanwhile and
     another render took it (it then stays theirs). Without the shared cache the lease is
-    one of this process's own (:func:`process_limit`), counted as degraded.
+    one of the host's lock files (:func:`_host_slot`), counted as degraded.
     """
     limit = settings.RENDER_LIMIT if limit is None else limit
     lease_seconds = settings.RENDER_LEASE_SECONDS if lease_seconds is None else lease_seconds
@@ -130,7 +128,7 @@ def render_slot(limit: int | None = None, lease_seconds: int | None = None) -> I
         slot = None
     if slot is None:
         shared_cache.degraded("render")
-        with _process_slot(limit, token, lease_seconds) as lease:
+        with _host_slot(limit, token, lease_seconds) as lease:
             yield lease
         return
     key = _lease_key(slot)

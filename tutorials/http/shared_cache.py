@@ -4,7 +4,7 @@ Rate-limit counts (:mod:`tutorials.http.limits`) and render leases
 (:mod:`tutorials.http.render_limit`) live in the shared cache. When it cannot be reached
 (Redis stopped or restarting, the network to it down, a full memory), the site goes on in
 a degraded mode instead of failing every request that counts something: rate limits let
-requests through, and renders are limited per process. Saved links, saves, PDFs, tables
+requests through, and renders take the host's own slots. Saved links, saves, PDFs, tables
 and games only need the database.
 
 Every process finds out on its own. The first call that fails marks the cache as down;
@@ -14,8 +14,9 @@ the limits count again without a restart.
 
 The log says what happens, without a line per request: a warning when the cache is found
 down, one every :data:`REPORT_SECONDS` while it stays down, and one when it answers again,
-each with how many requests went through without a rate limit and how many renders were
-limited per process. :func:`degraded_counts` gives the process's counts since it started.
+each with how many requests went through without a rate limit and how many renders took
+the host's own slots (lock files) instead of the shared leases. :func:`degraded_counts`
+gives the process's counts since it started.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ ERRORS = (redis.exceptions.RedisError, OSError)
 REPORT_SECONDS = 60
 
 #: What :func:`degraded` counts: requests a rate limit let through without counting them,
-#: and renders limited by this process alone instead of by the host's leases.
+#: and renders that took the host's own slots (lock files) instead of the shared leases.
 KINDS = ("rate-limit", "render")
 
 class Unavailable(Exception):
@@ -64,7 +65,7 @@ _state = _State()
 
 def _summary(counts: Counter[str]) -> str:
     return (f"{counts['rate-limit']} requests without a rate limit, "
-            f"{counts['render']} renders limited per process")
+            f"{counts['render']} renders on the host's own slots")
 
 
 def call[T](function: Callable[..., T], *args, **kwargs) -> T:
@@ -92,7 +93,7 @@ def _failed(error: Exception) -> None:
         _state.down_since = _state.reported_at = now
         _state.outage.clear()
     logger.warning("shared cache unreachable (%s: %s): rate limits let requests through and PDF "
-                   "renders are limited per process until it answers again",
+                   "renders take the host's own slots until it answers again",
                    type(error).__name__, error)
 
 
