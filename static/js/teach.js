@@ -97,10 +97,10 @@
     if (!elt || !elt.closest || elt.id === "present-section" || !elt.closest("#present-section") ||
         elt.closest(".present-nav, [data-step-nav]")) return;
     if (boardRequest) { e.preventDefault(); return; }
-    boardRequest = e.detail.xhr;
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (boardRequest && e.detail.xhr === boardRequest) boardRequest = null;
+    var xhr = boardRequest = e.detail.xhr;
+    // the xhr's own end: htmx's afterRequest never reaches the document when a poll
+    // replaced the section (and the form in it) while the tap was on its way
+    xhr.addEventListener("loadend", function () { if (boardRequest === xhr) boardRequest = null; });
   });
   document.body.addEventListener("tableVersion", function (e) {
     var s = section();

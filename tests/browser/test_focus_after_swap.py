@@ -166,10 +166,11 @@ def test_focus_survives_every_swap(live_server, keyboard_page, address):
         assert checked > 10, f"only {checked} controls found: the enumeration is broken"
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_focus_survives_every_swap_at_a_table(live_server, keyboard_page, lang):
+def test_focus_survives_every_swap_at_a_table(live_server, keyboard_page):
+    """In Japanese: the pages above are checked in English, so a control found again by
+    its words (site.js keyOf) is checked in both scripts."""
     page = keyboard_page
-    presenter, guest = table_pages(page, live_server.url, lang)
+    presenter, guest = table_pages(page, live_server.url, "ja")
     code = presenter.rstrip("/").rsplit("/", 1)[1]
     problems: list[str] = []
     checked = 0
