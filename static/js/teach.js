@@ -89,19 +89,6 @@
       e.detail.parameters.v = version();
     }
   });
-  // A second tap on a board while the first is on its way is dropped, not sent: it would
-  // be made from the version the first one moves on from, and be refused as stale.
-  var boardRequest = null;
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    var elt = e.detail.elt;
-    if (!elt || !elt.closest || elt.id === "present-section" || !elt.closest("#present-section") ||
-        elt.closest(".present-nav, [data-step-nav]")) return;
-    if (boardRequest) { e.preventDefault(); return; }
-    var xhr = boardRequest = e.detail.xhr;
-    // the xhr's own end: htmx's afterRequest never reaches the document when a poll
-    // replaced the section (and the form in it) while the tap was on its way
-    xhr.addEventListener("loadend", function () { if (boardRequest === xhr) boardRequest = null; });
-  });
   document.body.addEventListener("tableVersion", function (e) {
     var s = section();
     if (!s || !e.detail) return;
@@ -109,12 +96,28 @@
     s.querySelectorAll("[data-version-input]").forEach(function (input) { input.value = s.dataset.version; });
   });
 
-  // --- presenter: moving with keys and clickers -----------------------------------------------
-  // A key pressed while the previous move is on its way waits for it, so quick presses are
-  // never lost and never skip a section.
-  var busy = false;
+  // --- presenter: one action at a time ------------------------------------------------------
+  // A move (Next, Back, a step) or a board action is made from the version on the screen;
+  // while one is on its way, the next would be made from the version it moves on from and
+  // be refused as stale. So: a key pressed meanwhile waits for it (quick presses are never
+  // lost and never skip a section), and a tap or click meanwhile is dropped.
+  var action = null; // the xhr of the action on its way
   var queue = [];
-  var navRequest = null; // the move on its way (its element may be swapped out when it ends)
+  function busy() { return action !== null; }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (!elt || !elt.closest || elt.id === "present-section" ||
+        !elt.closest("#present-section, .present-nav")) return; // the poll, or not the table's
+    if (action) { e.preventDefault(); return; }
+    var xhr = action = e.detail.xhr;
+    // the xhr's own end: htmx's afterRequest never reaches the document when a poll
+    // replaced the section (and the form in it) while the action was on its way
+    xhr.addEventListener("loadend", function () {
+      if (action !== xhr) return;
+      action = null;
+      if (!(xhr.status >= 200 && xhr.status < 300) && xhr.status !== 409) queue = [];
+    });
+  });
   // Next and Back move through the steps of the table's own round first (or of the board
   // the focus is in; steps.js), then on to the next or previous section, as a clicker moves
   // through a slide's builds.
@@ -125,21 +128,11 @@
     surface = surface || (section && section.querySelector("[data-walk][data-walk-keys]"));
     var step = surface && window.captainSteps ? window.captainSteps.control(dir === "prev" ? "back" : "next", surface) : null;
     var button = step || document.querySelector('#present-section [data-nav="' + dir + '"]');
-    if (button && !button.disabled) { busy = true; button.click(); }
+    if (button && !button.disabled) button.click();
   }
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    var elt = e.detail.elt;
-    if (elt && elt.closest && elt.closest(".present-nav, [data-step-nav]")) navRequest = e.detail.xhr;
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!navRequest || e.detail.xhr !== navRequest) return;
-    navRequest = null;
-    busy = false;
-    if (!e.detail.successful && e.detail.xhr.status !== 409) queue = [];
-  });
   document.addEventListener("htmx:afterSettle", function (e) {
     if (e.target && e.target.id === "present-section") arrived();
-    if (!busy && queue.length) go(queue.shift());
+    if (!busy() && queue.length) go(queue.shift());
   });
   function belowScreen() {
     var s = section();
@@ -159,7 +152,7 @@
     }
     if (!dir) return;
     e.preventDefault();
-    if (busy) queue.push(dir); else go(dir);
+    if (busy()) queue.push(dir); else go(dir);
   });
   // keys work from here on
   presenter.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
