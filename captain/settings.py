@@ -137,6 +137,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
         conn_max_age=60,
+        # a kept connection the database closed (a restart) is replaced before a request
+        # uses it, instead of failing that request
+        conn_health_checks=True,
     )
 }
 (BASE_DIR / "var").mkdir(exist_ok=True)

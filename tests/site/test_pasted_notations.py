@@ -15,7 +15,7 @@ from urllib.parse import quote
 import pytest
 
 from analyzer_helpers import analyzer_error
-from captain.rules.notation import parse
+from captain.rules.notation import MAX_LENGTH, parse
 from tutorials.models import SavedPosition
 from tutorials.sheets import views as sheet_views
 
@@ -139,3 +139,20 @@ def test_a_blank_position_is_no_position(client):
     blank = client.get("/en/analyze/", {"pos": "\u3000 \n"})
     assert blank.status_code == 200 and analyzer_error(blank) == ""
     assert _editor_value(blank) == _editor_value(client.get("/en/analyze/")) != ""
+
+
+def test_the_length_limit_counts_what_was_sent_at_every_entry_point(client, pdf_calls):
+    """A short notation with so much white space around it that it is over the limit is
+    refused alike by the page, the PDF, the save form and the API."""
+    long = "Rb_11.12" + " " * (MAX_LENGTH - 7)
+    page = client.get("/en/analyze/", {"pos": long})
+    assert page.status_code == 422 and "2000" in analyzer_error(page)
+    assert client.get("/en/analyze/position.pdf", {"pos": long}).status_code == 422
+    assert client.post("/en/analyze/save/", {"pos": long}).status_code == 422
+    api = client.post("/api/v1/positions", json.dumps({"notation": long}), content_type="application/json")
+    assert api.status_code == 422
+    assert pdf_calls == [] and SavedPosition.objects.count() == 0
+    # one character less is read, at every one of them
+    fits = long[:-1]
+    assert client.get("/en/analyze/", {"pos": fits}).status_code == 200
+    assert client.get("/en/analyze/position.pdf", {"pos": fits}).status_code == 200

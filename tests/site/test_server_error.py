@@ -96,6 +96,8 @@ def test_a_database_that_fails_answers_500_not_a_crash(failing, monkeypatch):
     assert response.status_code == 500, response.content
     assert response.json()["detail"][0]["code"] == "server-error"
     assert response["Content-Language"] == "de"
+    # the headers of the page's 500: nothing keeps a failure, the notice knows the code
+    assert response["Cache-Control"] == "no-store" and response["Problem-Code"] == "server-error"
 
 
 def test_the_500_page_needs_neither_the_database_nor_the_shared_cache(settings):
@@ -147,3 +149,5 @@ def test_every_api_error_status_is_problem_json(failing, what, request_args, sta
     [problem] = response.json()["detail"]
     assert problem["code"] == code and problem["message"], what
     assert response["Content-Language"] == "de", what
+    assert response["Problem-Code"] == code, what
+    assert (response.get("Cache-Control") == "no-store") == (status >= 500), what

@@ -42,8 +42,10 @@ def analyze(request: HttpRequest) -> HttpResponse:
 
     query = Query(request)
     # trimmed here too, so that the editor shows (and an error's offset counts in) the
-    # notation without what the paste brought along, and white space alone is no position
-    raw = notation.trim(query.get("pos")) or analyzer.DEFAULT_NOTATION
+    # notation without what the paste brought along, and white space alone is no position;
+    # the length limit counts what was sent, here as in every other reader
+    sent = query.get("pos")
+    raw = sent if len(sent) > notation.MAX_LENGTH else notation.trim(sent) or analyzer.DEFAULT_NOTATION
     error = ""
     try:
         if query.refusal:

@@ -22,6 +22,7 @@ from ninja.errors import HttpError, ValidationError
 from captain.rules import RulesError
 from captain.rules.errors import InvalidInput
 from tutorials.http.limits import RateLimited
+from tutorials.http.problem_json import mark_problem
 from tutorials.wording.problems import describe
 
 
@@ -93,6 +94,8 @@ def answer_errors(api: NinjaAPI) -> None:
     def respond(request: HttpRequest, status: int, problems: list[dict[str, Any]]) -> HttpResponse:
         response = api.create_response(request, problems_body(problems), status=status)
         response["Content-Language"] = translation.get_language()
+        if problems:
+            mark_problem(response, problems[0]["code"])
         return response
 
     @api.exception_handler(Problems)

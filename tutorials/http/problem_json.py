@@ -21,6 +21,15 @@ STATUS_CODES = {400: "bad-request", 403: "forbidden", 404: "not-found", 405: "me
                 503: "unavailable", 504: "unavailable"}
 
 
+def mark_problem(response, code: str) -> None:
+    """Headers every error answer carries, page or problem JSON: its code in
+    ``Problem-Code`` (what a failed htmx request's notice says, static/js/site.js), and
+    no caching of a failure of the server (it is over when the next request comes)."""
+    response["Problem-Code"] = code
+    if response.status_code >= 500:
+        response["Cache-Control"] = "no-store"
+
+
 def api_problem(request: HttpRequest, status: int, code: str | None = None, *,
                 allowed: str = "", **params: object) -> JsonResponse:
     """An answer in the API's problem shape for ``status``, with ``code`` (default: by
@@ -35,6 +44,7 @@ def api_problem(request: HttpRequest, status: int, code: str | None = None, *,
     response = JsonResponse({"detail": [body], "message": body["message"]}, status=status,
                             json_dumps_params={"ensure_ascii": False})
     response["Content-Language"] = lang
+    mark_problem(response, code)
     if allowed:
         response["Allow"] = allowed
     patch_vary_headers(response, ("Accept-Language", "Cookie"))

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from tutorials.http.problem_json import api_problem
+from tutorials.http.problem_json import api_problem, mark_problem
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +55,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
             logger.exception("the 500 page could not be rendered; answering the bare one")
             response = HttpResponse(_bare_page(lang), status=500)
     response["Content-Language"] = lang
-    response["Cache-Control"] = "no-store"
-    response["Problem-Code"] = CODE
+    mark_problem(response, CODE)
     return response
