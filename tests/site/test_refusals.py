@@ -93,3 +93,16 @@ def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
     settings.RENDER_TIMEOUT = 1
     with pytest.raises(RenderBusy):
         sheets.render_pdf("<p>x</p>", _CountingLease())
+
+
+@pytest.mark.parametrize("lang, one, many", [
+    ("en", "Please try again in 1 second.", "Please try again in 30 seconds."),
+    ("de", "in 1 Sekunde noch einmal", "in 30 Sekunden noch einmal"),
+    ("ja", "ネットワークから短時間に多くのPDFが要求されました。1秒後に", "要求されました。30秒後に"),
+])
+def test_the_wait_is_said_in_the_right_number(lang, one, many):
+    """One second is "1 second", "1 Sekunde"; Japanese puts no space between the sentences."""
+    with translation.override(lang):
+        assert one in RateLimited("pdf", 1).message
+        assert many in RateLimited("pdf", 30).message
+        assert RateLimited("table-miss", 2).message.count("2") == 1

@@ -23,27 +23,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext
 from django_ratelimit.core import get_usage
 
 from tutorials.http import shared_cache
 
-#: What the 429 page and the API say for each group (one whole sentence each).
+#: What the 429 page and the API say for each group, before how long to wait.
 MESSAGES = {
-    "pdf": _("Too many PDFs were requested from your network in a short time. Please try "
-             "again in %(seconds)s seconds."),
-    "save": _("Too many positions were saved from your network in a short time. Please try "
-              "again in %(seconds)s seconds."),
-    "game": _("Too many practice games were started from your network in a short time. Please "
-              "try again in %(seconds)s seconds."),
-    "table": _("Too many tables were started from your network in a short time. Please try "
-               "again in %(seconds)s seconds."),
+    "pdf": _("Too many PDFs were requested from your network in a short time."),
+    "save": _("Too many positions were saved from your network in a short time."),
+    "game": _("Too many practice games were started from your network in a short time."),
+    "table": _("Too many tables were started from your network in a short time."),
     "table-miss": _("Too many table codes that do not exist were tried from your network. "
-                    "Please check the code on the presenter's screen and try again in "
-                    "%(seconds)s seconds."),
-    "code-miss": _("Too many short links that do not exist were tried from your network. "
-                   "Please try again in %(seconds)s seconds."),
-    "game-miss": _("Too many wrong game keys were tried from your network. Please try again in "
-                   "%(seconds)s seconds."),
+                    "Please check the code on the presenter's screen."),
+    "code-miss": _("Too many short links that do not exist were tried from your network."),
+    "game-miss": _("Too many wrong game keys were tried from your network."),
 }
 
 
@@ -57,8 +51,12 @@ class RateLimited(Exception):
 
     @property
     def message(self) -> str:
-        """One sentence in the active language: what was limited and how long to wait."""
-        return str(MESSAGES[self.group]) % {"seconds": self.retry_after}
+        """In the active language: what was limited, then how long to wait."""
+        wait = ngettext("Please try again in %(seconds)s second.", "Please try again in %(seconds)s seconds.",
+                        self.retry_after) % {"seconds": self.retry_after}
+        # two sentences one after the other: a space between them, none in Japanese
+        return pgettext("two sentences", "%(first)s %(second)s") % {
+            "first": MESSAGES[self.group], "second": wait}
 
 
 def _usage(request: HttpRequest, group: str, *, increment: bool, decides: bool = True) -> dict | None:
