@@ -50,3 +50,25 @@ def test_a_signature_older_than_the_object_is_refused():
     later = time.time() + TeachSession.LIFETIME_HOURS * 3600 + 5
     with mock.patch("django.core.signing.time.time", return_value=later):
         assert PRESENTER.read(holder, "abcde") is None
+
+
+@pytest.mark.django_db
+def test_a_browser_holds_a_bounded_number_of_table_cookies(client, settings):
+    """Presenting or following table after table forgets the oldest table's cookie, as the
+    practice games do: every cookie goes with every request, and past the servers' header
+    limit the browser would be locked out of the whole site."""
+    settings.RATE_LIMITS = {group: "1000/m" for group in settings.RATE_LIMITS}
+    for _ in range(PRESENTER.keep + 3):
+        started = client.post("/en/teach/", {"players": "3", "mode": "action", "script": "quick"})
+        assert started.status_code == 302
+    followed = [TeachSession.start({"players": 3, "mode": "action", "script": "quick"})[0]
+                for _ in range(GUEST.keep + 3)]
+    for table in followed:
+        assert client.get(f"/en/t/{table.code}/").status_code == 200
+    held = [name for name, c in client.cookies.items() if c.value]
+    assert sum(name.startswith(PRESENTER.prefix) for name in held) == PRESENTER.keep
+    assert sum(name.startswith(GUEST.prefix) for name in held) == GUEST.keep
+    # the table opened last is kept, and reopening a kept table forgets nothing
+    assert GUEST.name(followed[-1].code) in held
+    client.get(f"/en/t/{followed[-1].code}/")
+    assert sum(name.startswith(GUEST.prefix) for name, c in client.cookies.items() if c.value) == GUEST.keep

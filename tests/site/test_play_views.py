@@ -309,12 +309,12 @@ def test_a_box_sent_oddly_is_refused_never_read_as_unticked(client, field, value
 def test_a_browser_keeps_the_keys_of_a_bounded_number_of_games(client):
     """Every game's key is a cookie sent with every request: starting game after game
     forgets the oldest, so the headers never outgrow the servers' limit."""
-    from tutorials.play.views import KEPT_GAMES
+    from tutorials.play.views import LEARNER
 
-    for _ in range(KEPT_GAMES + 3):
+    for _ in range(LEARNER.keep + 3):
         _start(client)
     kept = [n for n, c in client.cookies.items() if n.startswith("play_") and c.value]
-    assert len(kept) == KEPT_GAMES
+    assert len(kept) == LEARNER.keep
 
 
 def test_strategy_mode_moves_on_by_itself_while_the_captains_play(client):

@@ -19,11 +19,12 @@ from django.http import HttpRequest, HttpResponse
 @dataclass(frozen=True)
 class SignedCookie:
     """One kind of per-object cookie: ``<prefix><code>``, signed with ``salt``, kept for
-    ``hours``."""
+    ``hours``; a browser holds at most ``keep`` of the kind (the newest)."""
 
     prefix: str
     salt: str
     hours: int
+    keep: int = 12
 
     @property
     def max_age(self) -> int:
@@ -39,13 +40,16 @@ class SignedCookie:
                                          max_age=self.max_age)
 
     def give(self, request: HttpRequest, response: HttpResponse, code: str, value: str) -> None:
-        """Set the cookie of ``code`` to ``value`` on ``response``."""
+        """Set the cookie of ``code`` to ``value`` on ``response``; a new one makes the
+        oldest of its kind go, past :attr:`keep` (:meth:`_forget_oldest`)."""
+        if self.name(code) not in request.COOKIES:
+            self._forget_oldest(request, response)
         response.set_signed_cookie(self.name(code), value, salt=self.salt, max_age=self.max_age,
                                    httponly=True, samesite="Lax", secure=request.is_secure())
 
-    def keep_newest(self, request: HttpRequest, response: HttpResponse, keep: int) -> None:
+    def _forget_oldest(self, request: HttpRequest, response: HttpResponse) -> None:
         """Delete the oldest cookies of this kind, so that with one more set on
-        ``response`` at most ``keep`` remain (oldest by the time in their signature,
+        ``response`` at most :attr:`keep` remain (oldest by the time in their signature,
         unreadable ones first). Each cookie goes with every request: without a bound,
         someone opening object after object would pass the servers' header limit."""
         def signed_at(value: str) -> int:
@@ -56,5 +60,5 @@ class SignedCookie:
 
         names = sorted((n for n in request.COOKIES if n.startswith(self.prefix)),
                        key=lambda n: signed_at(request.COOKIES[n]))
-        for name in names[:max(0, len(names) - keep + 1)]:
+        for name in names[:max(0, len(names) - self.keep + 1)]:
             response.delete_cookie(name, samesite="Lax")

@@ -29,13 +29,9 @@ from tutorials.play.table import GamePage
 from tutorials.practice import games
 from tutorials.wording.problems import describe
 
-#: the learner's key of each game this browser plays
-LEARNER = SignedCookie("play_", "play-learner", PracticeGame.LIFETIME_HOURS)
-
-#: Games a browser keeps the keys of; starting one more forgets the oldest. Each key is a
-#: cookie of about 90 bytes sent with every request: without a bound, a learner starting
-#: game after game would pass the servers' header limit (8 KiB) and be locked out.
-KEPT_GAMES = 12
+#: the learner's key of each game this browser plays, of the newest twelve: starting one
+#: more forgets the oldest
+LEARNER = SignedCookie("play_", "play-learner", PracticeGame.LIFETIME_HOURS, keep=12)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -53,7 +49,6 @@ def play_start(request: HttpRequest) -> HttpResponse:
     hit(request, "game")
     game, key, _practice = games.start_game(form.setup())
     response = redirect("tutorials:play-game", code=game.code)
-    LEARNER.keep_newest(request, response, KEPT_GAMES)
     LEARNER.give(request, response, game.code, key)
     return response
 
