@@ -195,3 +195,21 @@ def test_a_lease_taken_before_the_cache_went_down_ends_without_error(settings):
                                        "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0"}}
         lease.renew()  # the render goes on
     assert shared_cache.is_down()  # giving it back found the cache down; the lease expires
+
+
+def test_a_slot_that_cannot_be_opened_is_skipped_not_a_failure(cache_down, tmp_path, caplog):
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    (locks / "slot-0").mkdir()  # not a file: it cannot be opened as one
+    cache_down.RENDER_LOCK_DIR = locks
+    cache_down.RENDER_LIMIT = 2
+    with caplog.at_level(logging.WARNING, logger="tutorials.http.render_limit"), \
+            render_limit.render_slot() as lease:
+        assert lease.slot == 1
+        with pytest.raises(RenderBusy), render_limit.render_slot():
+            pass
+    assert any("slot 0" in r.getMessage() for r in caplog.records)
+    cache_down.RENDER_LOCK_DIR = tmp_path / "file"
+    (tmp_path / "file").write_text("a file where the folder should be")
+    with pytest.raises(RenderBusy), render_limit.render_slot():  # 503, never a 500
+        pass

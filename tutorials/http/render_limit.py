@@ -18,6 +18,7 @@ that dies.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import secrets
 import socket
@@ -28,6 +29,8 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tutorials.http import shared_cache
+
+logger = logging.getLogger(__name__)
 
 #: Seconds a refused client is asked to wait (``Retry-After``): about one render.
 RETRY_AFTER = 5
@@ -91,9 +94,15 @@ def _host_slot(limit: int, token: str, lease_seconds: int) -> Iterator[Lease]:
     every open of a file is its own lock holder, so threads of one worker exclude each
     other as workers do."""
     folder = settings.RENDER_LOCK_DIR
-    folder.mkdir(parents=True, exist_ok=True)
     for slot in range(limit):
-        fd = os.open(folder / f"slot-{slot}", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            # a lock needs only a file to read: a slot another user's process made (a
+            # release step) is taken all the same
+            fd = os.open(folder / f"slot-{slot}", os.O_RDONLY | os.O_CREAT, 0o644)
+        except OSError as error:
+            logger.warning("render slot %s in %s cannot be opened (%s): skipped", slot, folder, error)
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
