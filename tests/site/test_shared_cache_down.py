@@ -119,6 +119,29 @@ def test_the_cache_is_left_alone_for_a_while_after_it_failed(cache_down, monkeyp
     assert shared_cache.degraded_counts()["rate-limit"] == 12
 
 
+def test_one_request_asks_a_hanging_cache_while_the_others_go_on(cache_down, monkeypatch):
+    """Past the retry time, the request that asks the cache again may wait for its
+    timeout; the requests that come meanwhile do not ask it too."""
+    clock = [1000.0]
+    monkeypatch.setattr(shared_cache.time, "monotonic", lambda: clock[0])
+    cache_down.SHARED_CACHE_RETRY_SECONDS = 5
+    request = RequestFactory().get("/")
+    limits.hit(request, "save")
+    assert shared_cache.is_down()
+    clock[0] += 5
+    asked = []
+
+    def hanging(*args, **kwargs):  # while this one waits, another request comes
+        asked.append("probe")
+        limits.hit(request, "save")
+        raise ConnectionError("timed out")
+
+    monkeypatch.setattr(limits, "get_usage", hanging)
+    limits.hit(request, "save")
+    assert asked == ["probe"]  # the request that came meanwhile went on unasked
+    assert shared_cache.degraded_counts()["rate-limit"] == 3
+
+
 def test_the_limits_count_again_once_the_cache_answers(cache_down, caplog):
     cache_down.SHARED_CACHE_RETRY_SECONDS = 0
     request = RequestFactory().get("/")

@@ -55,6 +55,7 @@ class _State:
         self.lock = threading.Lock()
         self.down_since: float | None = None  # monotonic time of the first failure
         self.retry_at = 0.0
+        self.probing = False  # a request is asking the cache whether it is back
         self.reported_at = 0.0
         self.outage: Counter[str] = Counter()  # counts of the current outage
         self.total: Counter[str] = Counter()   # counts since the process started
@@ -71,14 +72,25 @@ def _summary(counts: Counter[str]) -> str:
 def call[T](function: Callable[..., T], *args, **kwargs) -> T:
     """``function(*args, **kwargs)``, which uses the shared cache; raises
     :class:`Unavailable` when the cache fails, or failed less than
-    ``SHARED_CACHE_RETRY_SECONDS`` ago (``function`` is then not called)."""
-    if _state.down_since is not None and time.monotonic() < _state.retry_at:
-        raise Unavailable()
+    ``SHARED_CACHE_RETRY_SECONDS`` ago (``function`` is then not called).
+
+    Once that time is up, one request asks the cache again while the others of the
+    process go on without it: a cache that hangs costs one request its timeout per
+    retry, not every request that comes meanwhile."""
+    probe = False
+    if _state.down_since is not None:
+        with _state.lock:
+            if _state.probing or time.monotonic() < _state.retry_at:
+                raise Unavailable()
+            _state.probing = probe = True
     try:
         result = function(*args, **kwargs)
     except ERRORS as error:
         _failed(error)
         raise Unavailable() from error
+    finally:
+        if probe:
+            _state.probing = False
     if _state.down_since is not None:
         _answered()
     return result
