@@ -151,6 +151,11 @@
     var status = xhr ? xhr.status : 0;
     return BY_STATUS[status] || (status >= 500 ? "server-error" : "reload");
   }
+  // the element that made the request: htmx tells the end of a request whose element a
+  // swap removed meanwhile to the nearest element still on the page (detail.elt)
+  function origin(e) {
+    return (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
+  }
   function isPoll(elt) {
     return !!elt && /(^|,)\s*every\s/.test(elt.getAttribute("hx-trigger") || "");
   }
@@ -159,6 +164,14 @@
     var found = /every\s+([\d.]+)\s*(ms|s)?/.exec(elt.getAttribute("hx-trigger") || "");
     return found ? parseFloat(found[1]) * (found[2] === "ms" ? 1 : 1000) : 2000;
   }
+
+  // above a bar pinned to the bottom of the screen (the presenter's Back and Next), never on it
+  function lift() {
+    var bar = document.querySelector(".present-nav");
+    var pinned = bar && getComputedStyle(bar).position === "sticky";
+    notice.style.bottom = pinned ? "calc(" + bar.offsetHeight + "px + .5rem)" : "";
+  }
+  window.addEventListener("resize", function () { if (!notice.hidden) lift(); });
 
   function show(code, fromPoll) {
     // said already (a poll's status becomes an alert once something the visitor did fails too)
@@ -170,6 +183,7 @@
     notice.dataset.code = code;
     notice.dataset.source = fromPoll ? "poll" : "action";
     notice.hidden = false;
+    lift();
   }
   function hide() {
     notice.hidden = true;
@@ -189,15 +203,14 @@
   });
 
   function failed(e, code) {
-    var elt = e.detail.elt;
+    var elt = origin(e);
     var poll = isPoll(elt);
     if (poll) {
       var state = waiting.get(elt) || { failures: 0 };
       state.failures += 1;
       state.until = Date.now() + Math.min(LONGEST_WAIT, pace(elt) * Math.pow(2, state.failures));
       waiting.set(elt, state);
-      notice.dataset.failures = String(state.failures); // tests read how often a poll failed
-      notice.dataset.waitUntil = String(state.until);
+      notice.dispatchEvent(new CustomEvent("captain:poll-failed", { bubbles: true, detail: state }));
     }
     show(code, poll);
   }
@@ -206,8 +219,9 @@
   document.addEventListener("htmx:timeout", function (e) { failed(e, "timeout"); });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!e.detail.successful) return;
-    var poll = isPoll(e.detail.elt);
-    if (poll) waiting.delete(e.detail.elt);
+    var elt = origin(e);
+    var poll = isPoll(elt);
+    if (poll) waiting.delete(elt);
     // a poll that works again takes back what polls said, not what an action's failure said
     if (!notice.hidden && (!poll || notice.dataset.source === "poll")) hide();
   });

@@ -1,6 +1,7 @@
 // Markers the browser tests wait on, loaded only when settings.TEST_HOOKS is on (never in
 // production). It only listens: to htmx's events, and to the site's own "captain:" events
-// (captain:ready when a page's keys work, captain:step-shown after a step is revealed).
+// (captain:ready when a page's keys work, captain:step-shown after a step is revealed,
+// captain:poll-failed when a poll failed).
 (function () {
   "use strict";
 
@@ -44,6 +45,10 @@
 
   document.addEventListener("htmx:afterSettle", function () { bump("settled"); });
   document.addEventListener("captain:step-shown", function () { bump("stepsShown"); });
+  // how often a poll failed in a row (site.js waits longer after each)
+  document.addEventListener("captain:poll-failed", function (e) {
+    html.dataset.pollFailures = String(e.detail.failures);
+  });
   document.addEventListener("captain:ready", function (e) {
     if (e.target && e.target.dataset) e.target.dataset.ready = "1";
   });

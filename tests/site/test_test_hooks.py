@@ -9,7 +9,8 @@ import pytest
 
 JS = Path(__file__).resolve().parents[2] / "static" / "js"
 HOOKS = "js/test-hooks.js"
-MARKERS = ("dataset.requests", "dataset.settled", "dataset.stepsShown", "dataset.busy", "dataset.ready")
+MARKERS = ("dataset.requests", "dataset.settled", "dataset.stepsShown", "dataset.busy", "dataset.ready",
+           "dataset.pollFailures")
 
 
 @pytest.mark.parametrize("on", [False, True])
