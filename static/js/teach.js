@@ -131,7 +131,13 @@
     if (button && !button.disabled) button.click();
   }
   document.addEventListener("htmx:afterSettle", function (e) {
-    if (e.target && e.target.id === "present-section") arrived();
+    if (e.target && e.target.id === "present-section") {
+      arrived();
+      // a refused action answers with the table as it is and a note at the section's top,
+      // far above the board that was tapped: the note comes into view
+      var note = e.target.querySelector('.note[role="alert"]');
+      if (note) note.scrollIntoView({ block: "nearest" });
+    }
     if (!busy() && queue.length) go(queue.shift());
   });
   function belowScreen() {

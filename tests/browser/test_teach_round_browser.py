@@ -142,8 +142,9 @@ def test_two_presenter_tabs_never_take_the_table_backwards(site, browser):
 
 def test_a_stale_tabs_board_move_is_refused_and_shows_the_table(site, browser):
     """Two presenter tabs at "resolve our table": a card tab A placed is not taken off again
-    by tab B tapping the same position from its screen without the card."""
-    ctx = browser.new_context()
+    by tab B tapping the same position from its screen without the card. On a phone, where
+    the section's top is far above the board."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
     tab_a = ctx.new_page()
     tab_a.goto(f"{site}/en/teach/")
     tab_a.locator("form.teach-form button[type=submit]").click()
@@ -172,8 +173,10 @@ def test_a_stale_tabs_board_move_is_refused_and_shows_the_table(site, browser):
     with tab_b.expect_response(lambda r: "/board/round/" in r.url) as answer:
         tab_b.locator('#board-round [data-pos="A1"]').click()
     assert answer.value.status == 409
-    # refused: tab B now shows the table as it is, the card still on A1
+    # refused: tab B now shows the table as it is, the card still on A1, and says so where
+    # the presenter looks
     expect(tab_b.get_by_test_id("present-note")).to_be_visible()
+    expect(tab_b.get_by_test_id("present-note")).to_be_in_viewport()
     expect(tab_b.locator("#present-section")).to_have_attribute("data-version", now)
     expect(tab_b.locator("#board-round .entered")).to_contain_text("(A1)")
     tab_a.reload()
