@@ -21,7 +21,7 @@ from captain.rules import AttackKind, Colour, InvalidInput, Position, RulesError
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
-from tutorials.drawing.cells import CellView
+from tutorials.drawing.cells import CellView, board_cells
 from tutorials.drawing.chips import Chip, text
 from tutorials.http.numbers import query_number
 from tutorials.walkthrough import StepNav, Walkthrough
@@ -305,9 +305,8 @@ class AnalyzerPage:
             return []
         if self.view == "explain":
             return self.walk.cells(self.step)
-        grid = self.walk.cells(0) if self.walk.steps and self.walk.steps[0].kind == "bell" else [
-            [CellView(Position(r, c), sq.treasure, sq.card, sq.dice) for c, sq in enumerate(row)]
-            for r, row in enumerate(self.situation.board.rows)]
+        grid = (self.walk.cells(0) if self.walk.steps and self.walk.steps[0].kind == "bell"
+                else board_cells(self.situation.board))
         for row in grid:
             for cell in row:
                 cell.href = self.edit_url("put", f"{cell.pos.row}-{cell.pos.col}")

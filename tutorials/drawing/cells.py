@@ -89,7 +89,8 @@ def _description(pos: Position, treasure: Treasure | None, card: AttackCard | No
     return "; ".join(str(p) for p in parts)
 
 
-def _grid(board: Board) -> list[list[CellView]]:
-    return [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
-             for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
+def board_cells(board: Board) -> list[list[CellView]]:
+    """Every cell of ``board``, row by row, as drawn before a page marks any of them."""
+    return [[CellView(Position(r, c), cell.treasure, cell.card, cell.dice)
+             for c, cell in enumerate(row)] for r, row in enumerate(board.rows)]
 

@@ -81,11 +81,11 @@ class _Facts:
         self.g = self.board.geometry
 
     def owner(self, pos: Position) -> Colour | None:
-        sq = self.board.at(pos)
-        if sq.card is not None:
-            return sq.card.colour
-        if sq.dice is not None:
-            return sq.dice.colour
+        cell = self.board.at(pos)
+        if cell.card is not None:
+            return cell.card.colour
+        if cell.dice is not None:
+            return cell.dice.colour
         return None
 
     def sandwich(self, pos: Position) -> tuple[Position, list[Position]] | None:

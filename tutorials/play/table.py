@@ -27,7 +27,7 @@ from captain.rules import Colour, Position, Situation
 from captain.rules.game import GameState, Phase, apply
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
-from tutorials.drawing.cells import CellView, pips
+from tutorials.drawing.cells import CellView, board_cells, pips
 from tutorials.play.action import Live
 from tutorials.practice import games
 from tutorials.walkthrough import StepNav, Walkthrough
@@ -185,19 +185,14 @@ class GamePage:
         if self.walk is not None:
             return self.walk.cells(self.step)
         claimable = {tuple(a["position"]) for a in self.actions if a["type"] == "claim"}
-        grid = []
-        for r, row in enumerate(self.state.board.rows):
-            out = []
-            for c, sq in enumerate(row):
-                card = sq.card
-                cell = CellView(Position(r, c), sq.treasure, card, sq.dice,
-                                face_down=card is not None and card.colour is not self.learner)
-                if (r, c) in claimable:
-                    cell.href = ActionAt("claim", f"{r}-{c}")  # type: ignore[assignment]
+        grid = board_cells(self.state.board)
+        for row in grid:
+            for cell in row:
+                cell.face_down = cell.card is not None and cell.card.colour is not self.learner
+                if cell.pos in claimable:
+                    cell.href = ActionAt("claim", f"{cell.pos.row}-{cell.pos.col}")  # type: ignore[assignment]
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice show this card: choose it to place a pair here"))
-                out.append(cell)
-            grid.append(out)
         return grid
 
     @property

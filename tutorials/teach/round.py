@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy
 from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating,
                            Situation)
 from captain.rules.situation import SpeedOrder
-from tutorials.drawing.cells import CellView
+from tutorials.drawing.cells import CellView, board_cells
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
@@ -191,12 +191,7 @@ class RoundBoard(ExampleBoard):
 
     def rows(self) -> list[list[CellView]]:
         """The grid: the cards entered (entering) or the board at the current step."""
-        if self.walk is not None:
-            grid = self.walk.cells(self.k)
-        else:
-            board = self.situation().board
-            grid = [[CellView(Position(r, c), sq.treasure, sq.card) for c, sq in enumerate(row)]
-                    for r, row in enumerate(board.rows)]
+        grid = self.walk.cells(self.k) if self.walk is not None else board_cells(self.situation().board)
         for row in grid:
             for cell in row:
                 cell.classes.append("faces-hidden")

@@ -45,7 +45,7 @@ from captain.rules.game import (
     pair_left,
 )
 from captain.rules.resolve.battle import BattleResult
-from tutorials.drawing.cells import CellView, _grid, pips
+from tutorials.drawing.cells import CellView, board_cells, pips
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.examples import (
     DICE_BOARD_2,
@@ -356,7 +356,7 @@ class DiceBoard(ExampleBoard):
     # view ----------------------------------------------------------------
     def rows(self) -> list[list[CellView]]:
         status = self.bell()
-        grid = _grid(self.game.board)
+        grid = board_cells(self.game.board)
         line = set(status.line or ()) if status.may_ring and not self.ended else set()
         hand = self.hand
         for row in grid:
@@ -714,7 +714,7 @@ class QuizBoard(ExampleBoard):
             index = max(i for i, s in enumerate(walk.steps) if s.kind == kind)
             grid = walk.cells(index, ghost_collected=False)
         else:
-            grid = _grid(self.question.situation.board)
+            grid = board_cells(self.question.situation.board)
         for row in grid:
             for cell in row:
                 if cell.pos == self.question.change.position:
