@@ -12,6 +12,7 @@ from captain.rules.errors import InvalidInput
 from captain.rules.situation import PLAYER_COUNTS, Collection, Mode
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
                              TickField, mode_field)
+from tutorials.http.positions import PATTERN as POSITION, read_position
 from tutorials.practice import games
 from tutorials.wording.problems import describe
 
@@ -102,7 +103,7 @@ class MoveForm(StrictForm):
         "invalid": _refused("play-no-version"), "required": _refused("play-no-version")})
     do = forms.ChoiceField(choices=[(d, d) for d in MOVES], error_messages={
         "invalid_choice": _refused("play-bad-move"), "required": _refused("play-bad-move")})
-    at = forms.RegexField(regex=r"^[0-9]{1,2}-[0-9]{1,2}$", required=False,
+    at = forms.RegexField(regex=f"^{POSITION}$", required=False,
                           error_messages={"invalid": _refused("play-bad-position")})
     card = forms.RegexField(regex=r"^[0-9]$", required=False,
                             error_messages={"invalid": _refused("play-bad-card")})
@@ -133,7 +134,7 @@ class MoveForm(StrictForm):
             return dict(games.CONTINUE)
         if do in ("begin", "pass", "ring"):
             return {"type": MOVES[do], "player": player}
-        position = [int(v) for v in c["at"].split("-")] if c.get("at") else None
+        position = read_position(c["at"]).to_json() if c.get("at") else None
         if do == "claim":
             return {"type": "claim", "player": player, "position": position}
         if do == "place":

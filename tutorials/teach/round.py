@@ -18,9 +18,7 @@ import random
 import re
 from collections.abc import Mapping
 from functools import cached_property
-from urllib.parse import urlencode
 
-from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,6 +27,8 @@ from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Posit
                            Situation)
 from captain.rules.situation import SpeedOrder
 from tutorials.drawing.cells import CellView, board_cells
+from tutorials.http.links import analyzer_url
+from tutorials.http.positions import position_arg, read_position
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
@@ -130,7 +130,8 @@ class RoundBoard(ExampleBoard):
 
     def apply(self, action: str, arg: str, rng: random.Random) -> RoundBoard:
         """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put``
-        (``<row><col>``, 0-based: the brush's card there, or off again), ``clear``, and
+        (a position, :func:`~tutorials.http.positions.read_position`: the brush's card
+        there, or off again), ``clear``, and
         ``step`` (``next``, ``back``, ``reset``, ``end``) while resolving."""
         if action == "start":
             chosen = next((c for c in self.seats if c.letter == arg), None)
@@ -140,8 +141,9 @@ class RoundBoard(ExampleBoard):
             if colour not in self.seats or (arg[1] == "5" and not self.scouts):
                 return self._noted("not-seated")
             return self._with(brush=AttackCard(colour, AttackKind(int(arg[1]))))
-        if action == "put" and re.fullmatch(r"[0-9]{2}", arg):
-            return self._put(Position(int(arg[0]), int(arg[1])))
+        pos = read_position(arg) if action == "put" else None
+        if pos is not None:
+            return self._put(pos)
         if action == "clear":
             return self._with(cards={}, k=0)
         if action == "step" and self.walk is not None and re.fullmatch(r"[0-9]{1,3}", arg):
@@ -196,7 +198,7 @@ class RoundBoard(ExampleBoard):
             for cell in row:
                 cell.classes.append("faces-hidden")
                 if not self.resolving and not self.readonly:
-                    cell.href = self.action_url("put", f"{cell.pos.row}{cell.pos.col}")
+                    cell.href = self.action_url("put", position_arg(cell.pos))
         return grid
 
     @cached_property
@@ -233,4 +235,4 @@ class RoundBoard(ExampleBoard):
 
     def analyzer_url(self) -> str:
         """The table's position in the analyzer (what-ifs, a PDF, a share link)."""
-        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation().to_notation()})}"
+        return analyzer_url(self.situation())

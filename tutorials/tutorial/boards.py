@@ -45,7 +45,9 @@ from captain.rules.game import (
     pair_left,
 )
 from captain.rules.resolve.battle import BattleResult
-from tutorials.drawing.cells import CellView, board_cells, pips
+from tutorials.drawing.cells import BoardAction, CellView, board_cells, pips
+from tutorials.http.links import analyzer_url
+from tutorials.http.positions import position_arg, read_position
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.examples import (
     DICE_BOARD_2,
@@ -70,22 +72,6 @@ TITLES = {
     "block": gettext_lazy("Worked example: a blocked sandwich"),
     "priority": gettext_lazy("Worked example: two sandwiches claim one card"),
 }
-
-
-class ActionLink(str):
-    """An action's URL (a ``str``) that also knows its action and argument.
-
-    Tutorial pages use it as a link (GET with the state in the query); the presenter's
-    boards, which change a stored table, post ``do`` and ``at`` in a form instead.
-    """
-
-    do: str
-    at: str
-
-    def __new__(cls, url: str, do: str, at: str = "") -> ActionLink:
-        link = super().__new__(cls, url)
-        link.do, link.at = do, at
-        return link
 
 
 class ExampleBoard:
@@ -139,24 +125,22 @@ class ExampleBoard:
         """Whether actions are POSTed forms (presenter mode) rather than links."""
         return self.post_url is not None
 
-    def action_url(self, action: str, arg: str = "") -> ActionLink:
-        """The link that applies ``action`` (with ``arg``) to this state.
-
-        In presenter mode it is :attr:`post_url` and the action travels in the form.
-        """
+    def action_url(self, action: str, arg: str = "") -> BoardAction:
+        """What applies ``action`` (with ``arg``) to this state: a link, or in presenter
+        mode the form posted to :attr:`post_url`."""
         if self.posts:
-            return ActionLink(self.post_url, action, arg)
+            return BoardAction(action, arg)
         query = {"state": self.state(), "do": action}
         if arg:
             query["at"] = arg
         url = reverse("tutorials:board", args=[self.lesson, self.board_id])
-        return ActionLink(f"{url}?{urlencode(query)}", action, arg)
+        return BoardAction(action, arg, f"{url}?{urlencode(query)}")
 
     #: (name, action, argument) of the links every state offers; see :attr:`links`.
     LINKS: tuple[tuple[str, str, str], ...] = ()
 
     @property
-    def links(self) -> dict[str, str]:
+    def links(self) -> dict[str, BoardAction]:
         """Action URLs by name, for templates (``board.links.roll``)."""
         return {name: self.action_url(action, arg) for name, action, arg in self.LINKS}
 
@@ -175,7 +159,7 @@ class ExampleBoard:
     @property
     def analyzer_url(self) -> str:
         """"Open in analyzer": the same position in the position editor."""
-        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation().to_notation()})}"
+        return analyzer_url(self.situation())
 
 
 # --- Dice Time ------------------------------------------------------------------------
@@ -340,8 +324,9 @@ class DiceBoard(ExampleBoard):
         move = {"roll": "r", "ring": "x"}.get(action)
         if action == "roll" and not self.started:
             move = "s"  # the first roll is the start bell: everyone rolls (DICE-1)
-        if action == "claim" and re.fullmatch(r"[0-5][0-5]", arg):
-            move = ("c" if self.paint is self.you else self.paint.letter) + arg
+        pos = read_position(arg) if action == "claim" else None
+        if pos is not None and pos.row <= 5 and pos.col <= 5:
+            move = ("c" if self.paint is self.you else self.paint.letter) + f"{pos.row}{pos.col}"
         if move is None:
             return self._with()
         try:
@@ -370,7 +355,7 @@ class DiceBoard(ExampleBoard):
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice in hand can claim it"))
                 if not self.ended and not self.readonly:
-                    cell.href = self.action_url("claim", f"{cell.pos.row}{cell.pos.col}")
+                    cell.href = self.action_url("claim", position_arg(cell.pos))
         return grid
 
     def hand_faces(self) -> list[list[tuple[int, int]]]:
@@ -672,9 +657,9 @@ class QuizBoard(ExampleBoard):
 
     def apply(self, action: str, arg: str, rng: random.Random) -> QuizBoard:
         if action == "toggle" and not self.checked:
-            if not re.fullmatch(r"[0-9][0-9]", arg):
+            pos = read_position(arg)
+            if pos is None:
                 return self
-            pos = Position(int(arg[0]), int(arg[1]))
             return QuizBoard(self.lesson, self.board_id, self.index, self.selected ^ {pos})
         if action == "check":
             return QuizBoard(self.lesson, self.board_id, self.index, self.selected, True)
@@ -736,7 +721,7 @@ class QuizBoard(ExampleBoard):
                     if cell.pos in self.selected:
                         cell.classes.append("picked")
                         cell.notes.append(_("your pick"))
-                    cell.href = self.action_url("toggle", f"{cell.pos.row}{cell.pos.col}")
+                    cell.href = self.action_url("toggle", position_arg(cell.pos))
         return grid
 
     def explanations(self) -> list[Explanation]:
