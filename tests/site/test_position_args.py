@@ -28,7 +28,8 @@ def test_the_older_two_digit_form_is_still_read():
     assert read_position("12") == Position(1, 2) and read_position("00") == Position(0, 0)
 
 
-@pytest.mark.parametrize("text", ["", "1", "123", "1-", "-2", "1-2-3", "a-b", "1 - 2", "１-２", "1-222", "[1, 2]"])
+@pytest.mark.parametrize("text", ["", "1", "123", "1-", "-2", "1-2-3", "a-b", "1 - 2", "１-２", "1-222",
+                                  "[1, 2]"])
 def test_text_that_names_no_position_is_none(text):
     assert read_position(text) is None
 
