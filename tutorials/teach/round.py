@@ -27,7 +27,6 @@ from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Posit
                            Situation)
 from captain.rules.situation import SpeedOrder
 from tutorials.drawing.cells import CellView, board_cells
-from tutorials.http.links import analyzer_url
 from tutorials.http.positions import position_arg, read_position
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
@@ -129,10 +128,10 @@ class RoundBoard(ExampleBoard):
         return board
 
     def apply(self, action: str, arg: str, rng: random.Random) -> RoundBoard:
-        """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put``
-        (a position, :func:`~tutorials.http.positions.read_position`: the brush's card
-        there, or off again), ``clear``, and
-        ``step`` (``next``, ``back``, ``reset``, ``end``) while resolving."""
+        """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put`` (a
+        position, :func:`~tutorials.http.positions.read_position`: the brush's card there,
+        or off again), ``clear``, and ``step`` (``next``, ``back``, ``reset``, ``end``)
+        while resolving."""
         if action == "start":
             chosen = next((c for c in self.seats if c.letter == arg), None)
             return self._with(start=chosen) if chosen else self._noted("not-seated")
@@ -232,7 +231,3 @@ class RoundBoard(ExampleBoard):
     def message(self) -> str:
         text = ROUND_NOTES.get(self.note)
         return str(text) % getattr(self, "note_args", {}) if text else ""
-
-    def analyzer_url(self) -> str:
-        """The table's position in the analyzer (what-ifs, a PDF, a share link)."""
-        return analyzer_url(self.situation())

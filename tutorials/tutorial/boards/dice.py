@@ -49,7 +49,9 @@ class DiceBoard(ExampleBoard):
     Your moves are red's: ``s`` start Dice Time (the start bell; everyone rolls), ``r``
     re-roll, ``c<row><col>`` claim, ``x`` ring the bell. Practice dice of the other
     colours, ``b``/``g``/``w`` + ``<row><col>`` (placed, or taken back when already
-    there), edit the board: the engine's bell function judges them like any dice.
+    there), edit the board: the engine's bell function judges them like any dice. The
+    state keeps a move to three characters (the grid is at most 4 × 4); the claim link
+    itself names its card as every link does (``at=0-1``, :mod:`tutorials.http.positions`).
     """
 
     template = "tutorials/boards/dice.html"

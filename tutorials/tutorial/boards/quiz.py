@@ -23,7 +23,8 @@ QUIZ_EXAMPLES = {"quiz-battle": ("battle",), "quiz-treasure": ("sandwich", "bloc
 class QuizBoard(ExampleBoard):
     """A predict-the-outcome check: tap the positions you expect, then check.
 
-    State: ``<question>_<selected positions as row+col digits>_<c if checked>``.
+    State: ``<question>_<selected positions as row+col digits>_<c if checked>``; a pick's
+    link names its position as every link does (``at=0-1``).
     """
 
     template = "tutorials/boards/quiz.html"
