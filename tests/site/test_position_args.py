@@ -72,11 +72,31 @@ def test_an_old_claim_link_on_the_dice_board_still_claims(client):
 def test_an_old_pick_link_on_a_quiz_board_still_picks(client):
     url = "/en/tutorial/battle-time/board/quiz-battle/?state=0__&do=toggle&at="
     old, written = client.get(url + "01"), client.get(url + "0-1")
-    assert _state_after(old, "quiz-battle") == _state_after(written, "quiz-battle") == "0_01_"
+    assert _state_after(old, "quiz-battle") == _state_after(written, "quiz-battle") == "0_0-1_"
 
 
 def test_an_old_put_form_on_a_teaching_tables_board_still_puts():
     """A presenter's screen loaded before the change posts ``at=01``."""
     board = RoundBoard.from_state(ENTER, {"players": 4}, "rr10|")
     old, written = board.apply("put", "01", random.Random()), board.apply("put", "0-1", random.Random())
-    assert old.state() == written.state() == "rr10|01r1"
+    assert old.state() == written.state() == "rr10|0-1r1"
+
+
+@pytest.mark.parametrize(("board_id", "lesson", "old", "written"), [
+    ("bell", "ending-dice-time", "4b_1_s.b03.g21.w00", "4b_1_s.b0-3.g2-1.w0-0"),
+    ("quiz-battle", "battle-time", "3_0011_c", "3_0-0.1-1_c"),
+])
+def test_an_old_state_string_of_a_tutorial_board_is_still_read(board_id, lesson, old, written):
+    """A lesson's address keeps each board's state; those bookmarked before wrote two digits."""
+    before, now = boards.load(board_id, old, lesson=lesson), boards.load(board_id, written, lesson=lesson)
+    assert not before.note and not now.note  # neither starts afresh
+    assert [c.dice for row in before.rows() for c in row] == [c.dice for row in now.rows() for c in row]
+    assert getattr(before, "selected", None) == getattr(now, "selected", None)
+    assert now.state() == written
+
+
+def test_an_old_state_of_a_teaching_tables_board_is_still_read():
+    """A table stored before keeps the cards its presenter entered."""
+    old = RoundBoard.from_state(ENTER, {"players": 4}, "rr10|01r1.12b3")
+    assert old.cards == RoundBoard.from_state(ENTER, {"players": 4}, "rr10|0-1r1.1-2b3").cards
+    assert not old.note and old.cards and old.state() == "rr10|0-1r1.1-2b3"

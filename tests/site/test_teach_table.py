@@ -181,7 +181,7 @@ def test_resolve_our_table_from_entry_to_the_last_step(client):
     assert "Only the colours" in _post(client, table, "brush", "w3").content.decode()  # white is not seated
     _post(client, table, "start", "r")
     table.refresh_from_db()
-    assert table.board_states["round"].startswith("rb1") and "00r1.01b1" in table.board_states["round"]
+    assert table.board_states["round"].startswith("rb1") and "0-0r1.0-1b1" in table.board_states["round"]
     _go(client, table, slugs.index("round-resolve"), table.version)
     seen = []
     for n in range(1, 21):

@@ -3,8 +3,9 @@ joined by a hyphen (``1-2`` is row 2, column 3: the board's ``C2``).
 
 Every link and form that names one position writes it this way (the analyzer's ``put``,
 the tutorial boards' and the teaching table's ``at``, the practice game's ``claim`` and
-``place``); it is the JSON API's ``[row, col]`` pair as text. Links written before it
-used two digits (``12``): they are still read, so old links and bookmarks keep working.
+``place``), and so do the boards' state strings that hold positions; it is the JSON API's
+``[row, col]`` pair as text. Links and states written before it used two digits (``12``):
+they are still read, so old links, bookmarks and stored tables keep working.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ _WRITTEN = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")
 #: two digits without a hyphen: the tutorial boards' and the teaching table's links until
 #: the hyphen form became the only one written (rows and columns 0-9 only)
 _TWO_DIGITS = re.compile(r"([0-9])([0-9])")
+#: either form, for the state grammars that hold positions among other things
+READ_PATTERN = r"(?:[0-9]{1,2}-[0-9]{1,2}|[0-9]{2})"
 
 
 def position_arg(pos: Position | tuple[int, int]) -> str:

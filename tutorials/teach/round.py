@@ -27,7 +27,7 @@ from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Posit
                            Situation)
 from captain.rules.situation import SpeedOrder
 from tutorials.drawing.cells import CellView, board_cells
-from tutorials.http.positions import position_arg, read_position
+from tutorials.http.positions import READ_PATTERN, position_arg, read_position
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
@@ -48,8 +48,8 @@ ROUND_NOTES = {
 }
 
 _STATE = re.compile(r"(?P<start>[rbgw])(?P<brush>[rbgw][0-5]|-)(?P<k>[0-9]{1,3})"
-                    r"\|(?P<cards>(?:[0-9]{2}[rbgw][0-5]\.?)*)")
-_CARD = re.compile(r"([0-9])([0-9])([rbgw])([0-5])")
+                    rf"\|(?P<cards>(?:{READ_PATTERN}[rbgw][0-5]\.?)*)")
+_CARD = re.compile(rf"({READ_PATTERN})([rbgw])([0-5])")
 
 
 class RoundBoard(ExampleBoard):
@@ -58,8 +58,9 @@ class RoundBoard(ExampleBoard):
     ``lesson`` is the section (:data:`ENTER` or :data:`RESOLVE`); ``options`` the table's
     (its ``players``, ``seats`` clockwise, ``variants``). State:
     ``<start><brush><k>|<cards>`` — the start player's letter, the brush (``r3`` or ``-``),
-    the resolve step, and the cards as ``<row><col><colour><value>`` joined by dots
-    (``01r3.12b1``: red [3] at B1, blue [1] at C2).
+    the resolve step, and the cards as ``<position><colour><value>`` joined by dots
+    (``0-1r3.1-2b1``: red [3] at B1, blue [1] at C2; tables stored before wrote a position
+    as two digits, ``01r3.12b1``, and are read too).
     """
 
     board_id = "round"
@@ -104,7 +105,7 @@ class RoundBoard(ExampleBoard):
 
     def state(self) -> str:
         brush = f"{self.brush.colour.letter}{self.brush.speed}" if self.brush else "-"
-        cards = ".".join(f"{p.row}{p.col}{c.colour.letter}{c.speed}" for p, c in sorted(self.cards.items()))
+        cards = ".".join(f"{position_arg(p)}{c.token}" for p, c in sorted(self.cards.items()))
         return f"{self.start.letter}{brush}{self.k}|{cards}"
 
     @classmethod
@@ -115,8 +116,8 @@ class RoundBoard(ExampleBoard):
             board = cls(lesson, options)
             board.note = "reset" if state else ""
             return board
-        cards = {Position(int(r), int(c)): AttackCard(Colour.from_letter(colour), AttackKind(int(v)))
-                 for r, c, colour, v in _CARD.findall(match["cards"])}
+        cards = {read_position(at): AttackCard(Colour.from_letter(colour), AttackKind(int(v)))
+                 for at, colour, v in _CARD.findall(match["cards"])}
         brush = match["brush"]
         chosen = None if brush == "-" else AttackCard.parse(brush)
         return cls(lesson, options, start=Colour.from_letter(match["start"]), brush=chosen, cards=cards,

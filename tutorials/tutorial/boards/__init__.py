@@ -1,7 +1,7 @@
 """Interactive example boards of the tutorial, driven by the rules engine.
 
 A board's whole state fits in a short string kept in the page URL
-(``?dice=4r_135566_01r_``), so every state can be linked, reloaded and reached
+(``?dice=4r_123_s.c0-1``), so every state can be linked, reloaded and reached
 without JavaScript: each action is a plain link to
 ``/<lang>/tutorial/<lesson>/board/<id>/?state=…&do=…``, which htmx swaps in place.
 A state string that cannot be read starts the board afresh with a note saying so.

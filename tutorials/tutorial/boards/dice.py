@@ -40,18 +40,24 @@ from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
 from tutorials.tutorial.boards.example import ExampleBoard
 
 
+#: a move of the state: start, re-roll, ring, or a claim or practice dice at a position of
+#: the 4 × 4 grid (either way positions were written)
+_MOVE = r"(?:[srx]|[cbgw](?:[0-5]-[0-5]|[0-5][0-5]))"
+_STATE = re.compile(rf"([24])([rbgw])_([0-9]{{1,9}})_({_MOVE}(?:\.{_MOVE})*)?")
+
+
 class DiceBoard(ExampleBoard):
     """Dice Time practice, played on the rules engine: start Dice Time, roll, claim, ring.
 
     The state is a seed and the moves since the deal, ``<players><paint>_<seed>_<moves>``
-    (e.g. ``4r_123_s.c01.r.x``), replayed through :func:`captain.rules.game.apply` on a
+    (e.g. ``4r_123_s.c0-1.r.x``), replayed through :func:`captain.rules.game.apply` on a
     game dealt on the tutorial's fixed grid: every roll, claim and bell is the engine's.
     Your moves are red's: ``s`` start Dice Time (the start bell; everyone rolls), ``r``
-    re-roll, ``c<row><col>`` claim, ``x`` ring the bell. Practice dice of the other
-    colours, ``b``/``g``/``w`` + ``<row><col>`` (placed, or taken back when already
-    there), edit the board: the engine's bell function judges them like any dice. The
-    state keeps a move to three characters (the grid is at most 4 × 4); the claim link
-    itself names its card as every link does (``at=0-1``, :mod:`tutorials.http.positions`).
+    re-roll, ``c`` + a position claim, ``x`` ring the bell. Practice dice of the other
+    colours, ``b``/``g``/``w`` + a position (placed, or taken back when already there),
+    edit the board: the engine's bell function judges them like any dice. Positions are
+    written as every link writes them (``c0-1``, :mod:`tutorials.http.positions`); states
+    written before, with two digits (``c01``), are read too.
     """
 
     template = "tutorials/boards/dice.html"
@@ -61,7 +67,7 @@ class DiceBoard(ExampleBoard):
     MAX_MOVES = 80
     #: the practice dice of the "bell" board: row 1 (A1, D1) and the diagonal D1-A4 (D1,
     #: B3) each need one more card for the bell
-    BELL_PRESET = ("s", "b03", "g21", "w00")
+    BELL_PRESET = ("s", "b0-3", "g2-1", "w0-0")
 
     def __init__(self, lesson: str, board_id: str = "dice", players: int = 4,
                  paint: Colour = Colour.RED, seed: int = 1, moves: tuple[str, ...] = ()) -> None:
@@ -87,8 +93,7 @@ class DiceBoard(ExampleBoard):
     def from_state(cls, lesson: str, board_id: str, state: str) -> DiceBoard:
         if not state:
             return cls.preset(lesson, board_id)
-        match = re.fullmatch(r"([24])([rbgw])_([0-9]{1,9})_((?:[srx]|[cbgw][0-5][0-5])"
-                             r"(?:\.(?:[srx]|[cbgw][0-5][0-5]))*)?", state)
+        match = _STATE.fullmatch(state)
         board = None
         if match:
             moves = tuple(match[4].split(".")) if match[4] else ()
@@ -179,7 +184,7 @@ class DiceBoard(ExampleBoard):
             move = "s"  # the first roll is the start bell: everyone rolls (DICE-1)
         pos = read_position(arg) if action == "claim" else None
         if pos is not None and pos.row <= 5 and pos.col <= 5:
-            move = ("c" if self.paint is self.you else self.paint.letter) + f"{pos.row}{pos.col}"
+            move = ("c" if self.paint is self.you else self.paint.letter) + position_arg(pos)
         if move is None:
             return self._with()
         try:
@@ -238,7 +243,9 @@ def _move(game: GameState, move: str) -> GameState:
         return apply(game, Roll(you))
     if move == "x":
         return apply(game, RingBell(you))
-    pos = Position(int(move[1]), int(move[2]))
+    pos = read_position(move[1:])
+    if pos is None:
+        raise InvalidInput(f"no position in move {move!r}", code="bad-position")
     if move[0] == "c":
         return apply(game, Claim(you, pos))
     return _practice(game, Colour.from_letter(move[0]), pos)

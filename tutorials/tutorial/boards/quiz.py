@@ -16,6 +16,8 @@ from tutorials.wording.events import Explanation, card_phrase, explain
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 from tutorials.tutorial.boards.example import ExampleBoard
 
+#: the state: question, picks (written ``0-1.1-2``, or before ``0112``), checked or not
+_STATE = re.compile(r"[0-9]{1,3}_(?:[0-9]-[0-9](?:\.[0-9]-[0-9]){0,19}|(?:[0-9][0-9]){0,20})_c?")
 #: the worked examples each check's questions change, by board id
 QUIZ_EXAMPLES = {"quiz-battle": ("battle",), "quiz-treasure": ("sandwich", "block", "priority")}
 
@@ -23,8 +25,9 @@ QUIZ_EXAMPLES = {"quiz-battle": ("battle",), "quiz-treasure": ("sandwich", "bloc
 class QuizBoard(ExampleBoard):
     """A predict-the-outcome check: tap the positions you expect, then check.
 
-    State: ``<question>_<selected positions as row+col digits>_<c if checked>``; a pick's
-    link names its position as every link does (``at=0-1``).
+    State: ``<question>_<selected positions>_<c if checked>``, the positions as every link
+    writes them, joined by dots (``3_0-1.1-2_c``); states written before, with two digits
+    each and no dots (``3_0112_c``), are read too.
     """
 
     template = "tutorials/boards/quiz.html"
@@ -42,7 +45,7 @@ class QuizBoard(ExampleBoard):
         self.checked = checked
 
     def state(self) -> str:
-        sel = "".join(f"{p.row}{p.col}" for p in sorted(self.selected))
+        sel = ".".join(position_arg(p) for p in sorted(self.selected))
         return f"{self.index}_{sel}_{'c' if self.checked else ''}"
 
     @classmethod
@@ -50,10 +53,12 @@ class QuizBoard(ExampleBoard):
         if not state:
             return cls(lesson, board_id)
         try:
-            if not re.fullmatch(r"[0-9]{1,3}_([0-9][0-9]){0,20}_c?", state):
+            if not _STATE.fullmatch(state):
                 raise ValueError(state)
             index_s, sel_s, flag = state.split("_")
-            selected = frozenset(Position(int(sel_s[i]), int(sel_s[i + 1])) for i in range(0, len(sel_s), 2))
+            picks = (sel_s.split(".") if "-" in sel_s
+                     else [sel_s[i:i + 2] for i in range(0, len(sel_s), 2)])  # written before: 0112
+            selected = frozenset(read_position(p) for p in picks if p)
             return cls(lesson, board_id, int(index_s), selected, flag == "c")
         except (ValueError, IndexError):
             board = cls(lesson, board_id)
