@@ -11,6 +11,8 @@ Production reads everything from the environment:
 ``DATABASE_URL``            e.g. postgres://user:pass@host/db (default: SQLite)
 ``DJANGO_STATIC_ROOT``      where ``collectstatic`` puts files (default: ``staticfiles/``)
 ``DJANGO_SHEET_CACHE_DIR``  where rendered PDF sheets are kept (default: ``var/sheets/``)
+``DJANGO_RENDER_LOCK_DIR``  the host's render slots while Redis is down (default:
+                            ``render-locks/`` beside the sheets)
 ``REDIS_URL``               the shared cache (rate limits, render leases), e.g.
                             redis://127.0.0.1:6379/0; without it each process keeps its own
                             local-memory cache (fine for the one-process development server)
@@ -22,6 +24,8 @@ Production reads everything from the environment:
 ``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
 ``DJANGO_RENDER_TIMEOUT``   seconds a request waits for its PDF render (default 45)
 ``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
+``DJANGO_SHARED_CACHE_RETRY_SECONDS`` how long a process leaves the shared cache alone after
+                            it failed before asking it again (default 5)
 """
 
 import os
@@ -181,6 +185,9 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
 # Rendered PDF sheets, one folder per code version (tutorials.sheets.render.code_version);
 # ``manage.py prerender_sheets`` fills it at release time.
 SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "var" / "sheets")
+# the host's render slots while the shared cache is down (tutorials.http.render_limit): one
+# folder for every worker of a host
+RENDER_LOCK_DIR = Path(os.environ.get("DJANGO_RENDER_LOCK_DIR") or SHEET_CACHE_DIR.parent / "render-locks")
 
 # --- Security ----------------------------------------------------------------
 SECURE = _env_bool("DJANGO_SECURE", default=not DEBUG)
@@ -219,11 +226,17 @@ SECURE_CSP = {
 # (tutorials.http.checks).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
+    # A Redis that stops answering costs a request at most these seconds; the site then
+    # goes on without it for a while (tutorials.http.shared_cache).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "captain"}}
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "captain",
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
+# After the shared cache failed, a process goes on without it (rate limits let requests
+# through, renders are limited per process) and asks it again after this many seconds.
+SHARED_CACHE_RETRY_SECONDS = _env_int("DJANGO_SHARED_CACHE_RETRY_SECONDS", 5, minimum=0)
 
 # How many proxies in front of gunicorn append the address they saw to X-Forwarded-For
 # (the HTTPS proxy of docs/production.md: 1). The client is the address that many entries from the
@@ -262,6 +275,10 @@ RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
 # Seconds a refused render or rate-limited request waits before its 429/503 answer
 # (tutorials.http.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
 REFUSAL_DELAY = float(os.environ.get("DJANGO_REFUSAL_DELAY") or (0 if DEBUG else 1))
+
+# The browser tests wait on markers a page's scripts leave (requests in flight, swaps
+# settled, steps shown, keys ready): static/js/test-hooks.js, served only when this is on.
+TEST_HOOKS = _env_bool("CAPTAIN_TEST_HOOKS", default=False)
 
 # The site uses none of these browser features; nor may anything it embeds.
 PERMISSIONS_POLICY = {feature: [] for feature in (

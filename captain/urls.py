@@ -4,7 +4,8 @@ language cookie (a choice made in the language switcher), else Accept-Language.
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
 language per request (tutorials.http.language). Not-found pages say what was not found
-(tutorials.http.not_found).
+(tutorials.http.not_found); a view that fails answers the site's 500 page
+(tutorials.http.server_error).
 """
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
@@ -25,3 +26,5 @@ urlpatterns += i18n_patterns(
 
 handler404 = "tutorials.http.not_found.page_not_found"
 handler400 = "tutorials.http.refused.bad_request"
+# a view that failed: the site's page in the reader's language, problem JSON under /api/
+handler500 = "tutorials.http.server_error.server_error"

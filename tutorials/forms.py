@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from urllib.parse import unquote_to_bytes
 
 from django import forms
+from django.utils.functional import lazy
 from django.core import validators
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, QueryDict
@@ -36,6 +37,8 @@ from captain.rules.situation import PLAYER_COUNTS, VARIANTS, Mode, RuleSet, chec
 from tutorials.wording.problems import describe
 
 _FORM_TYPE = "application/x-www-form-urlencoded"
+#: the bodies a browser sends a form as; views refuse others (a JSON body) with 415
+FORM_TYPES = (_FORM_TYPE, "multipart/form-data")
 
 
 def badly_encoded(raw: bytes | str) -> set[str]:
@@ -88,6 +91,15 @@ def refusals(data: Mapping[str, object], names: Iterable[str], *, raw: bytes | s
     return out
 
 
+def _sentence(code: str) -> str:
+    return describe(InvalidInput(code, code=code))
+
+
+#: the sentence of a refusal code of the site's forms (:mod:`tutorials.wording.problems`),
+#: in the language of the request that shows it
+sentence_of = lazy(_sentence, str)
+
+
 class Refusal(str):
     """A refusal's sentence, as templates print it, with its stable ``code``."""
 
@@ -118,9 +130,19 @@ class StrictForm(forms.Form):
                         if self.is_bound else {})
 
     @classmethod
-    def bind(cls, request: HttpRequest, **kwargs) -> StrictForm:
-        """The form bound to the request's POST body (GET: its query string)."""
+    def bind(cls, request: HttpRequest, *, from_address: Iterable[str] = (), **kwargs) -> StrictForm:
+        """The form bound to the request's POST body (GET: its query string).
+
+        The fields named in ``from_address`` may ride in the address of a POST instead (a
+        board's positions, whose forms send only the action, post to an address that
+        carries the version shown); the body's own value wins.
+        """
         data = request.POST if request.method == "POST" else request.GET
+        missing = [name for name in from_address if name not in data and name in request.GET]
+        if request.method == "POST" and missing:
+            data = data.copy()
+            for name in missing:
+                data.setlist(name, request.GET.getlist(name))
         return cls(data, raw=_raw_of(request), **kwargs)
 
     def full_clean(self) -> None:

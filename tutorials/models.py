@@ -1,10 +1,20 @@
-"""Saved analyzer positions (short links that never change), teaching tables and practice games."""
+"""Saved analyzer positions (short links that never change), teaching tables and practice games.
+
+Tables and games are :class:`VersionedRow`\\ s: rows that several requests change (two
+presenter tabs, a learner's move racing the captains' catch-up), each change made from a
+version that was read and written only if the row is still at it; and rows that expire.
+Their secret (the presenter's key, the learner's key) is stored only as a hash
+(:func:`hash_key`) and compared in constant time (:func:`key_opens`).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import ClassVar
 
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -25,6 +35,18 @@ def normalize_code(text: str) -> str:
     from a Japanese keyboard is "32p83"), lower case, spaces and hyphens dropped."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return "".join(ch for ch in folded if not ch.isspace() and ch not in "-‐‑‒–—―ー")[:64]
+
+
+def hash_key(key: str) -> str:
+    """What is stored of a secret key: its SHA-256, 64 hex digits. The key itself lives
+    only in its holder's cookie (or API client), so a copy of the database opens nothing."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_opens(stored_hash: str, key: str | None) -> bool:
+    """Whether ``key`` is the secret whose hash is ``stored_hash``, compared in constant
+    time (a wrong key's answer takes as long however much of it is right)."""
+    return bool(key) and hmac.compare_digest(stored_hash.encode(), hash_key(key).encode())
 
 
 def insert_with_free_code(row: models.Model, make_code, what: str) -> None:
@@ -78,30 +100,102 @@ class SavedPosition(models.Model):
         insert_with_free_code(self, new_code, "short code")
 
 
-def default_expiry():
-    return timezone.now() + timedelta(hours=TeachSession.LIFETIME_HOURS)
+# --- versioned rows: teaching tables and practice games -------------------------------------
+class Stale(Exception):
+    """A change was made from a version of a row (a table, a game) that is no longer
+    current: another screen or request changed it first."""
+
+    def __init__(self, row: VersionedRow, seen: int) -> None:
+        super().__init__(f"{type(row).__name__} {row.code} is no longer at version {seen}")
+        self.code = row.code
+        self.seen = seen
 
 
-class TeachSession(models.Model):
+def expiry(hours: int, start: datetime | None = None) -> datetime:
+    """The moment ``hours`` after ``start`` (default: now)."""
+    return (start or timezone.now()) + timedelta(hours=hours)
+
+
+class VersionedRow(models.Model):
+    """A row changed only from a version that was read, and that lives
+    :attr:`LIFETIME_HOURS` from its start.
+
+    ``version`` goes up by one with every change (:meth:`change`); a request that read the
+    row at version ``seen`` either writes its change from ``seen`` or gets :class:`Stale`
+    and writes nothing, so of two changes made from the same version neither is lost
+    unnoticed. ``expires_at`` is given when the row is made (:meth:`lifetime_end`); rows
+    past it are refused by their readers and deleted when the next row of their kind
+    starts (:meth:`delete_expired`).
+    """
+
+    LIFETIME_HOURS: ClassVar[int]
+
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def lifetime_end(cls, start: datetime | None = None) -> datetime:
+        """When a row started at ``start`` (default: now) expires."""
+        return expiry(cls.LIFETIME_HOURS, start)
+
+    @classmethod
+    def delete_expired(cls, now: datetime | None = None) -> None:
+        """Delete the rows expired by ``now``: they are refused anyway, the table never
+        grows without bound and their codes become free again."""
+        cls.objects.filter(expires_at__lt=now or timezone.now()).delete()
+
+    @property
+    def expired(self) -> bool:
+        return timezone.now() >= self.expires_at
+
+    def expect(self, seen: int) -> None:
+        """Raise :class:`Stale` unless this row, as read, is at version ``seen``: a
+        change chosen on a screen that showed another version is not made at all (even
+        one that would change nothing)."""
+        if seen != self.version:
+            raise Stale(self, seen)
+
+    def change(self, seen: int, **fields) -> None:
+        """Write ``fields`` (model field name -> new value) if the row is still at version
+        ``seen``, and move the version on by one.
+
+        One ``UPDATE … WHERE version = seen``: of two changes made from the same version,
+        only the first is written. Raises :class:`Stale` (and changes nothing, in the row
+        or in this object) when the row has moved on from ``seen`` or no longer exists.
+        """
+        now = timezone.now()
+        updated = type(self).objects.filter(pk=self.pk, version=seen).update(
+            version=seen + 1, updated_at=now, **fields)
+        if not updated:
+            raise Stale(self, seen)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.version, self.updated_at = seen + 1, now
+
+
+class TeachSession(VersionedRow):
     """A table being taught: the presenter's position in the script, followed by guests.
 
-    ``code`` is what guests type or scan (``/t/<code>/``); ``presenter_key`` lives in
-    a signed cookie on the presenter's device only, so guests can follow but never
-    steer. ``version`` goes up with every change; guests poll with the version they
-    have and get an answer only when it moved.
+    ``code`` is what guests type or scan (``/t/<code>/``); the presenter's key lives in a
+    signed cookie on the presenter's device only and is stored as its :func:`hash_key`
+    (``presenter_key_hash``), so guests can follow but never steer. Guests poll with the
+    version they have and get an answer only when it moved.
     """
 
     LIFETIME_HOURS = 4
 
     code = models.CharField(max_length=16, unique=True)
-    presenter_key = models.CharField(max_length=64)
+    presenter_key_hash = models.CharField(max_length=64)
     options = models.JSONField(default=dict)
     section = models.PositiveSmallIntegerField(default=0)
     board_states = models.JSONField(default=dict)
+    #: a new table is at version 1 (the screens' first version; 0 is never shown)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    expires_at = models.DateTimeField(default=default_expiry)
     #: when the presenter first moved on (the whole-teach timer starts there) and when the
     #: current section was reached; both survive reloads and show on every screen
     started_at = models.DateTimeField(null=True, blank=True)
@@ -113,58 +207,26 @@ class TeachSession(models.Model):
     def __str__(self) -> str:
         return self.code
 
-    @property
-    def expired(self) -> bool:
-        return timezone.now() >= self.expires_at
-
     @classmethod
-    def start(cls, options: dict) -> TeachSession:
-        """Create a session with a fresh short code and presenter key.
+    def start(cls, options: dict) -> tuple[TeachSession, str]:
+        """Create a session with a fresh short code and presenter key; returns the row and
+        the key (given once, to the presenter's cookie; the row keeps only its hash).
 
         The code is inserted first and replaced when taken (:func:`insert_with_free_code`).
-        Sessions that have expired are deleted on the way (they are refused anyway), so
-        the table never grows without bound and old codes become free again.
+        Sessions that have expired are deleted on the way (:meth:`delete_expired`).
         """
-
-        cls.objects.filter(expires_at__lt=timezone.now()).delete()
-        session = cls(presenter_key=secrets.token_urlsafe(32), options=options)
+        cls.delete_expired()
+        key = secrets.token_urlsafe(32)
+        session = cls(presenter_key_hash=hash_key(key), options=options, expires_at=cls.lifetime_end())
         insert_with_free_code(session, lambda: new_code()[:5], "table code")
-        return session
+        return session, key
 
-    def change(self, seen: int, **fields) -> None:
-        """Write ``fields`` (model field name -> new value) if the row is still at version
-        ``seen``, and move the version on by one.
-
-        One ``UPDATE … WHERE version = seen``: of two changes made from the same version,
-        only the first is written, so neither is lost unnoticed. Raises
-        :class:`StaleTable` (and changes nothing, in the row or in this object) when the
-        row has moved on from ``seen`` or no longer exists.
-        """
-
-        now = timezone.now()
-        updated = type(self).objects.filter(pk=self.pk, version=seen).update(
-            version=seen + 1, updated_at=now, **fields)
-        if not updated:
-            raise StaleTable(self.code, seen)
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.version, self.updated_at = seen + 1, now
+    def presented_by(self, key: str | None) -> bool:
+        """Whether ``key`` (from the presenter's cookie) is this table's presenter key."""
+        return key_opens(self.presenter_key_hash, key)
 
 
-class StaleTable(Exception):
-    """A change was made from a version of the table that is no longer current."""
-
-    def __init__(self, code: str, seen: int) -> None:
-        super().__init__(f"table {code} is no longer at version {seen}")
-        self.code = code
-        self.seen = seen
-
-
-def game_expiry():
-    return timezone.now() + timedelta(hours=PracticeGame.LIFETIME_HOURS)
-
-
-class PracticeGame(models.Model):
+class PracticeGame(VersionedRow):
     """A practice game: one learner against computer captains.
 
     ``setup`` holds what deals the game and drives the captains (seats, the learner's
@@ -174,8 +236,8 @@ class PracticeGame(models.Model):
     :class:`captain.rules.captains.practice.Practice`); ``marks[v]`` how many log entries
     version ``v`` had, so a client asks for the events since the version it has.
     Replaying ``log`` through the engine from the deal gives the game exactly (played
-    with ``engine_version``). The learner's key is stored only as a SHA-256 hash; the
-    share token shows the finished game read-only. Games expire after
+    with ``engine_version``). The learner's key is stored only as its :func:`hash_key`;
+    the share token shows the finished game read-only. Games expire after
     :attr:`LIFETIME_HOURS`.
     """
 
@@ -189,34 +251,10 @@ class PracticeGame(models.Model):
     clocks = models.JSONField(default=dict)
     marks = models.JSONField(default=list)
     engine_version = models.PositiveSmallIntegerField()
-    version = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(auto_now=True)
-    expires_at = models.DateTimeField(default=game_expiry)
 
     class Meta:
         verbose_name = _("practice game")
 
     def __str__(self) -> str:
         return self.code
-
-    def change(self, seen: int, **fields) -> None:
-        """Write ``fields`` if the row is still at version ``seen`` and move the version on
-        by one (one ``UPDATE … WHERE version = seen``). Raises :class:`StaleGame` when
-        another request changed the game first."""
-        updated = type(self).objects.filter(pk=self.pk, version=seen).update(
-            version=seen + 1, updated_at=timezone.now(), **fields)
-        if not updated:
-            raise StaleGame(self.code, seen)
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.version = seen + 1
-
-
-class StaleGame(Exception):
-    """An action was chosen at a version of the game that is no longer current."""
-
-    def __init__(self, code: str, seen: int) -> None:
-        super().__init__(f"game {code} is no longer at version {seen}")
-        self.code = code
-        self.seen = seen

@@ -79,13 +79,11 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (background(e)) return;
     busy = true;
-    document.body.dataset.busy = "1";
   });
   document.addEventListener("htmx:afterSettle", function (e) {
     if (background(e)) return;
     afterSwap();
     busy = false;
-    document.body.dataset.busy = "0";
     if (queue.length) handleKey(queue.shift());
   });
   document.addEventListener("htmx:responseError", function (e) {
@@ -175,7 +173,8 @@
     var target = document.querySelector('#analyzer [data-key="' + key + '"]');
     if (target) target.click();
   }
-  document.documentElement.dataset.analyzerKeys = "1"; // keys work from here on (tests wait)
+  // keys work from here on
+  document.documentElement.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || inField(document.activeElement)) return;
     if (!document.getElementById("analyzer")) return;

@@ -63,25 +63,6 @@
     return el.querySelector(CONTROLS);
   }
 
-  // how many htmx requests are on their way (tests wait for none after a swap); an xhr's
-  // loadend comes after a load, an error, an abort or a timeout alike
-  var html = document.documentElement;
-  var inFlight = 0;
-  html.dataset.requests = "0";
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    var xhr = e.detail && e.detail.xhr;
-    if (!xhr) return;
-    inFlight += 1;
-    html.dataset.requests = String(inFlight);
-    xhr.addEventListener("loadend", function () {
-      // after htmx's own load handler (it swaps and settles first)
-      setTimeout(function () {
-        inFlight = Math.max(0, inFlight - 1);
-        html.dataset.requests = String(inFlight);
-      }, 0);
-    });
-  });
-
   // A page loaded anew in place of a swap (the analyzer's Undo goes back in the browser's
   // history, which reloads the earlier page): the control named before leaving takes the focus.
   var after = sessionStorage.getItem("focusAfterLoad");
@@ -140,6 +121,94 @@
       // moved on, e.g. a new phase of the game) is brought into view
       if (next) next.focus({ preventScroll: !!same });
     }
-    html.dataset.settled = String(parseInt(html.dataset.settled || "0", 10) + 1); // tests wait for this
+  });
+})();
+
+// A request that fails is said, never silent: a 4xx or 5xx answer, no answer at all (the
+// network) or none in time (htmx's timeout, base.html). The notice at the bottom of the
+// screen (templates/_request_notice.html) takes the sentence the page holds for the
+// answer's Problem-Code header, else for what happened; it is a status for a poll and an
+// alert for what the visitor did. A poll that keeps failing waits longer each time (4 s,
+// 8 s, … up to a minute) instead of asking every second or two; its first success makes it
+// poll at its own pace again and takes its notice away.
+(function () {
+  "use strict";
+  var notice = document.getElementById("request-notice");
+  var sentences = document.getElementById("request-notices");
+  if (!notice || !sentences) return;
+  var text = notice.querySelector("[data-notice-text]");
+
+  // what a status means when the answer names no problem of its own
+  var BY_STATUS = { 410: "table-ended", 429: "rate-limited", 502: "busy", 503: "busy", 504: "busy" };
+  var LONGEST_WAIT = 60000;
+
+  function sentence(code) {
+    return sentences.content.querySelector('[data-problem="' + CSS.escape(code) + '"]');
+  }
+  function codeOf(xhr) {
+    var named = xhr && xhr.getResponseHeader("Problem-Code");
+    if (named && sentence(named)) return named;
+    var status = xhr ? xhr.status : 0;
+    return BY_STATUS[status] || (status >= 500 ? "server-error" : "reload");
+  }
+  function isPoll(elt) {
+    return !!elt && /(^|,)\s*every\s/.test(elt.getAttribute("hx-trigger") || "");
+  }
+  // a poll's own pace in milliseconds ("every 2s", "every 500ms")
+  function pace(elt) {
+    var found = /every\s+([\d.]+)\s*(ms|s)?/.exec(elt.getAttribute("hx-trigger") || "");
+    return found ? parseFloat(found[1]) * (found[2] === "ms" ? 1 : 1000) : 2000;
+  }
+
+  function show(code, fromPoll) {
+    // said already (a poll's status becomes an alert once something the visitor did fails too)
+    if (!notice.hidden && notice.dataset.code === code && (fromPoll || notice.dataset.source === "action")) return;
+    var line = sentence(code).cloneNode(true);
+    // a new element with its role is announced on insertion by screen readers
+    line.setAttribute("role", fromPoll ? "status" : "alert");
+    text.replaceChildren(line);
+    notice.dataset.code = code;
+    notice.dataset.source = fromPoll ? "poll" : "action";
+    notice.hidden = false;
+  }
+  function hide() {
+    notice.hidden = true;
+    text.replaceChildren();
+    delete notice.dataset.code;
+  }
+  notice.querySelector("[data-notice-reload]").addEventListener("click", function () {
+    window.location.reload();
+  });
+  notice.querySelector("[data-notice-close]").addEventListener("click", hide);
+
+  // polls that failed: element -> consecutive failures and the time before which it waits
+  var waiting = new WeakMap();
+  document.addEventListener("htmx:confirm", function (e) {
+    var state = waiting.get(e.detail.elt);
+    if (state && Date.now() < state.until) e.preventDefault(); // skipped: not yet
+  });
+
+  function failed(e, code) {
+    var elt = e.detail.elt;
+    var poll = isPoll(elt);
+    if (poll) {
+      var state = waiting.get(elt) || { failures: 0 };
+      state.failures += 1;
+      state.until = Date.now() + Math.min(LONGEST_WAIT, pace(elt) * Math.pow(2, state.failures));
+      waiting.set(elt, state);
+      notice.dataset.failures = String(state.failures); // tests read how often a poll failed
+      notice.dataset.waitUntil = String(state.until);
+    }
+    show(code, poll);
+  }
+  document.addEventListener("htmx:responseError", function (e) { failed(e, codeOf(e.detail.xhr)); });
+  document.addEventListener("htmx:sendError", function (e) { failed(e, "network"); });
+  document.addEventListener("htmx:timeout", function (e) { failed(e, "timeout"); });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!e.detail.successful) return;
+    var poll = isPoll(e.detail.elt);
+    if (poll) waiting.delete(e.detail.elt);
+    // a poll that works again takes back what polls said, not what an action's failure said
+    if (!notice.hidden && (!poll || notice.dataset.source === "poll")) hide();
   });
 })();

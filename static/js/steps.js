@@ -83,8 +83,7 @@
     pending = null;
     var surface = root && (root.matches("[data-walk]") ? root : root.querySelector("[data-walk]"));
     if (surface) reveal(surface);
-    var html = document.documentElement;
-    html.dataset.stepsShown = String(parseInt(html.dataset.stepsShown || "0", 10) + 1); // tests wait for this
+    (root || document).dispatchEvent(new CustomEvent("captain:step-shown", { bubbles: true }));
   });
 
   // The folded earlier steps stay open through a swap when the reader opened them (a

@@ -48,7 +48,7 @@
       if (e.target && e.target.id === "guest-section") arrived();
       if (!document.querySelector("#guest-section[hx-get]") && sync) sync.hidden = true; // table ended
     });
-    guest.dataset.ready = "1";
+    guest.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
     return;
   }
   if (!presenter) return;
@@ -77,14 +77,30 @@
   tick();
 
   // --- presenter: the table's version ---------------------------------------------------------
-  // Every move says which version of the table it was made from (the server refuses stale
-  // ones); a board action moves the version on and says so in its answer.
+  // Every move and board action says which version of the table it was made from (the
+  // server refuses stale ones); a board action moves the version on and says so in its
+  // answer, so the section's other boards act from the new version too (their forms'
+  // addresses still carry the version the page was drawn at: without this file each
+  // action reloads the page).
   function version() { return section() ? section().dataset.version : ""; }
   document.addEventListener("htmx:configRequest", function (e) {
     var elt = e.detail.elt;
-    if (elt && (elt.id === "present-section" || elt.closest(".present-nav"))) {
+    if (elt && elt.closest && elt.closest("#present-section")) {
       e.detail.parameters.v = version();
     }
+  });
+  // A second tap on a board while the first is on its way is dropped, not sent: it would
+  // be made from the version the first one moves on from, and be refused as stale.
+  var boardRequest = null;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    if (!elt || !elt.closest || elt.id === "present-section" || !elt.closest("#present-section") ||
+        elt.closest(".present-nav, [data-step-nav]")) return;
+    if (boardRequest) { e.preventDefault(); return; }
+    boardRequest = e.detail.xhr;
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (boardRequest && e.detail.xhr === boardRequest) boardRequest = null;
   });
   document.body.addEventListener("tableVersion", function (e) {
     var s = section();
@@ -145,5 +161,6 @@
     e.preventDefault();
     if (busy) queue.push(dir); else go(dir);
   });
-  presenter.dataset.ready = "1"; // keys work from here on (tests wait for this)
+  // keys work from here on
+  presenter.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
 })();

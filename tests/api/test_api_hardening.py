@@ -39,6 +39,14 @@ def test_lone_surrogates_are_refused_with_where(client, body, field):
     response.content.decode("utf-8")  # the answer itself is valid UTF-8
 
 
+def test_a_lone_surrogate_is_said_to_be_in_a_key_or_in_a_text(client):
+    in_text = problems_of(post_json(client, "/api/v1/solve", '{"players": ["red", "\\udfff"], '
+                                    '"start_player": "red", "board": ["11"]}'))[0]["message"]
+    in_key = problems_of(post_json(client, "/api/v1/solve", '{"\\ud800": 1}'))[0]["message"]
+    assert in_text.startswith("Text in players[1] holds a lone surrogate"), in_text
+    assert in_key.startswith("A key of the request body holds a lone surrogate"), in_key
+
+
 def test_lone_surrogates_in_a_saved_title_or_notation(client):
     for body in ('{"notation": "Rb_11\\ud800"}', '{"notation": "Rb_11r1", "title": "a\\ud83d"}'):
         [problem] = problems_of(post_json(client, "/api/v1/positions", body))

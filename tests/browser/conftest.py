@@ -19,6 +19,12 @@ def allow_async_unsafe():
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+@pytest.fixture(autouse=True)
+def test_hooks(settings):
+    """Pages load static/js/test-hooks.js, whose markers the tests wait on."""
+    settings.TEST_HOOKS = True
+
+
 @pytest.fixture
 def site(live_server) -> str:
     """The address of the live server the browser tests open pages on."""

@@ -16,7 +16,7 @@ def cell(page: Page, label: str):
 
 def wait_settled(page: Page):
     """Wait until no htmx request is in flight and the last swap has settled."""
-    page.wait_for_function("() => document.body && document.body.dataset.busy !== '1'")
+    page.wait_for_function("() => document.documentElement.dataset.busy !== '1'")
     page.wait_for_load_state("networkidle")
 
 
@@ -29,7 +29,7 @@ def act(page: Page, do):
 
 def test_build_ex_battle_and_step_through(site, page: Page):
     page.goto(f"{site}/en/analyze/")
-    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    expect(page.locator("html")).to_have_attribute("data-ready", "1")
     # seats red, blue, green: take white out (mouse)
     act(page, lambda: page.locator("#analyzer .seats li", has_text="white")
         .get_by_role("link", name="Remove").click())
@@ -90,7 +90,7 @@ def test_open_in_analyzer_from_tutorial(site, page: Page):
 def test_z_undoes_placements_but_never_leaves_the_analyzer(site, page: Page):
     page.goto(f"{site}/de/tutorial/")
     page.goto(f"{site}/de/analyze/")
-    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    expect(page.locator("html")).to_have_attribute("data-ready", "1")
     for key in "r3":
         act(page, lambda k=key: page.keyboard.press(k))
     expect(page).to_have_url(re.compile("tool=r3"))
@@ -115,7 +115,7 @@ def test_no_content_security_policy_violations_while_editing(site, page: Page):
                          " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
     page.goto(f"{site}/de/tutorial/")
     page.goto(f"{site}/de/analyze/")
-    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    expect(page.locator("html")).to_have_attribute("data-ready", "1")
     for key in "r3":
         act(page, lambda k=key: page.keyboard.press(k))
     cell(page, "B2").focus()
@@ -151,7 +151,7 @@ def test_undo_button_takes_the_last_change_back(site, page: Page):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{site}/en/analyze/?pos={EX_BATTLE}")
-    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    expect(page.locator("html")).to_have_attribute("data-ready", "1")
     act(page, lambda: cell(page, "A1").click())  # the default tool: red [5]
     expect(cell(page, "A1").locator(".card .token-value")).to_have_text("5")
     # choosing a tool is not a step: Undo still takes the placement back
@@ -263,7 +263,7 @@ def test_focus_returns_to_the_control_that_was_used(site, page: Page):
     """A palette chip, a seat chip or a rule switch keeps the focus across the swap it causes
     (it used to jump to the last board position that had the focus)."""
     page.goto(f"{site}/en/analyze/?pos={EX_BATTLE}")
-    expect(page.locator("html")).to_have_attribute("data-analyzer-keys", "1")
+    expect(page.locator("html")).to_have_attribute("data-ready", "1")
     cell(page, "A1").focus()
     act(page, lambda: page.keyboard.press("Enter"))
     expect(cell(page, "A1")).to_be_focused()

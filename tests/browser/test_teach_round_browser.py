@@ -11,6 +11,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from teach_options import teach_options
+from tutorials.models import TeachSession
 from tutorials.tutorial.teaching import sections
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -136,4 +137,100 @@ def test_two_presenter_tabs_never_take_the_table_backwards(site, browser):
     expect(tab_b.get_by_test_id("present-note")).to_be_visible()
     tab_a.reload()
     expect(tab_a.locator("#present-section")).to_have_attribute("data-index", "3")
+    ctx.close()
+
+
+def test_a_stale_tabs_board_move_is_refused_and_shows_the_table(site, browser):
+    """Two presenter tabs at "resolve our table": a card tab A placed is not taken off again
+    by tab B tapping the same position from its screen without the card."""
+    ctx = browser.new_context()
+    tab_a = ctx.new_page()
+    tab_a.goto(f"{site}/en/teach/")
+    tab_a.locator("form.teach-form button[type=submit]").click()
+    expect(tab_a.locator(".presenter")).to_have_attribute("data-ready", "1")
+    code = tab_a.get_by_test_id("table-code").inner_text()
+    table = TeachSession.objects.get(code=code)
+    table.change(table.version, section=[s.slug for s in sections(table.options)].index("round-table"))
+    tab_a.reload()
+    tab_b = ctx.new_page()
+    tab_b.goto(tab_a.url)
+    for tab in (tab_a, tab_b):
+        expect(tab.locator(".presenter")).to_have_attribute("data-ready", "1")
+        expect(tab.locator("#board-round")).to_be_visible()
+    version = tab_a.locator("#present-section").get_attribute("data-version")
+    tab_a.locator("#board-round .palette-row").first.get_by_role("button", name=re.compile(r"\[1\]")).click()
+    expect(tab_a.locator("#present-section")).not_to_have_attribute("data-version", version)
+    shown = tab_a.locator("#present-section").get_attribute("data-version")
+    expect(tab_b.locator("#present-section")).to_have_attribute("data-version", shown, timeout=FOLLOW)
+    tab_b.route("**/poll/**", lambda route: route.abort())  # tab B misses what A does next
+
+    tab_a.locator('#board-round [data-pos="A1"]').click()
+    expect(tab_a.locator("#present-section")).not_to_have_attribute("data-version", shown)
+    expect(tab_a.locator("#board-round .entered")).to_contain_text("(A1)")
+    now = tab_a.locator("#present-section").get_attribute("data-version")
+    expect(tab_b.locator("#board-round .entered")).not_to_contain_text("(A1)")  # B's stale screen
+    with tab_b.expect_response(lambda r: "/board/round/" in r.url) as answer:
+        tab_b.locator('#board-round [data-pos="A1"]').click()
+    assert answer.value.status == 409
+    # refused: tab B now shows the table as it is, the card still on A1
+    expect(tab_b.get_by_test_id("present-note")).to_be_visible()
+    expect(tab_b.locator("#present-section")).to_have_attribute("data-version", now)
+    expect(tab_b.locator("#board-round .entered")).to_contain_text("(A1)")
+    tab_a.reload()
+    expect(tab_a.locator("#board-round .entered")).to_contain_text("(A1)")
+    table.refresh_from_db()
+    assert "0-0r1" in table.board_states["round"] and str(table.version) == now
+    ctx.close()
+
+
+def test_the_presenter_acts_on_two_boards_of_one_section_in_turn(site, browser):
+    """A board action moves the table's version on; the section's other boards then act
+    from the new version (teach.js), not from the one the page was drawn at."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{site}/en/teach/")
+    page.locator("input[name=script][value=full]").check()
+    page.locator("form.teach-form button[type=submit]").click()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    section = next(i for i, s in enumerate(sections(table.options)) if {"sandwich", "block"} <= set(s.boards))
+    table.change(table.version, section=section)
+    page.reload()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    for board in ("sandwich", "block"):
+        version = page.locator("#present-section").get_attribute("data-version")
+        with page.expect_response(lambda r, board=board: f"/board/{board}/" in r.url) as answer:
+            page.locator(f"#board-{board}").get_by_test_id("next-step").click()
+        assert answer.value.status == 200, board
+        expect(page.locator("#present-section")).not_to_have_attribute("data-version", version)
+    table.refresh_from_db()
+    assert set(table.board_states) >= {"sandwich", "block"}
+    ctx.close()
+
+
+def test_a_second_tap_while_the_first_is_on_its_way_is_dropped(site, browser):
+    """Two board taps in one moment (a double tap on two controls): the first is sent, the
+    second is not, so the presenter never sees the stale-table note for their own tap."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(f"{site}/en/teach/")
+    page.locator("form.teach-form button[type=submit]").click()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    table.change(table.version, section=[s.slug for s in sections(table.options)].index("round-table"))
+    page.reload()
+    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    statuses: list[int] = []
+    page.on("response", lambda r: statuses.append(r.status) if "/board/round/" in r.url else None)
+    version = page.locator("#present-section").get_attribute("data-version")
+    taps = page.locator("#board-round .palette-row").first.get_by_role("button")
+    assert taps.count() >= 2
+    second = taps.nth(1).element_handle()
+    taps.nth(0).evaluate("(first, second) => { first.click(); second.click(); }", second)
+    expect(page.locator("#present-section")).not_to_have_attribute("data-version", version)
+    page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
+    assert statuses == [200]
+    expect(page.get_by_test_id("present-note")).to_have_count(0)
+    table.refresh_from_db()
+    assert table.version == int(version) + 1
     ctx.close()

@@ -79,23 +79,43 @@ def finish(process: subprocess.Popen, what: str, timeout: float = 600) -> str:
 
 
 # --- Redis ---------------------------------------------------------------------------------
+class RedisServer:
+    """A redis-server of this test process on a free loopback port, no persistence, that
+    can be stopped and started again on the same port (a Redis that goes away and comes
+    back, as in a restart); ``url`` is its base URL, without a database number."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        server = shutil.which("redis-server")
+        if server is None:
+            pytest.fail("redis-server is not installed: run bin/setup (Debian package redis-server)")
+        self.process = subprocess.Popen(
+            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.folder), "--databases", str(REDIS_DATABASES)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port, self.process, "redis-server")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+        self.process = None
+
+
 @contextlib.contextmanager
 def start_redis(folder: Path) -> Iterator[str]:
-    """A redis-server on a free loopback port, no persistence; yields its base URL."""
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.fail("redis-server is not installed: run bin/setup (Debian package redis-server)")
-    port = free_port()
-    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no", "--dir", str(folder),
-                                "--databases", str(REDIS_DATABASES)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """A :class:`RedisServer` for the ``with`` block; yields its base URL."""
+    server = RedisServer(folder)
     try:
-        wait_for_port(port, process, "redis-server")
-        yield f"redis://127.0.0.1:{port}"
+        server.start()
+        yield server.url
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        server.stop()
 
 
 #: redis-server runs with this many databases: 0 to 15 belong to the test processes

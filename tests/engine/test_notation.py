@@ -22,7 +22,7 @@ from captain.rules import (BellRule, Board, Collection, Colour, InvalidInput, In
                            Mode, Position, RuleSet, Seating, Situation, SpeedOrder, Treasure,
                            situation_from_json)
 from captain.rules.game import Claim, RingStartBell, apply, new_game
-from captain.rules.notation import MAX_LENGTH, NotationError, parse, parse_unchecked
+from captain.rules.notation import MAX_LENGTH, NotationError, parse, parse_unchecked, trim
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 
@@ -118,6 +118,41 @@ def test_dice_on_the_board_round_trip():
     state = apply(replace(state, players=players), Claim(B, Position(0, 0)))
     text = round_trip(state.situation())
     assert text.split("_")[1].startswith(f"{treasure}B.")
+
+
+# --- what a paste brings along ----------------------------------------------------------------
+
+#: white space and invisible characters a copy and paste leaves around a notation
+SURROUNDING = {"space": " ", "tab": "\t", "cr-lf": "\r\n", "newline": "\n", "no-break space": "\u00a0",
+               "ideographic space": "\u3000", "byte order mark": "\ufeff", "zero-width space": "\u200b",
+               "word joiner": "\u2060", "left-to-right mark": "\u200e", "line separator": "\u2028",
+               "narrow no-break space": "\u202f"}
+
+
+@pytest.mark.parametrize("name", SURROUNDING)
+@pytest.mark.parametrize("where", ["before", "after", "both"])
+def test_a_notation_reads_with_what_surrounds_it_trimmed(name, where):
+    text = "Rb_11r1.12b2_rs"
+    blank = SURROUNDING[name]
+    pasted = {"before": blank + text, "after": text + blank, "both": blank * 2 + text + blank}[where]
+    assert trim(pasted) == text
+    assert parse(pasted) == parse(text)
+    assert parse_unchecked(pasted).to_notation() == text
+
+
+def test_trimming_leaves_the_inside_alone():
+    assert trim("\u3000Rb_11 12\u200b") == "Rb_11 12"
+    with pytest.raises(NotationError) as info:
+        parse("\u3000Rb_11 12\u200b")
+    assert info.value.offset == 6  # counted in the text as sent, the ideographic space included
+    assert trim(" \t\ufeff") == "" and trim("") == ""
+
+
+def test_offsets_count_in_the_text_as_sent():
+    with pytest.raises(NotationError) as info:
+        parse("\ufeff\u00a0Rbg_11.1\r\n")
+    assert info.value.offset == 10 and info.value.expected_code == "second-face"
+    assert "ends there" in str(info.value)  # not "found '\\r'": the paste's end is not the notation
 
 
 # --- errors with offsets --------------------------------------------------------------------------

@@ -118,7 +118,7 @@ def test_unseating_removes_that_colours_cards(client):
 @pytest.mark.django_db
 def test_unreadable_notation_names_the_character(client):
     response = client.get("/en/analyze/", {"pos": "Rbg_11.1"})
-    assert response.status_code == 200
+    assert response.status_code == 422  # as the PDF and the API refuse it
     assert "character 9" in _error(response)
 
 

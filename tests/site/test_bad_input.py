@@ -23,7 +23,7 @@ _error = analyzer_error
 @pytest.mark.parametrize("lang", ["ja", "en", "de"])
 def test_board_wider_than_12_is_refused_not_a_crash(client, lang):
     response = client.get(f"/{lang}/analyze/", {"pos": "Rb_11r1." + ".".join(["x"] * 11) + ".12"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert _error(response)
     response = client.get(f"/{lang}/analyze/position.pdf", {"pos": "Rb_11" + ".x" * 12})
     assert response.status_code == 422

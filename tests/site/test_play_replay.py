@@ -15,7 +15,7 @@ from django.utils import translation
 from tests.site.play_helpers import first_move, page_version
 from tutorials.api.schemas import GameIn
 from tutorials.models import PracticeGame
-from tutorials.play.views import COOKIE_SALT
+from tutorials.play.views import LEARNER
 from tutorials.practice import games
 from tutorials.wording.events import card_phrase
 
@@ -31,9 +31,9 @@ def open_game(client: Client, lang: str, players: int, seed: int, **options) -> 
     setup = GameIn(**{"seats": seats, "learner": seats[0], "seed": seed, "rules": {"mode": "strategy"},
                       "strength": "greedy", **options}).setup
     game, key, _practice = games.start_game(setup)
-    name = f"play_{game.code}"
+    name = LEARNER.name(game.code)
     signed = HttpResponse()
-    signed.set_signed_cookie(name, key, salt=COOKIE_SALT)
+    signed.set_signed_cookie(name, key, salt=LEARNER.salt)
     client.cookies[name] = signed.cookies[name].value
     return f"/{lang}/play/{game.code}/"
 

@@ -37,3 +37,20 @@ def test_a_bad_reroll_is_said_in_the_pages_language():
     with translation.override("ja"):
         sentence = problems.describe(error)
     assert "null" not in sentence and re.search(r"[\u3040-\u30ff]", sentence), sentence
+
+
+API = Path(settings.BASE_DIR) / "tutorials" / "api"
+
+
+def test_the_apis_refusals_are_worded_in_the_one_place():
+    """The API's endpoints, bodies and problem answers word nothing themselves: every code
+    they raise has its sentence in tutorials.wording.problems (the middlewares, which answer
+    before any view, still word their three refusals)."""
+    known = set(problems._SENTENCES) | set(problems._FIXED)
+    raised = set()
+    for name in ("endpoints.py", "games.py", "bodies.py", "problems.py"):
+        text = (API / name).read_text(encoding="utf-8")
+        assert "gettext" not in text and not re.search(r"\b_\(", text), name
+        raised |= set(re.findall(r'(?:refusal\(|code=)"([a-z0-9-]+)"', text))
+    assert {"empty-body", "bad-text", "not-found", "stale-version", "unsupported-media-type"} <= raised
+    assert raised - known == set()

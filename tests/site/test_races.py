@@ -75,7 +75,8 @@ def test_two_board_actions_at_once_lose_nothing(client):
     boards = ("sandwich", "block")
     presenters = [_same_presenter(client) for _ in boards]
     results = _at_once(*[lambda board=board, c=c:
-                         c.post(f"/en/teach/{table.code}/board/{board}/", {"do": "step", "at": "1"})
+                         c.post(f"/en/teach/{table.code}/board/{board}/",
+                                {"do": "step", "at": "1", "v": str(before)})
                          for board, c in zip(boards, presenters, strict=True)])
     statuses = [r.status_code for r in results]
     table.refresh_from_db()
@@ -114,7 +115,8 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
 
     def rival():
         try:
-            TeachSession.objects.create(code="aaaaa", presenter_key="rival", options={})
+            TeachSession.objects.create(code="aaaaa", presenter_key_hash="rival", options={},
+                                        expires_at=TeachSession.lifetime_end())
         finally:
             connections.close_all()
 
@@ -126,7 +128,7 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(hook):
-        session = TeachSession.start({"players": 4})
+        session, _key = TeachSession.start({"players": 4})
     assert rival_done.is_set()
     assert session.code == "bbbbb"
-    assert TeachSession.objects.get(code="aaaaa").presenter_key == "rival"
+    assert TeachSession.objects.get(code="aaaaa").presenter_key_hash == "rival"

@@ -155,6 +155,26 @@ def test_the_presenters_forms_refuse_a_field_sent_twice(client):
     assert TeachSession.objects.get(code=code).section == table.section
 
 
+@pytest.mark.parametrize("body", ["do=clear&do=put&at=00&v=3", "do=put&at=00&at=11&v=3",
+                                  "do=clear&v=3&v=3"])
+def test_a_presenters_board_action_refuses_a_field_sent_twice(client, body):
+    from tutorials.tutorial.teaching import sections
+
+    page = client.post("/en/teach/", {"players": "4"})
+    code = page["Location"].rstrip("/").rsplit("/", 1)[-1]
+    table = TeachSession.objects.get(code=code)
+    to = [s.slug for s in sections(table.options)].index("round-table")
+    assert client.post(f"/en/teach/{code}/go/", {"to": str(to), "v": "1"}).status_code == 302
+    board = f"/en/teach/{code}/board/round/"
+    assert client.post(board, {"do": "brush", "at": "r1", "v": "2"}).status_code == 302  # now at 3
+    before = TeachSession.objects.get(code=code).board_states
+    response = _post_form(client, board, body)
+    assert _codes(response) == ["duplicate-field"]
+    assert "more than once" in response.content.decode()
+    table = TeachSession.objects.get(code=code)
+    assert (table.board_states, table.version) == (before, 3)
+
+
 def test_state_links_refuse_a_parameter_sent_twice(client):
     response = client.get("/en/analyze/edit/?" + _quoted([("pos", POSITION), ("op", "deck"),
                                                            ("arg", "3"), ("arg", "4")]))

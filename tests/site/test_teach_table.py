@@ -3,6 +3,7 @@ way, tables that end; and the start form's refusals found by trying to break it.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -24,6 +25,13 @@ def _start(client: Client, lang: str = "en", **data) -> TeachSession:
 
 def _go(client: Client, table: TeachSession, to: int, seen: int, **headers):
     return client.post(f"/en/teach/{table.code}/go/", {"to": str(to), "v": str(seen)}, **headers)
+
+
+def _act(client: Client, table: TeachSession, board: str, do: str, at: str = "", **headers):
+    """A board action made from the version the table is at now (a fresh screen)."""
+    table.refresh_from_db()
+    return client.post(f"/en/teach/{table.code}/board/{board}/",
+                       {"do": do, "at": at, "v": str(table.version)}, **headers)
 
 
 def test_a_stale_screen_never_takes_the_table_backwards(client):
@@ -116,8 +124,8 @@ def test_guests_are_refused_in_their_language(client):
 def test_a_two_player_table_keeps_its_grid_when_a_board_starts_again(client):
     table = _start(client, players="2")
     _go(client, table, 1, 1)
-    client.post(f"/en/teach/{table.code}/board/dice/", {"do": "reset"})
-    client.post(f"/en/teach/{table.code}/board/dice/", {"do": "players", "at": "4"})
+    _act(client, table, "dice", "reset")
+    _act(client, table, "dice", "players", "4")
     table.refresh_from_db()
     assert table.board_states["dice"].startswith("2")
     page = client.get(f"/en/teach/{table.code}/").content.decode()
@@ -127,8 +135,96 @@ def test_a_two_player_table_keeps_its_grid_when_a_board_starts_again(client):
 def test_board_answers_carry_the_new_version(client):
     table = _start(client)
     _go(client, table, 1, 1)
-    response = client.post(f"/en/teach/{table.code}/board/dice/", {"do": "roll"}, HTTP_HX_REQUEST="true")
+    response = _act(client, table, "dice", "roll", HTTP_HX_REQUEST="true")
     assert response["HX-Trigger"] == '{"tableVersion": 3}'
+
+
+# --- board actions carry the version they were made from -------------------------------------------
+def _round_table(client: Client) -> TeachSession:
+    """A table at "resolve our table", red [1] chosen as the brush."""
+    from tutorials.tutorial.teaching import sections
+
+    table = _start(client)
+    _go(client, table, [s.slug for s in sections(table.options)].index("round-table"), 1)
+    assert _act(client, table, "round", "brush", "r1").status_code == 302
+    table.refresh_from_db()
+    return table
+
+
+def _from(client: Client, table: TeachSession, seen: int, do: str, at: str = "", **headers):
+    """A board action from a screen that showed version ``seen``, as the board's forms post it."""
+    return client.post(f"/en/teach/{table.code}/board/round/?v={seen}", {"do": do, "at": at}, **headers)
+
+
+def test_a_stale_tabs_board_move_is_refused_with_the_table_as_it_is(client):
+    table = _round_table(client)
+    shown = table.version  # both tabs show the board with the brush chosen, no card yet
+    assert _from(client, table, shown, "put", "00").status_code == 302  # tab A places red [1] at A1
+    table.refresh_from_db()
+    placed = table.board_states["round"]
+    assert "0-0r1" in placed
+    # tab B taps A1 too, from the screen without the card: applied, it would take the card off
+    refused = _from(client, table, shown, "put", "00", HTTP_HX_REQUEST="true")
+    assert refused.status_code == 409
+    assert refused["HX-Retarget"] == "#present-section" and refused["HX-Reswap"] == "outerHTML"
+    html = refused.content.decode()
+    assert f'data-version="{shown + 1}"' in html and "changed at the same moment" in html
+    assert "<strong>red</strong>: red [1] Boarding Melee (A1)" in html  # the card, as the table has it
+    assert refused["HX-Trigger"] == json.dumps({"tableVersion": shown + 1})
+    whole = _from(client, table, shown, "put", "00")  # without JavaScript: the whole page
+    assert whole.status_code == 409 and 'data-testid="present-note"' in whole.content.decode()
+    table.refresh_from_db()
+    assert (table.board_states["round"], table.version) == (placed, shown + 1)
+
+
+def test_a_stale_tabs_next_step_does_not_move_the_guests(client):
+    from tutorials.tutorial.teaching import sections
+
+    table = _round_table(client)
+    for do, at in (("put", "00"), ("brush", "b1"), ("put", "11")):
+        _act(client, table, "round", do, at)
+    table.refresh_from_db()
+    assert _go(client, table, [s.slug for s in sections(table.options)].index("round-resolve"),
+               table.version).status_code == 302
+    table.refresh_from_db()
+    both = table.version
+    assert _from(client, table, both, "step", "1").status_code == 302
+    assert _from(client, table, both + 1, "step", "2").status_code == 302  # tab A, two steps on
+    assert _from(client, table, both, "step", "1", HTTP_HX_REQUEST="true").status_code == 409  # tab B
+    guest = Client().get(f"/en/t/{table.code}/").content.decode()
+    assert 'data-step="2"' in guest
+
+
+def test_a_stale_board_move_from_a_section_left_behind_is_409_not_404(client):
+    table = _round_table(client)
+    _go(client, table, 1, table.version)  # the table moved back to the setup, without a round board
+    response = _from(client, table, table.version - 1, "clear", HTTP_HX_REQUEST="true")
+    assert response.status_code == 409 and 'data-index="1"' in response.content.decode()
+
+
+def test_the_version_sent_in_the_body_wins_over_the_address(client):
+    """htmx sends the version the screen shows now (after this screen's own board actions)
+    in the body; the address keeps the one the board was drawn at."""
+    table = _round_table(client)
+    drawn = table.version
+    assert _from(client, table, drawn, "put", "00").status_code == 302
+    later = client.post(f"/en/teach/{table.code}/board/round/?v={drawn}",
+                        {"do": "brush", "at": "b1", "v": str(drawn + 1)}, HTTP_HX_REQUEST="true")
+    assert later.status_code == 200
+    table.refresh_from_db()
+    assert (table.board_states["round"], table.version) == ("rb10|0-0r1", drawn + 2)
+
+
+@pytest.mark.parametrize("sent", [{"do": "clear"}, {"do": "clear", "v": "x"}, {"do": "clear", "v": "-1"}])
+def test_a_board_action_without_a_readable_version_is_refused(client, sent):
+    table = _round_table(client)
+    before = (table.board_states, table.version)
+    response = client.post(f"/en/teach/{table.code}/board/round/", sent, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'data-code="teach-no-version"' in html and "came without the version" in html
+    table.refresh_from_db()
+    assert (table.board_states, table.version) == before
 
 
 # --- the start form, from the try to break it -----------------------------------------------------
@@ -164,7 +260,7 @@ def test_a_refused_move_page_links_to_the_presenter_in_every_language(client):
 
 # --- the guided first round: "resolve our table" ----------------------------------------------------
 def _post(client: Client, table: TeachSession, do: str, at: str = ""):
-    return client.post(f"/en/teach/{table.code}/board/round/", {"do": do, "at": at}, HTTP_HX_REQUEST="true")
+    return _act(client, table, "round", do, at, HTTP_HX_REQUEST="true")
 
 
 def test_resolve_our_table_from_entry_to_the_last_step(client):

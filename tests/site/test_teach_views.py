@@ -44,7 +44,7 @@ def test_guest_cannot_steer_and_polls_cheaply(client):
     code = _start(client)
     guest = Client()
     assert guest.post(f"/en/teach/{code}/go/", {"to": "3", "v": "1"}).status_code == 403
-    assert guest.post(f"/en/teach/{code}/board/dice/", {"do": "roll"}).status_code == 403
+    assert guest.post(f"/en/teach/{code}/board/dice/", {"do": "roll", "v": "1"}).status_code == 403
     html = guest.get(f"/de/t/{code}/").content.decode()
     version = re.search(r'data-version="(\d+)"', html).group(1)
     assert guest.get(f"/de/t/{code}/poll/?v={version}").status_code == 204
@@ -98,29 +98,32 @@ def test_presenter_board_actions_are_posts_with_csrf(client):
     client.post(f"/en/teach/{code}/go/", {"to": "3", "v": "1"})  # Dice Time
     html = client.get(f"/en/teach/{code}/").content.decode()
     board_url = f"/en/teach/{code}/board/dice/"
-    # no link changes the table: every board control is a form that posts with the token
+    # no link changes the table: every board control is a form that posts with the token,
+    # to an address that carries the table's version the page shows
     assert f'href="{board_url}' not in html and f'hx-get="{board_url}' not in html
-    forms = re.findall(rf'<form class="control-form" method="post" action="{board_url}" '
-                       rf'hx-post="{board_url}"[^>]*>(.*?)</form>', html, re.S)
+    forms = re.findall(rf'<form class="control-form" method="post" action="{board_url}\?v=2" '
+                       rf'hx-post="{board_url}\?v=2"[^>]*>(.*?)</form>', html, re.S)
     assert len(forms) >= 16 + 5  # 16 cells to claim, roll/ring/reset, player and colour chips
+    assert len(forms) == html.count(f'action="{board_url}')  # every one of them
     assert all('name="csrfmiddlewaretoken"' in form and 'name="do"' in form for form in forms)
     assert any('name="at" value="0-1"' in form and 'value="claim"' in form for form in forms)
     # a link on another site cannot change the table, nor can a form without the token
-    assert client.get(f"{board_url}?do=roll").status_code == 405
+    assert client.get(f"{board_url}?do=roll&v=2").status_code == 405
     cross_site = Client(enforce_csrf_checks=True)
     cross_site.cookies = client.cookies
-    assert cross_site.post(board_url, {"do": "roll"}).status_code == 403
+    assert cross_site.post(f"{board_url}?v=2", {"do": "roll"}).status_code == 403
     assert TeachSession.objects.get(code=code).board_states == {}
     # without JavaScript the form posts and comes back to the presenter's page
-    response = client.post(board_url, {"do": "roll"})
+    response = client.post(f"{board_url}?v=2", {"do": "roll"})
     assert response.status_code == 302 and response["Location"] == f"/en/teach/{code}/#board-dice"
     rolled = TeachSession.objects.get(code=code).board_states["dice"]
     assert rolled
-    # with htmx the board comes back as a fragment, still with forms
-    fragment = client.post(board_url, {"do": "claim", "at": "00"}, HTTP_HX_REQUEST="true")
+    # with htmx the board comes back as a fragment, its forms at the new version
+    fragment = client.post(f"{board_url}?v=3", {"do": "claim", "at": "00"}, HTTP_HX_REQUEST="true")
     assert fragment.status_code == 200
     html = fragment.content.decode()
     assert 'id="board-dice"' in html and "csrfmiddlewaretoken" in html
+    assert f'action="{board_url}?v=4"' in html and "?v=3" not in html
 
 
 @pytest.mark.django_db
@@ -130,3 +133,48 @@ def test_a_choice_sent_twice_is_refused_never_silently_the_last(client):
     assert response.status_code == 422
     assert "This choice was sent more than once" in response.content.decode()
     assert not TeachSession.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_presenter_key_is_stored_only_as_a_hash(client):
+    from django.test import RequestFactory
+
+    from tutorials.models import hash_key
+    from tutorials.teach.views import PRESENTER
+
+    code = _start(client)
+    holder = RequestFactory().get("/")
+    holder.COOKIES = {name: morsel.value for name, morsel in client.cookies.items()}
+    key = PRESENTER.read(holder, code)
+    table = TeachSession.objects.get(code=code)
+    assert len(key) >= 32 and table.presenter_key_hash == hash_key(key)
+    assert key not in str(TeachSession.objects.filter(code=code).values().get())
+    assert client.get(f"/en/teach/{code}/").status_code == 200  # the key still opens it
+
+
+@pytest.mark.parametrize("stored, players, seats", [
+    ({"players": 1}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 5, "seats": ["red", "blue", "green", "white", "red"]}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 3, "seats": ["green", "white", "red", "blue", "red"]}, 3, ["green", "white", "red"]),
+    ({"players": 2, "seats": ["white"]}, 2, ["red", "blue"]),
+    ({"players": True}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 2.0}, 4, ["red", "blue", "green", "white"]),
+    ({"players": "3"}, 4, ["red", "blue", "green", "white"]),
+    ({"players": 2, "seats": [["red"], {"blue": 1}]}, 2, ["red", "blue"]),
+    (["not", "an", "object"], 4, ["red", "blue", "green", "white"]),
+])
+def test_stored_options_seat_two_to_four_players(stored, players, seats):
+    """What a stored row holds is read as a table of 2 to 4 seats, each its own colour."""
+    options = stored_options(stored)
+    assert (options["players"], options["seats"]) == (players, seats)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stored", [{"players": 1, "seats": ["red"]}, {"players": 5, "seats": ["red"] * 5}])
+def test_a_stored_table_of_one_or_five_seats_opens_as_four(client, stored):
+    code = _start(client)
+    TeachSession.objects.filter(code=code).update(options={**stored, "script": "quick"})
+    for url in (f"/en/teach/{code}/", f"/en/t/{code}/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert re.search(r'class="(presenter|guest) players-4"', response.content.decode()), url

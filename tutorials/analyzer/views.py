@@ -60,16 +60,23 @@ def _page(request: HttpRequest, situation: Situation, **given) -> AnalyzerPage:
 # --- analyzer ---------------------------------------------------------------------------------
 @require_safe
 def analyze(request: HttpRequest) -> HttpResponse:
-    """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``."""
+    """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``.
+
+    A ``pos`` that cannot be read answers 422, the editor with the reason beside it (as the
+    position PDF and the API refuse it); white space around it is no reason
+    (:func:`captain.rules.notation.trim`).
+    """
 
     query = Query(request)
-    raw = query.get("pos") or analyzer.DEFAULT_NOTATION
+    # trimmed here too, so that the editor shows (and an error's offset counts in) the
+    # notation without what the paste brought along, and white space alone is no position
+    raw = notation.trim(query.get("pos")) or analyzer.DEFAULT_NOTATION
     try:
         if query.refusal:
             raise query.refusal
         situation = notation.parse(raw)
     except RulesError as exc:
-        return _render(request, _unreadable(request, raw, exc))
+        return _render(request, _unreadable(request, raw, exc), status=422)
     return _render(request, _page(request, situation))
 
 
@@ -100,7 +107,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     try:
         situation = notation.parse(raw)
     except RulesError as exc:
-        return _render(request, _unreadable(request, raw, exc))
+        return _render(request, _unreadable(request, raw, exc), status=422)
     query = Query(request)
     refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
     op = query.get("op")

@@ -5,15 +5,14 @@ from __future__ import annotations
 import io
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext as _
+
+from tutorials.http.problem_json import api_problem
 
 #: Largest request body the JSON API accepts (bytes). A case object of the largest
 #: board the engine accepts (12 × 12) is well under 4 KiB.
 API_MAX_BODY = 64 * 1024
-
 
 class APILanguageMiddleware:
     """Under ``/api/``, the request's language, set once for everything after it (the API's
@@ -77,23 +76,17 @@ class APIBodySizeLimitMiddleware:
                 and bool(request.META.get("wsgi.input_terminated")))
 
     def _too_large(self, request: HttpRequest) -> HttpResponse:
-        lang = translation.get_language()  # the request's (APILanguageMiddleware)
-        message = _("The request is too large: at most %(limit)s KiB.") % {"limit": API_MAX_BODY // 1024}
-        problem = {"field": "", "position": None, "offset": None, "code": "too-large",
-                   "clause": None, "message": message}
-        response = JsonResponse({"detail": [problem], "message": message}, status=413,
-                                content_type="application/json; charset=utf-8",
-                                json_dumps_params={"ensure_ascii": False})
-        response["Content-Language"] = lang
-        patch_vary_headers(response, ("Accept-Language", "Cookie"))
-        return response
+        return api_problem(request, 413, "too-large", limit=API_MAX_BODY // 1024)
 
 
 class APIJsonErrorsMiddleware:
-    """Answer 404 and 405 under ``/api/`` in the API's problem shape, not as HTML pages.
+    """Answer every error under ``/api/`` in the API's problem shape, not as an HTML page.
 
-    Unknown routes and wrong methods never reach an API view, so Django would answer
-    them with its HTML error pages; API clients get JSON like every other API error.
+    Unknown routes (404), wrong methods (405), requests Django refuses before any endpoint
+    (400: a host not allowed, too many fields) and failures outside the endpoints (500,
+    ``handler500``) never reach the API's own error handlers, so Django would answer them
+    with its HTML pages; API clients get JSON like every other API error
+    (:func:`api_problem`, the code by status).
     """
 
     def __init__(self, get_response):
@@ -101,21 +94,10 @@ class APIJsonErrorsMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if (request.path_info.startswith("/api/") and response.status_code in (404, 405)
+        if (request.path_info.startswith("/api/") and response.status_code >= 400
                 and not response.get("Content-Type", "").startswith("application/json")):
-            lang = translation.get_language()  # the request's (APILanguageMiddleware)
-            if response.status_code == 404:
-                code, message = "not-found", _("There is no API endpoint at this address.")
-            else:
-                code = "method-not-allowed"
-                message = _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
-                    "method": request.method, "allowed": response.get("Allow", "")}
-            problem = {"field": "", "position": None, "offset": None, "code": code,
-                       "clause": None, "message": message}
-            new = JsonResponse({"detail": [problem], "message": message}, status=response.status_code,
-                               json_dumps_params={"ensure_ascii": False})
-            if response.has_header("Allow"):
-                new["Allow"] = response["Allow"]
-            new["Content-Language"] = lang
+            new = api_problem(request, response.status_code, allowed=response.get("Allow", ""))
+            if response.has_header("Retry-After"):
+                new["Retry-After"] = response["Retry-After"]
             return new
         return response

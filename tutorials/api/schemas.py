@@ -97,6 +97,10 @@ class ProblemsOut(Schema):
     message: str
 
 
+#: Every error an endpoint with a body can answer, in the problem shape.
+ERRORS = {413: ProblemsOut, 415: ProblemsOut, 422: ProblemsOut}
+
+
 class SolveOut(Schema):
     outcome: dict[str, Any] = Field(description="the outcome keys of the case format: "
                                                 "removals, survivors, treasure, bell, "
@@ -147,7 +151,8 @@ class PositionIn(Schema):
     # schema-driven generators search for strings of impossible lengths.
     notation: Annotated[str, WithJsonSchema({
         "type": "string", "pattern": NOTATION_PATTERN,
-        "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters)"}),
+        "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters); "
+                       "white space and invisible characters around it are trimmed"}),
     ] = Field(max_length=NOTATION_MAX_LENGTH)
     title: str = Field("", max_length=TITLE_MAX_LENGTH, json_schema_extra={"pattern": TITLE_PATTERN},
                        description="trimmed at both ends; no control characters or direction "

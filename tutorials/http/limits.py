@@ -11,6 +11,11 @@ finds behind ``TRUSTED_PROXY_HOPS`` proxies.
 Over a limit, :class:`RateLimited` is raised; the site answers it with a 429 page and the
 API with its problem list, both with ``Retry-After`` (:mod:`tutorials.http.middleware`,
 :mod:`tutorials.api.endpoints`).
+
+While the shared cache cannot be reached the limits fail open: the request goes on,
+uncounted, and :mod:`tutorials.http.shared_cache` counts it and says so in the log. A save
+or a guest joining a table must not fail because a counter is out of reach; the limits
+count again once the cache answers.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
+
+from tutorials.http import shared_cache
 
 #: What the 429 page and the API say for each group (one whole sentence each).
 MESSAGES = {
@@ -54,9 +61,17 @@ class RateLimited(Exception):
         return str(MESSAGES[self.group]) % {"seconds": self.retry_after}
 
 
-def _usage(request: HttpRequest, group: str, *, increment: bool) -> dict | None:
-    return get_usage(request, group=group, key="ip", rate=settings.RATE_LIMITS[group],
-                     increment=increment)
+def _usage(request: HttpRequest, group: str, *, increment: bool, decides: bool = True) -> dict | None:
+    """django-ratelimit's usage of ``group`` by this client, or ``None`` (no limit) while the
+    shared cache is down; ``decides``: the answer lets a request through or not (counted
+    as let through without a limit when the cache is down)."""
+    try:
+        return shared_cache.call(get_usage, request, group=group, key="ip",
+                                 rate=settings.RATE_LIMITS[group], increment=increment)
+    except shared_cache.Unavailable:
+        if decides:
+            shared_cache.degraded("rate-limit")
+        return None
 
 
 def hit(request: HttpRequest, group: str) -> None:
@@ -78,4 +93,4 @@ def check_misses(request: HttpRequest, group: str) -> None:
 
 def miss(request: HttpRequest, group: str) -> None:
     """Count one failed lookup in ``group`` (never raises: the next lookup is refused)."""
-    _usage(request, group, increment=True)
+    _usage(request, group, increment=True, decides=False)

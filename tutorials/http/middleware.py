@@ -56,8 +56,9 @@ class LanguageVaryMiddleware:
 
 
 class WaitPagesMiddleware:
-    """Answer a refused render (503) or a rate limit (429) with a short page in the
-    request's language and ``Retry-After``, after a pause of ``REFUSAL_DELAY`` seconds.
+    """Answer a refused render (503, problem code ``busy``) or a rate limit (429,
+    ``rate-limited``) with a short page in the request's language and ``Retry-After``, after
+    a pause of ``REFUSAL_DELAY`` seconds.
 
     Views and services raise :class:`~tutorials.http.render_limit.RenderBusy` and
     :class:`~tutorials.http.limits.RateLimited`; the JSON API answers the latter itself, in
@@ -75,9 +76,9 @@ class WaitPagesMiddleware:
 
     def process_exception(self, request, exception):
         if isinstance(exception, RateLimited):
-            status, message = 429, exception.message
+            status, code, message = 429, "rate-limited", exception.message
         elif isinstance(exception, RenderBusy):
-            status = 503
+            status, code = 503, "busy"
             message = _("The server is busy making other PDFs right now. Please try again in "
                         "%(seconds)s seconds.") % {"seconds": exception.retry_after}
         else:
@@ -90,6 +91,7 @@ class WaitPagesMiddleware:
         }, status=status)
         response["Retry-After"] = str(exception.retry_after)
         response["Cache-Control"] = "no-store"
+        response["Problem-Code"] = code  # what an htmx request's notice says (static/js/site.js)
         return response
 
 

@@ -31,8 +31,11 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """403: a form sent without the page's security token (an old page, cookies off)."""
-    return refused_page(request, "csrf", 403)
+    """403: a form sent without the page's security token (an old page, cookies off); the
+    problem code ``csrf`` tells an htmx request's notice to ask for a reload."""
+    response = refused_page(request, "csrf", 403)
+    response["Problem-Code"] = "csrf"
+    return response
 
 
 class MethodPageMiddleware:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy
 from captain.rules.game import Phase
 from captain.rules.resolve.bell import bell_status
 from captain.rules.situation import Mode
-from tutorials.models import StaleGame
+from tutorials.models import Stale
 from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
 
@@ -122,7 +122,7 @@ def play_live(game, practice, move: Mapping[str, object], version: int):
     for attempt in range(3):
         try:
             return games.play(game, practice, move, game.version)
-        except StaleGame:
+        except Stale:
             if attempt == 2:
                 raise
             game.refresh_from_db()

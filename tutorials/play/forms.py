@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from captain.rules import Colour
 from captain.rules.captains.pace import Pace
-from captain.rules.errors import InvalidInput
 from captain.rules.situation import PLAYER_COUNTS, Collection, Mode
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
-                             TickField, mode_field)
+                             TickField, mode_field, sentence_of)
 from tutorials.http.positions import PATTERN as POSITION, read_position
 from tutorials.practice import games
-from tutorials.wording.problems import describe
 
 #: Who is the first start player: drawn at random, the learner, the captain after them.
 STARTS = ("random", "me", "left")
@@ -80,12 +77,6 @@ class PlayStartForm(RuleChoicesForm):
                 "mode": self.typed("mode", "strategy"), "pace": self.typed("pace", "first-game"), **ticked}
 
 
-def _sentence(code: str) -> str:
-    return describe(InvalidInput(code, code=code))
-
-
-#: the sentence of one of the game page's refusal codes, in the language of the request
-_refused = lazy(_sentence, str)
 
 
 #: the moves of the game page's forms: ``do`` -> the engine's action type
@@ -100,15 +91,15 @@ class MoveForm(StrictForm):
     :func:`tutorials.practice.games.play` expects."""
 
     version = forms.RegexField(regex=r"^[0-9]{1,8}$", error_messages={
-        "invalid": _refused("play-no-version"), "required": _refused("play-no-version")})
+        "invalid": sentence_of("play-no-version"), "required": sentence_of("play-no-version")})
     do = forms.ChoiceField(choices=[(d, d) for d in MOVES], error_messages={
-        "invalid_choice": _refused("play-bad-move"), "required": _refused("play-bad-move")})
+        "invalid_choice": sentence_of("play-bad-move"), "required": sentence_of("play-bad-move")})
     at = forms.RegexField(regex=f"^{POSITION}$", required=False,
-                          error_messages={"invalid": _refused("play-bad-position")})
+                          error_messages={"invalid": sentence_of("play-bad-position")})
     card = forms.RegexField(regex=r"^[0-9]$", required=False,
-                            error_messages={"invalid": _refused("play-bad-card")})
+                            error_messages={"invalid": sentence_of("play-bad-card")})
     dice = forms.MultipleChoiceField(choices=[(str(d), str(d)) for d in range(1, 7)], required=False,
-                                     error_messages={"invalid_choice": _refused("play-bad-dice")})
+                                     error_messages={"invalid_choice": sentence_of("play-bad-dice")})
 
     FIELD_CODES = {"version": "play-no-version", "do": "play-bad-move", "at": "play-bad-position",
                    "card": "play-bad-card", "dice": "play-bad-dice"}
@@ -122,7 +113,7 @@ class MoveForm(StrictForm):
         for field, needed in (("at", do in ("claim", "place")), ("card", do == "place")):
             if needed and not cleaned.get(field):
                 code = self.FIELD_CODES[field]
-                self.add_error(field, forms.ValidationError(_refused(code), code=code))
+                self.add_error(field, forms.ValidationError(sentence_of(code), code=code))
 
     def move(self) -> dict:
         """The action of a valid form. A re-roll without dice is every die in hand in action

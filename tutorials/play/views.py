@@ -9,16 +9,17 @@ wrong keys, ``game-miss``).
 
 from __future__ import annotations
 
-from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from captain.rules import RulesError
 from captain.rules.situation import Mode
+from tutorials.forms import FORM_TYPES
+from tutorials.http.cookies import SignedCookie
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.numbers import query_number
-from tutorials.models import PracticeGame, StaleGame
+from tutorials.models import PracticeGame, Stale
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
@@ -28,12 +29,13 @@ from tutorials.play.table import GamePage
 from tutorials.practice import games
 from tutorials.wording.problems import describe
 
-COOKIE_SALT = "play-learner"
-_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+#: the learner's key of each game this browser plays
+LEARNER = SignedCookie("play_", "play-learner", PracticeGame.LIFETIME_HOURS)
 
-
-def _cookie_name(code: str) -> str:
-    return f"play_{code}"
+#: Games a browser keeps the keys of; starting one more forgets the oldest. Each key is a
+#: cookie of about 90 bytes sent with every request: without a bound, a learner starting
+#: game after game would pass the servers' header limit (8 KiB) and be locked out.
+KEPT_GAMES = 12
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -42,7 +44,7 @@ def play_start(request: HttpRequest) -> HttpResponse:
     422, the reason beside each field and every choice kept."""
     if request.method != "POST":
         return render(request, "play/start.html", start_context(DEFAULT_CHOICES))
-    if request.content_type not in _FORM_TYPES:
+    if request.content_type not in FORM_TYPES:
         return HttpResponse(status=415)
     form = PlayStartForm.bind(request)
     if not form.is_valid():
@@ -51,32 +53,9 @@ def play_start(request: HttpRequest) -> HttpResponse:
     hit(request, "game")
     game, key, _practice = games.start_game(form.setup())
     response = redirect("tutorials:play-game", code=game.code)
-    _forget_old_games(request, response)
-    response.set_signed_cookie(_cookie_name(game.code), key, salt=COOKIE_SALT,
-                               max_age=PracticeGame.LIFETIME_HOURS * 3600, httponly=True,
-                               samesite="Lax", secure=request.is_secure())
+    LEARNER.keep_newest(request, response, KEPT_GAMES)
+    LEARNER.give(request, response, game.code, key)
     return response
-
-
-#: Games a browser keeps the keys of; starting one more forgets the oldest. Each key is a
-#: cookie of about 90 bytes sent with every request: without a bound, a learner starting
-#: game after game would pass the servers' header limit (8 KiB) and be locked out.
-KEPT_GAMES = 12
-
-
-def _forget_old_games(request: HttpRequest, response: HttpResponse) -> None:
-    """Delete the oldest ``play_*`` cookies so that with the new game at most
-    :data:`KEPT_GAMES` remain (oldest by the time in their signature; unreadable first)."""
-    def signed_at(value: str) -> int:
-        try:
-            return signing.b62_decode(value.rsplit(":", 2)[1])
-        except (IndexError, ValueError):
-            return -1
-
-    names = sorted((n for n in request.COOKIES if n.startswith("play_")),
-                   key=lambda n: signed_at(request.COOKIES[n]))
-    for name in names[:max(0, len(names) - KEPT_GAMES + 1)]:
-        response.delete_cookie(name, samesite="Lax")
 
 
 class _NotYours(Exception):
@@ -84,8 +63,7 @@ class _NotYours(Exception):
 
 
 def _open(request: HttpRequest, code: str):
-    key = request.get_signed_cookie(_cookie_name(code), default=None, salt=COOKIE_SALT,
-                                    max_age=PracticeGame.LIFETIME_HOURS * 3600)
+    key = LEARNER.read(request, code)
     if key is None:
         check_misses(request, "game-miss")
     try:
@@ -165,12 +143,8 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
 def _move_form(request: HttpRequest, practice) -> MoveForm:
     """The move form of the request; the version may ride in the address (the board's
     positions post only ``do`` and ``at``: :attr:`GamePage.post_url`)."""
-    data = request.POST
-    if "version" not in data and "version" in request.GET:
-        data = data.copy()
-        data.setlist("version", request.GET.getlist("version"))
-    return MoveForm(data, raw=request.body if request.content_type == _FORM_TYPES[0] else None,
-                    learner=practice.learner, action_mode=practice.state.rules.mode is Mode.ACTION)
+    return MoveForm.bind(request, from_address=("version",), learner=practice.learner,
+                         action_mode=practice.state.rules.mode is Mode.ACTION)
 
 
 @require_POST
@@ -178,7 +152,7 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     """One move of the learner. Refused by the rules: 422 with the sentence and the clause
     (htmx swaps 422 too: base.html's ``responseHandling``); from an older page: 409 with the game as it
     stands now; done: back to the game page (303)."""
-    if request.content_type not in _FORM_TYPES:
+    if request.content_type not in FORM_TYPES:
         return HttpResponse(status=415)
     try:
         game, practice = _open(request, code)
@@ -192,7 +166,7 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
     else:
         try:
             practice = play_live(game, practice, form.move(), form.version_seen)
-        except StaleGame:
+        except Stale:
             game.refresh_from_db()
             practice = games.catch_up(game, games.practice_of(game))
             return _render(request, GamePage(game, practice, stale=True), status=409, move=True)

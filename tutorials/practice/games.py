@@ -14,7 +14,6 @@ Time is seconds since the game started, from an injectable clock (``now``: a
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
@@ -32,7 +31,7 @@ from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedActi
                                              learner_acts, learner_continues,
                                              start_practice)
 from captain.rules.game import GameState, action_from_json, action_to_json, apply, legal_actions
-from tutorials.models import PracticeGame, StaleGame, insert_with_free_code, new_code
+from tutorials.models import PracticeGame, Stale, hash_key, insert_with_free_code, key_opens, new_code
 
 STRENGTHS = ("random", "greedy", "strong")
 #: The learner's pseudo-action between rounds: "I have read the result, go on".
@@ -41,10 +40,6 @@ CONTINUE = {"type": "continue"}
 
 class GameNotFound(Exception):
     """No game under this id, or the key does not open it, or it has expired."""
-
-
-def _hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def _now(now: datetime | None) -> datetime:
@@ -142,10 +137,10 @@ def start_game(setup: Mapping[str, Any], *, now: datetime | None = None
     practice = _deal(setup)
     key = secrets.token_urlsafe(24)
     started = _now(now)
-    PracticeGame.objects.filter(expires_at__lt=started).delete()
-    game = PracticeGame(key_hash=_hash(key), share_token=secrets.token_urlsafe(16), setup=setup,
-                        engine_version=ENGINE_VERSION, started_at=started, marks=[0],
-                        **_record(practice))
+    PracticeGame.delete_expired(started)
+    game = PracticeGame(key_hash=hash_key(key), share_token=secrets.token_urlsafe(16), setup=setup,
+                        engine_version=ENGINE_VERSION, started_at=started,
+                        expires_at=PracticeGame.lifetime_end(started), marks=[0], **_record(practice))
     insert_with_free_code(game, new_code, "game id")
     return game, key, practice
 
@@ -159,7 +154,7 @@ def open_game(code: str, key: str | None = None, *, share: str | None = None,
     game = PracticeGame.objects.filter(code=code).first()
     if game is None or game.expires_at <= _now(now):
         raise GameNotFound(code)
-    if key and hmac.compare_digest(game.key_hash.encode(), _hash(key).encode()):
+    if key_opens(game.key_hash, key):
         return game, True
     if share and hmac.compare_digest(game.share_token.encode(), share.encode()):
         return game, False
@@ -191,7 +186,7 @@ def catch_up(game: PracticeGame, practice: Practice, *, now: datetime | None = N
         return practice
     try:
         _save(game, practice, advanced, game.version)
-    except StaleGame:
+    except Stale:
         game.refresh_from_db()
         return practice_of(game)
     return advanced
@@ -200,11 +195,10 @@ def catch_up(game: PracticeGame, practice: Practice, *, now: datetime | None = N
 def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], version: int, *,
          now: datetime | None = None) -> Practice:
     """The learner's move (an action as in ``legal_actions``, or ``{"type": "continue"}``),
-    chosen at ``version``. Raises :class:`StaleGame` when the game has moved on since,
+    chosen at ``version``. Raises :class:`~tutorials.models.Stale` when the game has moved on since,
     :class:`~captain.rules.errors.IllegalAction` (with the clause) when the rules forbid it
     at this moment, :class:`InvalidInput` when it is not an action."""
-    if version != game.version:
-        raise StaleGame(game.code, version)
+    game.expect(version)
     at = seconds(game, now)
     if dict(move) == CONTINUE:
         if practice.state.is_over:

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
-                             TextField, mode_field, players_field)
+                             TextField, mode_field, players_field, sentence_of)
 from tutorials.tutorial.teaching import SCRIPTS
 
 
@@ -77,8 +77,18 @@ class GoForm(StrictForm):
 
 
 class BoardActionForm(StrictForm):
-    """A board action on the presenter's screen: ``do`` (the action) and ``at`` (its
-    argument: a position, a colour letter); the board judges the action itself."""
+    """A board action on the presenter's screen: ``do`` (the action), ``at`` (its
+    argument: a position, a colour letter) and ``v``, the table's version the screen showed
+    (the board's forms send it in their address: bind with ``from_address=("v",)``). The
+    board judges the action itself; the table, whether it is still at ``v``."""
 
     do = TextField(max_length=32, required=True)
     at = TextField(max_length=32)
+    v = forms.RegexField(regex=r"^[0-9]{1,9}$", strip=False, error_messages={
+        "invalid": sentence_of("teach-no-version"), "required": sentence_of("teach-no-version")})
+
+    FIELD_CODES = {"v": "teach-no-version"}
+
+    @property
+    def version_seen(self) -> int:
+        return int(self.cleaned_data["v"])

@@ -2,17 +2,19 @@
 
 The scripts themselves, the options that shape them and their read-aloud measure live in
 :mod:`tutorials.tutorial.teaching`; here are the services of the presenter's views: where
-the table is, its example boards, moving on, acting on a board.
+the table is, what its screens show beside the script (the "when it comes up" cards, the
+reading times), its example boards, moving on, acting on a board.
 """
 
 from __future__ import annotations
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from tutorials.models import StaleTable
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial import boards
+from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.examples import TREASURE_SETS
+from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import Section, sections, stored_options
 
 # --- changing a table (services of the presenter's views) ----------------------------------
@@ -20,6 +22,28 @@ def current_section(session) -> Section:
     """The section the table is at (the last one if the script got shorter)."""
     script = sections(session.options)
     return script[min(session.section, len(script) - 1)]
+
+
+def comes_up(options, section: Section) -> tuple[list, list]:
+    """The "when it comes up" cards of a table (``options`` as
+    :func:`~tutorials.tutorial.teaching.stored_options` reads them) at ``section``: those of
+    the section's phase, and every rule the script leaves for later. In the guided first
+    round the phase's cards are the quick start's, whichever script was read."""
+    later = cards_for(options, taught_clauses(options))
+    if section.slug.startswith("round-"):
+        now = [c for c in cards_for(options, taught_clauses({**options, "script": "quick"}))
+               if c.phase == section.phase]
+    else:
+        now = [c for c in later if c.phase == section.phase]
+    return now, later
+
+
+def reading_minutes(options) -> list[float]:
+    """Estimated read-aloud minutes of each section of the script for ``options``, from its
+    text in the active language (:mod:`tutorials.tutorial.reading`; English's rate where a
+    language has none)."""
+    lang = translation.get_language()
+    return [t.minutes for t in script_timing(options, lang if lang in RATES else "en")]
 
 
 def load_board(session, section: Section, board_id: str):
@@ -51,7 +75,7 @@ def move(session, to: int, seen: int) -> None:
     """Move the table to section ``to`` (clamped to the script), as a move made from
     version ``seen`` of the table.
 
-    Raises :class:`~tutorials.models.StaleTable` when the table is no longer at ``seen``
+    Raises :class:`~tutorials.models.Stale` when the table is no longer at ``seen``
     (another screen moved it or changed a board since): nothing is written, so a stale
     screen never takes the table backwards. Moving to the section the table is at
     changes nothing. The first move starts the whole-teach timer (``started_at``); every
@@ -59,20 +83,23 @@ def move(session, to: int, seen: int) -> None:
     """
     count = len(sections(session.options))
     to = max(0, min(to, count - 1))
-    if seen != session.version:
-        raise StaleTable(session.code, seen)
+    session.expect(seen)
     if to != session.section:
         now = timezone.now()
         session.change(seen, section=to, section_since=now, started_at=session.started_at or now)
 
 
-def act_on_board(session, board_id: str, action: str, arg: str, rng):
-    """Apply one action to a board of the current section; returns the new board.
+def act_on_board(session, board_id: str, action: str, arg: str, seen: int, rng):
+    """Apply one action to a board of the current section, as an action made from version
+    ``seen`` of the table; returns the new board.
 
-    Raises ``LookupError`` when the section has no board ``board_id``, and
-    :class:`~tutorials.models.StaleTable` when the table changed since ``session`` was
-    read: the action is then not applied, so a concurrent change is never overwritten.
+    Raises :class:`~tutorials.models.Stale` when the table is no longer at ``seen`` (another
+    screen changed it since this one was shown, or at the same moment): nothing is
+    written, so a stale screen never undoes what the table shows now (a card placed
+    again there would be taken off). Raises ``LookupError`` when the current section has
+    no board ``board_id``.
     """
+    session.expect(seen)
     section = current_section(session)
     if board_id not in section.boards:
         raise LookupError(f"no board {board_id!r} in section {section.slug!r}")
@@ -80,5 +107,5 @@ def act_on_board(session, board_id: str, action: str, arg: str, rng):
     board.fixed_players = True  # the table's player count is the table's (its dice boards)
     board = board.apply(action, arg, rng=rng)
     board.fixed_players = True
-    session.change(session.version, board_states={**session.board_states, board_id: board.state()})
+    session.change(seen, board_states={**session.board_states, board_id: board.state()})
     return board

@@ -44,7 +44,6 @@ ROUND_NOTES = {
     "too-many": gettext_lazy("%(colour)s has no more %(card)s cards: each colour has %(n)s of them "
                              "(SETUP-1)."),
     "not-seated": gettext_lazy("Only the colours at this table can be chosen."),
-    "stale": gettext_lazy("The table changed at the same moment on another screen; this is how it is now."),
 }
 
 _STATE = re.compile(r"(?P<start>[rbgw])(?P<brush>[rbgw][0-5]|-)(?P<k>[0-9]{1,3})"

@@ -2,8 +2,11 @@
 
 Everything that changes a table is a POST with Django's CSRF check (forms without
 JavaScript, htmx with the token header). Table codes are looked up through
-:func:`_session`, which counts failed lookups per client (rate limit ``table-miss``) but
-never limits the presenter or a guest who has already opened that table.
+:func:`_session` (its query is :func:`tutorials.teach.selectors.table_by_code`), which
+counts failed lookups per client (rate limit ``table-miss``) but never limits the
+presenter or a guest who has already opened that table. The cookies that say who opened
+a table are :data:`PRESENTER` (the presenter's key, which the table keeps only hashed) and
+:data:`GUEST`.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from contextlib import suppress
 from functools import wraps
+from urllib.parse import urlencode
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
@@ -29,56 +34,30 @@ from captain.rules import Colour
 from captain.rules.situation import VARIANTS
 from tutorials.http.limits import check_misses, hit, miss
 from tutorials.http.not_found import shown_code
-from tutorials.forms import COLOUR_VALUES
-from tutorials.models import StaleTable, TeachSession, normalize_code
+from tutorials.forms import COLOUR_VALUES, FORM_TYPES
+from tutorials.http.cookies import SignedCookie
+from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
-from tutorials.teach.plan import act_on_board, current_section, load_board, move
+from tutorials.teach.plan import act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach.selectors import table_by_code
 from tutorials.tutorial.boards import NOTES
-from tutorials.tutorial.comes_up import cards_for
-from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 
-COOKIE_SALT = "teach-presenter"
-GUEST_SALT = "teach-guest"
-
-
-def _cookie_name(code: str) -> str:
-    return f"teach_{code}"
-
-
-def _guest_cookie_name(code: str) -> str:
-    return f"follow_{code}"
+#: the presenter's key of each table this browser teaches
+PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
+#: a mark on each table this browser follows as a guest (no secret: "1")
+GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
 
 
 def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
-    key = request.get_signed_cookie(_cookie_name(session.code), default=None, salt=COOKIE_SALT)
-    return key is not None and key == session.presenter_key
+    return session.presented_by(PRESENTER.read(request, session.code))
 
 
 def _knows_table(request: HttpRequest, code: str) -> bool:
     """Whether this browser has opened table ``code`` before (presenter or guest cookie)."""
-    return any(request.get_signed_cookie(name, default=None, salt=salt) is not None
-               for name, salt in ((_cookie_name(code), COOKIE_SALT),
-                                  (_guest_cookie_name(code), GUEST_SALT)))
-
-
-def _find(request: HttpRequest, code: str) -> TeachSession | None:
-    """The live session under ``code`` (normalised, :func:`normalize_code`), or ``None``
-    (a failed lookup, counted).
-
-    Raises :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
-    lookups, unless it holds a cookie of this very table.
-    """
-    code = normalize_code(code)
-    if not _knows_table(request, code):
-        check_misses(request, "table-miss")
-    session = TeachSession.objects.filter(code=code).first() if code.isalnum() and len(code) <= 16 else None
-    if session is None or session.expired:
-        miss(request, "table-miss")
-        return None
-    return session
+    return any(cookie.read(request, code) is not None for cookie in (PRESENTER, GUEST))
 
 
 class TableGone(Exception):
@@ -91,11 +70,19 @@ class TableGone(Exception):
 
 
 def _session(request: HttpRequest, code: str) -> TeachSession:
-    """:func:`_find`; raises :class:`TableGone` for an unknown or expired code."""
-    session = _find(request, code)
-    if session is None:
-        code = normalize_code(code)
-        raise TableGone(code, TeachSession.objects.filter(code=code).exists())
+    """The live session under ``code`` (normalised, :func:`normalize_code`).
+
+    Raises :class:`TableGone` for an unknown or expired code (a failed lookup, counted),
+    and :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
+    lookups, unless it holds a cookie of this very table.
+    """
+    code = normalize_code(code)
+    if not _knows_table(request, code):
+        check_misses(request, "table-miss")
+    session = table_by_code(code)
+    if session is None or session.expired:
+        miss(request, "table-miss")
+        raise TableGone(code, expired=session is not None)
     return session
 
 
@@ -126,8 +113,12 @@ def table_view(view):
 
 
 def _forbidden(message: str) -> HttpResponse:
-    """403 with a sentence in the visitor's language (not a bare English string)."""
-    return HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
+    """403 with a sentence in the visitor's language (not a bare English string) and the
+    problem code ``not-presenter``: this browser does not hold the presenter's cookie (any
+    more), which an htmx request says in the page's notice (static/js/site.js)."""
+    response = HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
+    response["Problem-Code"] = "not-presenter"
+    return response
 
 
 def _boards(session: TeachSession, section, *, presenter: bool) -> list:
@@ -145,18 +136,20 @@ def _boards(session: TeachSession, section, *, presenter: bool) -> list:
 
 
 def _presenter_urls(board, session: TeachSession) -> None:
-    """Route ``board``'s actions to the presenter's endpoint and its page to the presenter."""
-    board.post_url = reverse("tutorials:teach-board", args=[session.code, board.board_id])
+    """Route ``board``'s actions to the presenter's endpoint, with the table's version
+    this screen shows in the address (every form of the board posts there, and
+    :func:`teach_board` refuses an action from another version), and its page to the
+    presenter."""
+    url = reverse("tutorials:teach-board", args=[session.code, board.board_id])
+    board.post_url = f"{url}?{urlencode({'v': session.version})}"
     board.page_base = reverse("tutorials:teach-present", args=[session.code])
 
 
 def _timing(session: TeachSession, index: int) -> dict:
     """Estimated minutes per section from its read-aloud text in the active language
     (:mod:`tutorials.tutorial.reading`), the total, and the timers' starting points."""
-    lang = translation.get_language()
-    timing = script_timing(session.options, lang if lang in RATES else "en")
-    return {"section_minutes": timing[index].minutes,
-            "total_minutes": sum(t.minutes for t in timing),
+    minutes = reading_minutes(session.options)
+    return {"section_minutes": minutes[index], "total_minutes": sum(minutes),
             # strings, so that no language's number format (3,5 in German) reaches the script
             "started": f"{session.started_at.timestamp():.3f}" if session.started_at else "",
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
@@ -168,12 +161,7 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
     index = min(session.section, len(script) - 1)
     section = script[index]
     guest_path = reverse("teach-join", args=[session.code])
-    later = cards_for(options, taught_clauses(options))
-    if section.slug.startswith("round-"):  # the first round: the quick start's cards, whatever was read
-        now = [c for c in cards_for(options, taught_clauses({**options, "script": "quick"}))
-               if c.phase == section.phase]
-    else:
-        now = [c for c in later if c.phase == section.phase]
+    now, later = comes_up(options, section)
     return {
         **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
@@ -194,7 +182,6 @@ def _stale_message() -> str:
 
 
 # --- presenter ------------------------------------------------------------------------------
-_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -206,7 +193,7 @@ def teach_start(request: HttpRequest) -> HttpResponse:
     ``table`` limit. A body that is not a form (JSON, text) is refused with 415.
     """
     if request.method == "POST":
-        if request.content_type not in _FORM_TYPES:
+        if request.content_type not in FORM_TYPES:
             return HttpResponse(_("Send the start form as a form (application/x-www-form-urlencoded)."),
                                 status=415, content_type="text/plain; charset=utf-8")
         form = TeachStartForm.bind(request)
@@ -217,20 +204,11 @@ def teach_start(request: HttpRequest) -> HttpResponse:
                           status=422)
         options = form.options()
         hit(request, "table")
-        session = TeachSession.start(options)
+        session, key = TeachSession.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
-        response.set_signed_cookie(_cookie_name(session.code), session.presenter_key, salt=COOKIE_SALT,
-                                   max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
-                                   samesite="Lax", secure=request.is_secure())
+        PRESENTER.give(request, response, session.code, key)
         return response
     return render(request, "teach/start.html", _start_context())
-
-
-def _script_minutes(script: str) -> float:
-    """Estimated read-aloud minutes of ``script`` for four players in action mode, in the
-    active language."""
-    lang = translation.get_language()
-    return sum(t.minutes for t in script_timing({"script": script}, lang if lang in RATES else "en"))
 
 
 _DEFAULT_CHOICES = {"players": "4", "mode": "action", "script": "quick", "variants": [],
@@ -246,7 +224,8 @@ def _start_context(**extra) -> dict:
     return {"seat_rows": seat_rows,
             "variant_choices": [(v, clause, clause_summary(clause)) for v, clause in VARIANTS.items()],
             "first_edition_summary": clause_summary("VAR-4"),
-            "script_minutes": {name: _script_minutes(name) for name in ("quick", "full")},
+            # each script read aloud for four players in action mode, in this language
+            "script_minutes": {name: sum(reading_minutes({"script": name})) for name in ("quick", "full")},
             "chosen": chosen, "errors": extra.pop("errors", {}), **extra}
 
 
@@ -260,9 +239,9 @@ def teach_find(request: HttpRequest) -> HttpResponse:
         return render(request, "teach/start.html", ctx, status=422)
     typed = form.cleaned_data["code"]
     code = normalize_code(typed)
-    session = _find(request, code) if code else None
-    if session is not None:
-        return redirect("tutorials:teach-guest", code=session.code)
+    with suppress(TableGone):
+        if code:
+            return redirect("tutorials:teach-guest", code=_session(request, code).code)
     if code:  # what the visitor typed, isolated in <bdi> and escaped
         message = mark_safe(conditional_escape(_(
             "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
@@ -315,7 +294,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     note, status = "", 200
     try:
         move(session, to, seen)
-    except StaleTable:
+    except Stale:
         session = _session(request, code)
         note, status = _stale_message(), 409
     if request.htmx:
@@ -342,41 +321,47 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 @table_view
 def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
-    """A board action (POST ``do``, ``at``) on the presenter's screen; guests see the new
-    state on their next poll. A change that raced with another is refused with 409.
-    htmx answers carry the table's new version (``HX-Trigger: tableVersion``) so that the
-    presenter's next move is made from it."""
+    """A board action on the presenter's screen (POST ``do``, ``at`` and ``v``:
+    :class:`~tutorials.teach.forms.BoardActionForm`); guests see the new state on their
+    next poll. htmx answers carry the table's new version (``HX-Trigger: tableVersion``)
+    so that the presenter's next move is made from it.
+
+    An action made from an older version (another tab or device changed the table since,
+    or at the same moment) is refused with 409 and the table as it is now, as a stale
+    section move is; a form that cannot be read (a field sent twice, no version) with 422,
+    the table as it is and the reason.
+    """
     session = _session(request, code)
     if not _is_presenter(request, session):
         return _forbidden(_("Only the person teaching can change the boards."))
-    form = BoardActionForm.bind(request)
-    if not form.is_valid():  # the board as it is, with the reason beside it
-        try:
-            board = load_board(session, current_section(session), board_id)
-        except LookupError:
-            raise Http404("no such board in this section") from None
-        board.note = "refused"
-        _presenter_urls(board, session)
-        response = render(request, "tutorials/_board.html", {"board": board}, status=422)
-        return push_url(response, False)
+    form = BoardActionForm.bind(request, from_address=("v",))
+    if not form.is_valid():
+        return _table_as_it_is(request, session, note=next(iter(form.refusals().values())), status=422)
     try:
         board = act_on_board(session, board_id, form.cleaned_data["do"], form.cleaned_data["at"],
-                             rng=random.SystemRandom())
+                             form.version_seen, rng=random.SystemRandom())
     except LookupError:
         raise Http404("no such board in this section") from None
-    except StaleTable:
-        session = _session(request, code)
-        if not request.htmx:
-            return _present_page(request, session, note=_stale_message(), status=409)
-        board = load_board(session, current_section(session), board_id)
-        board.note = "stale"
-        status = 409
-    else:
-        status = 200
-        if not request.htmx:
-            return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
+    except Stale:
+        return _table_as_it_is(request, _session(request, code), note=_stale_message(), status=409)
+    if not request.htmx:
+        return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
     _presenter_urls(board, session)
-    response = render(request, "tutorials/_board.html", {"board": board}, status=status)
+    response = render(request, "tutorials/_board.html", {"board": board})
+    response["HX-Trigger"] = json.dumps({"tableVersion": session.version})
+    return push_url(response, False)
+
+
+def _table_as_it_is(request: HttpRequest, session: TeachSession, *, note: str, status: int) -> HttpResponse:
+    """A refused board action's answer: the presenter's section as the table is now, with
+    ``note`` — for htmx in place of the whole section (the board asked, but the table may
+    have moved to another section since), else the whole page."""
+    if not request.htmx:
+        return _present_page(request, session, note=note, status=status)
+    ctx = {**_context(request, session, presenter=True), "note": note}
+    response = render(request, "teach/present.html#section", ctx, status=status)
+    response["HX-Retarget"] = "#present-section"
+    response["HX-Reswap"] = "outerHTML"
     response["HX-Trigger"] = json.dumps({"tableVersion": session.version})
     return push_url(response, False)
 
@@ -410,9 +395,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     if code != session.code:
         return redirect("tutorials:teach-guest", code=session.code)
     response = render(request, "teach/guest.html", _context(request, session, presenter=False))
-    response.set_signed_cookie(_guest_cookie_name(session.code), "1", salt=GUEST_SALT,
-                               max_age=TeachSession.LIFETIME_HOURS * 3600, httponly=True,
-                               samesite="Lax", secure=request.is_secure())
+    GUEST.give(request, response, session.code, "1")
     return response
 
 

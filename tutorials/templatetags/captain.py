@@ -166,6 +166,12 @@ def cards_won(positions) -> str:
 
 
 @register.simple_tag
+def test_hooks() -> bool:
+    """Whether pages load the markers browser tests wait on (settings.TEST_HOOKS)."""
+    return settings.TEST_HOOKS
+
+
+@register.simple_tag
 def list_separator() -> str:
     """The active language's list separator (``, `` or ``、``)."""
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from captain.rules import COLOURS as SEATING
-from captain.rules.situation import VARIANTS
+from captain.rules.situation import PLAYER_COUNTS, VARIANTS
 from tutorials.tutorial import boards
 from tutorials.tutorial.script import LESSONS
 from tutorials.wording.facts import table_facts
@@ -56,16 +56,20 @@ def stored_options(options: Mapping[str, object]) -> dict[str, object]:
 
     Tables started before the quick start existed have no ``script`` (the full one) and
     may hold the first-edition bell as a variant ``"v4"``; anything a stored row holds that
-    the form never offered falls back to the default, so a damaged row still opens.
+    the form never offered falls back to the default, so a damaged row still opens: a
+    player count other than the whole numbers 2 to 4 (:data:`~captain.rules.situation.PLAYER_COUNTS`)
+    is four, and seats that are not a different colour for each player the colours in
+    seating order.
     """
+    options = options if isinstance(options, Mapping) else {}
     raw = options.get("variants", [])
     raw = [raw] if isinstance(raw, str) else raw if isinstance(raw, (list, tuple)) else []
     colours = [c.value for c in SEATING]
     players = options.get("players", 4)
-    players = players if players in (2, 3, 4) else 4
+    players = players if type(players) is int and players in PLAYER_COUNTS else 4  # not True, not 2.0
     seats = options.get("seats")
-    if not (isinstance(seats, list) and len(seats) >= players and set(seats[:players]) <= set(colours)
-            and len(set(seats[:players])) == players):
+    if not (isinstance(seats, list) and len(seats) >= players and all(isinstance(c, str) for c in seats)
+            and set(seats[:players]) <= set(colours) and len(set(seats[:players])) == players):
         seats = colours
     return {"players": players, "seats": list(seats[:players]),
             "mode": options.get("mode") if options.get("mode") in MODES else "action",

@@ -89,7 +89,6 @@ _FIXED = {
     "bad-treasure": _FACES,
     "faces-order": gettext_lazy("Write a treasure card's smaller face first, like 35."),
     "bad-attack-value": _VALUES,
-    "bad-value": _VALUES,
     "board-too-large": gettext_lazy("The board is too large: at most 12 rows of 12 positions."),
     "bad-size": gettext_lazy("Board sides run from 1 to 6, written like 4x4."),
     "bad-deck": gettext_lazy("The deck size must be a whole number from 0 to %(treasures)s."),
@@ -100,8 +99,6 @@ _FIXED = {
     "bad-edit": gettext_lazy("That change could not be read: use the board, the palette or the settings "
                              "on this page."),
     "unknown-colour": gettext_lazy("Unknown colour: use red, blue, green or white."),
-    "not-object": gettext_lazy(
-        "The input must be a JSON object with players, start_player and board."),
     "bell-in-strategy": gettext_lazy("Strategy mode has no bell: VAR-3 and the first-edition bell apply in "
                                      "action mode only."),
     "bad-seats": gettext_lazy("Seats are a list of 2 to 4 different colours, clockwise."),
@@ -114,7 +111,6 @@ _FIXED = {
     "bad-won": gettext_lazy("Cards won earlier must be given per colour, like r1166.b22."),
     "bad-occupant": gettext_lazy(
         "Unknown card or dice on a position: use an attack card like b1 or dice like B."),
-    "bad-json": gettext_lazy("The input is not valid JSON."),
     "two-bell-rules": gettext_lazy("VAR-3 and the first-edition rule both replace the bell condition: "
                                    "choose one of them."),
     "invisible-title": gettext_lazy("The title holds only invisible characters: type a title people "
@@ -161,14 +157,62 @@ def _duplicate_field(p: dict) -> str:
     return _("This choice was sent more than once: choose one.")
 
 
+def _bad_json(p: dict) -> str:
+    if "line" in p:
+        return _("The request body is not valid JSON (line %(line)s, column %(column)s).") % {
+            "line": p["line"], "column": p.get("column", "?")}
+    return _("The input is not valid JSON.")
+
+
+def _bad_text(p: dict) -> str:
+    if p.get("in_key"):
+        return _("A key of the request body holds a lone surrogate (like \\ud800), which is not a "
+                 "character: send valid Unicode.")
+    return _("Text in %(field)s holds a lone surrogate (like \\ud800), which is not a character: send "
+             "valid Unicode.") % {"field": p.get("path") or "body"}
+
+
+# The JSON API's schemas (tutorials.api) name the field concerned in ``name``; the engine's
+# own refusals with these codes have no name.
+def _not_object(p: dict) -> str:
+    if p.get("body"):
+        return _("The request body must be a JSON object.")
+    return _("The input must be a JSON object with players, start_player and board.")
+
+
+def _bad_value(p: dict) -> str:
+    if p.get("name"):
+        return _("Value not allowed for %(field)s.") % {"field": p["name"]}
+    return str(_VALUES) % facts()
+
+
+def _not_found(p: dict) -> str:
+    if p.get("what") == "route":
+        return _("There is no API endpoint at this address.")
+    if p.get("what") == "game":
+        return _("No game is open under this id and key; games expire 24 hours after they start.")
+    return _("No position is saved under this code.")
+
+
 def _not_utf8(p: dict) -> str:
     if p.get("form"):
         return _("What was sent here is not text in UTF-8, so it could not be read: type it again.")
     return _("The request body must be JSON text in UTF-8.")
 
 
+def _too_large(p: dict) -> str:
+    if p.get("limit"):
+        return _("The request is too large: at most %(limit)s KiB.") % {"limit": p["limit"]}
+    return _("The request is too large.")
+
+
 #: error code -> the sentence, from the error's parameters
 _SENTENCES = {
+    "too-large": _too_large,
+    "method-not-allowed": lambda p: _("This endpoint does not accept %(method)s; allowed: %(allowed)s.") % {
+        "method": p.get("method", ""), "allowed": p.get("allowed", "")},
+    "http-status": lambda p: _("The request failed with HTTP status %(status)s.") % {
+        "status": p.get("status", "")},
     "duplicate-field": _duplicate_field,
     "not-utf8": _not_utf8,
     "bad-title": _bad_title,
@@ -204,6 +248,14 @@ _SENTENCES = {
     "unknown-key": lambda p: _("Unknown key: %(keys)s.") % {
         "keys": ", ".join(map(str, p.get("keys", [])))},
     "missing-key": lambda p: _("The key %(key)s is required.") % {"key": p.get("key", "")},
+    "bad-json": _bad_json,
+    "bad-text": _bad_text,
+    "not-object": _not_object,
+    "bad-value": _bad_value,
+    "not-found": _not_found,
+    "too-long": lambda p: _("Too long: %(field)s takes at most %(max)s characters.") % {
+        "field": p.get("name", ""), "max": p.get("max", "?")},
+    "bad-type": lambda p: _("Wrong type for %(field)s.") % {"field": p.get("name") or "body"},
 }
 
 
@@ -242,12 +294,30 @@ _FIXED.update({
     "play-bad-position": gettext_lazy("That position could not be read: choose a card on the board."),
     "play-no-version": gettext_lazy("This move came without the version of the page it was chosen on, so it "
                                     "was not made: choose it again on the game page."),
+    # the presenter's board forms (tutorials.teach)
+    "teach-no-version": gettext_lazy("This change came without the version of the table it was made on, so "
+                                     "it was not made. This is the table as it is now: make it again."),
     "bad-dice": gettext_lazy("Choose 1 to %(dice)s dice to re-roll, each by the face it shows (1 to 6)."),
     "bad-strengths": gettext_lazy("Give a strength for every computer captain, and none for the learner."),
     "layout-shape": gettext_lazy("The starting grid is %(side)s×%(side)s with 3 or 4 players and "
                                  "%(side_2p)s×%(side_2p)s with 2."),
     "layout-square": gettext_lazy("A starting grid holds one treasure card on every position and "
                                   "nothing on them."),
+    # the JSON API's own refusals (tutorials.api): its request bodies, its games
+    "empty-body": gettext_lazy("The request body is empty; send a JSON object."),
+    "unsupported-media-type": gettext_lazy("Send the request body as JSON, with the header Content-Type: "
+                                           "application/json."),
+    # answers no endpoint worded (tutorials.http.problem_json): a request refused before
+    # any endpoint, an unknown route, a failed view
+    "bad-request": gettext_lazy("The request could not be read."),
+    "forbidden": gettext_lazy("This request is not allowed."),
+    "rate-limited": gettext_lazy("Too many requests came from your network in a short time. Please try "
+                                 "again later."),
+    "server-error": gettext_lazy("Something went wrong on the server, so this request could not be "
+                                 "answered. Please try again in a moment."),
+    "unavailable": gettext_lazy("The server cannot answer right now. Please try again in a moment."),
+    "stale-version": gettext_lazy("The game has moved on since you chose this action: read it again and "
+                                  "choose anew."),
 })
 
 
@@ -259,6 +329,11 @@ def describe(error: RulesError) -> str:
     if code in _FIXED:
         return capfirst(str(_FIXED[code]) % facts())
     return capfirst(_("This input is not allowed: %(detail)s") % {"detail": error.message})
+
+
+def is_worded(code: str) -> bool:
+    """Whether ``code`` has a sentence of its own here."""
+    return code in _SENTENCES or code in _FIXED
 
 
 def problem(error: RulesError, *, field: str | None = None) -> dict[str, object]:

@@ -1,0 +1,197 @@
+"""Without the shared cache the site degrades instead of failing: rate limits let requests
+through (counted, in the log), renders take the host's own slots, and once the cache answers
+again the limits count again, without a restart.
+
+"Down" here is a real Redis client pointed at a port nothing listens on: the errors are
+the ones redis-py raises when Redis stops. tests/deploy/test_redis_down.py stops a real
+Redis under gunicorn.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import socket
+import subprocess
+import sys
+
+import pytest
+from django.test import RequestFactory
+
+from tutorials.http import limits, render_limit, shared_cache
+from tutorials.http.limits import RateLimited
+from tutorials.http.render_limit import RenderBusy
+from tutorials.models import SavedPosition
+
+pytestmark = pytest.mark.django_db
+
+POSITION = "Rb_11r1.12b2"
+PLAY = {"players": "3", "colour": "red", "start": "random", "strength": "greedy",
+        "collection": "sequential", "mode": "action", "pace": "table"}
+GAME = {"seats": ["red", "blue", "green"], "learner": "red"}
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]  # free again once the socket closes: nothing listens
+
+
+@pytest.fixture(autouse=True)
+def fresh_state():
+    shared_cache.reset()
+    yield
+    shared_cache.reset()  # the next test starts with a cache that answers
+
+
+@pytest.fixture
+def cache_down(settings):
+    """The shared cache is a Redis that does not answer; every limit at one a day."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
+                                   "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+    settings.RATE_LIMITS = {group: "1/d" for group in settings.RATE_LIMITS}
+    return settings
+
+
+def _up_again(settings) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "up-again"}}
+
+
+def test_saves_go_on_past_the_limit_while_the_cache_is_down(client, cache_down, caplog):
+    with caplog.at_level(logging.WARNING, logger="tutorials.http.shared_cache"):
+        for _ in range(3):  # the limit is one a day
+            response = client.post("/en/analyze/save/", {"pos": POSITION})
+            assert response.status_code == 302, response.content[:300]
+            response = client.post("/api/v1/positions", json.dumps({"notation": POSITION}),
+                                   content_type="application/json")
+            assert response.status_code == 201, response.content
+    assert SavedPosition.objects.count() == 6
+    assert shared_cache.degraded_counts()["rate-limit"] == 6
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, warnings  # one warning for the outage, not one per request
+    assert "shared cache unreachable" in warnings[0] and "rate limits let requests through" in warnings[0]
+
+
+def test_links_tables_and_games_work_while_the_cache_is_down(client, cache_down):
+    saved = SavedPosition.objects.create(code="k3m9xqa", notation=POSITION)
+    assert client.get(f"/p/{saved.code}/").status_code == 302
+    assert client.get(f"/api/v1/positions/{saved.code}").status_code == 200
+    assert client.get("/p/zzzzzzz/").status_code == 404  # a miss, counted nowhere, still a 404
+    table = client.post("/en/teach/", {"players": "4", "mode": "action"})
+    assert table.status_code == 302
+    code = table["Location"].rstrip("/").rsplit("/", 1)[-1]
+    guest = client.__class__()
+    joined = guest.get(f"/t/{code}/", headers={"Accept-Language": "de"})
+    assert joined.status_code == 302
+    assert guest.get(joined["Location"]).status_code == 200
+    assert guest.get(f"/de/t/{code}/poll/?v=0").status_code in (200, 204)
+    assert guest.get("/en/teach/join/?code=nosuch").status_code == 404
+    assert client.post("/en/play/", PLAY).status_code == 302
+    response = client.post("/api/v1/games", json.dumps(GAME), content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert client.post("/en/teach/", {"players": "4", "mode": "action"}).status_code == 302  # past 1/d
+
+
+def test_the_cache_is_left_alone_for_a_while_after_it_failed(cache_down, monkeypatch):
+    calls = []
+    request = RequestFactory().get("/")
+    real = limits.get_usage
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(limits, "get_usage", counted)
+    clock = [1000.0]
+    monkeypatch.setattr(shared_cache.time, "monotonic", lambda: clock[0])
+    cache_down.SHARED_CACHE_RETRY_SECONDS = 5
+    limits.hit(request, "save")
+    assert calls == [1] and shared_cache.is_down()
+    for _ in range(10):
+        limits.hit(request, "save")  # let through without asking the cache
+    assert calls == [1]
+    clock[0] += 5
+    limits.hit(request, "save")
+    assert calls == [1, 1]  # asked again after the retry time
+    assert shared_cache.degraded_counts()["rate-limit"] == 12
+
+
+def test_the_limits_count_again_once_the_cache_answers(cache_down, caplog):
+    cache_down.SHARED_CACHE_RETRY_SECONDS = 0
+    request = RequestFactory().get("/")
+    for _ in range(3):
+        limits.hit(request, "save")
+    assert shared_cache.is_down()
+    _up_again(cache_down)  # Redis is back: the same settings, a cache that answers
+    with caplog.at_level(logging.WARNING, logger="tutorials.http.shared_cache"):
+        limits.hit(request, "save")  # the one allowed a day
+        with pytest.raises(RateLimited):
+            limits.hit(request, "save")
+    assert not shared_cache.is_down()
+    [back] = [r.getMessage() for r in caplog.records if "answers again after" in r.getMessage()]
+    assert re.search(r"answers again after \d+ s; meanwhile 3 requests without a rate limit", back), back
+
+
+#: another worker of the host: holds render slot ``sys.argv[2]`` of folder ``sys.argv[1]``
+#: until its standard input closes, or until it is killed
+OTHER_WORKER = """
+import fcntl, os, sys
+fd = os.open(os.path.join(sys.argv[1], "slot-" + sys.argv[2]), os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def _other_worker(folder, slot: int) -> subprocess.Popen:
+    worker = subprocess.Popen([sys.executable, "-c", OTHER_WORKER, str(folder), str(slot)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert worker.stdout.readline().strip() == "held"
+    return worker
+
+
+def test_renders_are_limited_per_host_while_the_cache_is_down(cache_down, tmp_path):
+    cache_down.RENDER_LOCK_DIR = tmp_path / "locks"
+    cache_down.RENDER_LIMIT = 3  # the host's three, whichever worker asks
+    cache_down.WEB_CONCURRENCY = 3
+    (tmp_path / "locks").mkdir()
+    other = _other_worker(tmp_path / "locks", 0)  # another worker renders already
+    try:
+        with render_limit.render_slot() as first, render_limit.render_slot() as second:
+            assert {first.slot, second.slot} == {1, 2} and first.key is None
+            with pytest.raises(RenderBusy), render_limit.render_slot():
+                pass
+            first.renew()  # nothing to renew, and no error
+        with render_limit.render_slot() as again:  # given back at the end of the block
+            assert again.slot == 1
+    finally:
+        other.stdin.close()
+        other.wait(timeout=10)
+    with render_limit.render_slot() as freed:  # the other worker is done
+        assert freed.slot == 0
+    assert shared_cache.degraded_counts()["render"] == 5  # the refused one too
+
+
+def test_a_worker_that_dies_mid_render_frees_its_slot(cache_down, tmp_path):
+    cache_down.RENDER_LOCK_DIR = tmp_path / "locks"
+    cache_down.RENDER_LIMIT = 1
+    (tmp_path / "locks").mkdir()
+    other = _other_worker(tmp_path / "locks", 0)
+    with pytest.raises(RenderBusy), render_limit.render_slot():
+        pass
+    other.kill()
+    other.wait(timeout=10)
+    with render_limit.render_slot() as lease:
+        assert lease.slot == 0
+
+
+def test_a_lease_taken_before_the_cache_went_down_ends_without_error(settings):
+    with render_limit.render_slot(limit=1) as lease:
+        assert lease.key is not None  # a shared lease
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                       "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0"}}
+        lease.renew()  # the render goes on
+    assert shared_cache.is_down()  # giving it back found the cache down; the lease expires
