@@ -257,9 +257,9 @@ class Cell:
 
 
 def cell_of(treasure: Treasure, colour: Colour | None = None,
-              kind: AttackKind | None = None) -> Cell:
+            kind: AttackKind | None = None) -> Cell:
     """The shared :class:`Cell` holding ``treasure`` and, if ``colour`` is given, that
-    colour's attack card of ``kind`` or (``kind`` None) that colour's dice. Squares are
+    colour's attack card of ``kind`` or (``kind`` None) that colour's dice. Cells are
     immutable values, so one instance per value does."""
     key = (treasure.low * 8 + treasure.high, colour, kind)  # cheap to hash
     found = CELLS.table.get(key)
@@ -345,7 +345,7 @@ class Board:
 
     def to_rows(self) -> list[str]:
         """Case-format rows; inverse of :meth:`parse`."""
-        return [" ".join(sq.token for sq in row) for row in self.rows]
+        return [" ".join(cell.token for cell in row) for row in self.rows]
 
     # --- geometry ----------------------------------------------------------------
     @property
@@ -358,7 +358,7 @@ class Board:
 
     def __iter__(self) -> Iterator[tuple[Position, Cell]]:
         """Positions and cells, row by row, left to right."""
-        return zip(self.geometry.positions, (sq for row in self.rows for sq in row), strict=True)
+        return zip(self.geometry.positions, (cell for row in self.rows for cell in row), strict=True)
 
     def positions(self) -> list[Position]:
         """Every position, row by row."""
@@ -379,14 +379,14 @@ class Board:
 
     def cards(self) -> dict[Position, AttackCard]:
         """Attack cards on the board by position."""
-        return {p: sq.occupant for p, sq in self if sq.occupant.__class__ is AttackCard}  # type: ignore[misc]
+        return {p: cell.occupant for p, cell in self if cell.occupant.__class__ is AttackCard}  # type: ignore[misc]
 
     def dice(self) -> dict[Position, Dice]:
         """Dice on the board by position (memoised: boards never change)."""
         found = self._cache.get("dice")
         if found is None:
-            found = self._cache["dice"] = {p: sq.occupant for p, sq in self
-                                           if sq.occupant.__class__ is Dice}
+            found = self._cache["dice"] = {p: cell.occupant for p, cell in self
+                                           if cell.occupant.__class__ is Dice}
         return dict(found)  # type: ignore[arg-type]
 
     def occupancy(self) -> Occupancy:
@@ -397,10 +397,10 @@ class Board:
             dice_of: dict[Colour, int] = {}
             bit = 1
             for row in self.rows:
-                for sq in row:
-                    if sq.treasure is not None:
+                for cell in row:
+                    if cell.treasure is not None:
                         treasure |= bit
-                    occupant = sq.occupant
+                    occupant = cell.occupant
                     if occupant is not None:
                         if occupant.__class__ is Dice:
                             dice |= bit
@@ -418,13 +418,13 @@ class Board:
         found = self._cache.get("free_faces")
         if found is None:
             found = self._cache["free_faces"] = MappingProxyType({
-                p: (sq.treasure.low, sq.treasure.high) for p, sq in self
-                if sq.treasure is not None and sq.occupant is None})
+                p: (cell.treasure.low, cell.treasure.high) for p, cell in self
+                if cell.treasure is not None and cell.occupant is None})
         return found  # type: ignore[return-value]
 
     def treasure_count(self) -> int:
         """Treasure cards on the board."""
-        return sum(1 for row in self.rows for sq in row if sq.treasure is not None)
+        return sum(1 for row in self.rows for cell in row if cell.treasure is not None)
 
     def lines(self) -> list[tuple[Position, ...]]:
         """Every maximal row, column and diagonal as positions on the grid, in order.
@@ -531,8 +531,8 @@ class Board:
         """A copy with the occupants at ``positions`` taken off (and their treasure if asked)."""
         drop = set(positions)
         return Board(tuple(
-            tuple((Cell(None if treasure else sq.treasure, None) if Position(r, c) in drop else sq)
-                  for c, sq in enumerate(row))
+            tuple((Cell(None if treasure else cell.treasure, None) if Position(r, c) in drop else cell)
+                  for c, cell in enumerate(row))
             for r, row in enumerate(self.rows)))
 
 

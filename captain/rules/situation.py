@@ -372,9 +372,9 @@ class Situation:
         rows = []
         for row in self.board.rows:
             cells = []
-            for sq in row:
-                text = str(sq.treasure) if sq.treasure else "x"
-                occupant = sq.occupant
+            for cell in row:
+                text = str(cell.treasure) if cell.treasure else "x"
+                occupant = cell.occupant
                 if occupant.__class__ is Dice:
                     text += occupant.colour.letter.upper()  # type: ignore[union-attr]
                 elif occupant is not None:
@@ -420,12 +420,12 @@ class Situation:
     def _check_treasures(self) -> None:
         """:meth:`validate` for the treasure cards: copies and total (SETUP-2/4), the deck."""
         n = len(self.players)
-        copies: Counter[Treasure] = Counter(sq.treasure for _, sq in self.board if sq.treasure)
+        copies: Counter[Treasure] = Counter(cell.treasure for _, cell in self.board if cell.treasure)
         for cards in self.won.values():
             copies.update(cards)
         for treasure, count in sorted(copies.items()):
             if count > 2:
-                on_board = [p for p, sq in self.board if sq.treasure == treasure]
+                on_board = [p for p, cell in self.board if cell.treasure == treasure]
                 where = f"position {on_board[-1]}" if on_board else f"won cards ({treasure})"
                 raise InvalidSituation(f"treasure card {treasure} appears {count} times on the "
                                       f"board and among won cards; the game has two of each",
@@ -454,8 +454,8 @@ class Situation:
         dice_cards: Counter[Colour] = Counter()
         has_cards = has_dice = False
         owned_copies = table_setup(n, self.rules.no_scouts).copies
-        for pos, sq in self.board:
-            occ = sq.occupant
+        for pos, cell in self.board:
+            occ = cell.occupant
             if occ is None:
                 continue
             if occ.colour not in players:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.browser.page_checks import run_axe
 from tests.browser.site_pages import STATIC_PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture
@@ -22,24 +19,13 @@ def axe_page(browser, live_server):
     context.close()
 
 
-def _run_axe(page) -> list[dict]:
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("""async () => {
-        const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-        const r = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
-        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                                       nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
-    }""")
-    return [v for v in result if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("lang", ["ja", "de"])
 @pytest.mark.parametrize("path", [a for addresses in STATIC_PAGES.values() for a in addresses])
 def test_no_serious_accessibility_problems(axe_page, path, lang):
     """Every page of tests/browser/site_pages.py (the table pages: below)."""
     page, site = axe_page
     page.goto(site + path.format(lang=lang))
-    violations = _run_axe(page)
+    violations = run_axe(page)
     assert not violations, violations
 
 
@@ -48,10 +34,10 @@ def test_presenter_and_guest_pages(axe_page):
     page.goto(f"{site}/en/teach/")
     page.locator("form.teach-form button[type=submit]").click()
     page.wait_for_load_state("networkidle")
-    assert not _run_axe(page)
+    assert not run_axe(page)
     code = page.get_by_test_id("table-code").inner_text()
     page.goto(f"{site}/de/t/{code}/")
-    assert not _run_axe(page)
+    assert not run_axe(page)
 
 
 def test_boards_describe_every_position_for_screen_readers(axe_page):

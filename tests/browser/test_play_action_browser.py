@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.test_play_browser import PHONE, _fits, _shot
+from tests.browser.page_checks import PHONE, fits, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,8 +57,8 @@ def _play_to_the_end(page, lang: str) -> dict:
             return seen
         if page.get_by_test_id("play-live").count() and "live" not in seen:
             seen["live"] = 1
-            _fits(page, "action-mode Dice Time")
-            _shot(page, f"{lang}-390-action-dice")
+            fits(page, "action-mode Dice Time")
+            shot(page, f"{lang}-390-action-dice")
         if not polled and page.get_by_test_id("play-poll").count():
             # nothing tapped: the captains' moves arrive by themselves
             version = page.locator("#play-area").get_attribute("data-version")
@@ -73,8 +73,8 @@ def _play_to_the_end(page, lang: str) -> dict:
             seen[tapped] = seen.get(tapped, 0) + 1
             page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
             if tapped == "play-ring" and seen[tapped] == 1:
-                _fits(page, "after the bell")
-                _shot(page, f"{lang}-390-action-rang")
+                fits(page, "after the bell")
+                shot(page, f"{lang}-390-action-rang")
         else:  # nothing to tap yet: the captains' next move arrives by itself
             page.wait_for_function(
                 "v => document.querySelector('#play-area')?.dataset.version !== v", arg=version,
@@ -100,8 +100,8 @@ def test_a_whole_action_game_at_the_fastest_pace(live_server, browser, lang):
     final = {"ja": "最終結果", "de": "Endstand"}[lang]
     expect(standings.locator("h2")).to_have_text(re.compile(final))
     assert not page.get_by_test_id("play-poll").count()  # the game is over: no more asking
-    _fits(page, "final standings")
-    _shot(page, f"{lang}-390-action-end")
+    fits(page, "final standings")
+    shot(page, f"{lang}-390-action-end")
     assert refused == [], refused
     context.close()
 
@@ -112,7 +112,7 @@ def test_without_javascript_the_start_form_says_so_and_the_game_page_offers_a_re
     page = context.new_page()
     page.goto(f"{live_server.url}/de/play/")
     expect(page.get_by_test_id("action-needs-js")).to_be_visible()
-    _fits(page, "start form at 320 px")
+    fits(page, "start form at 320 px")
     page.locator('input[name="mode"][value="action"]').check()
     page.locator('input[name="pace"][value="first-game"]').check()
     page.locator('input[name="start"][value="me"]').check()
@@ -121,8 +121,8 @@ def test_without_javascript_the_start_form_says_so_and_the_game_page_offers_a_re
     with page.expect_navigation():
         page.get_by_test_id("play-begin").click()  # the start player rings: Dice Time (DICE-1)
     expect(page.get_by_test_id("play-live")).to_be_visible()
-    _fits(page, "action-mode Dice Time at 320 px")
-    _shot(page, "de-320-action-nojs")
+    fits(page, "action-mode Dice Time at 320 px")
+    shot(page, "de-320-action-nojs")
     with page.expect_navigation():
         page.get_by_test_id("play-refresh").click()
     expect(page.get_by_test_id("play-live")).to_be_visible()

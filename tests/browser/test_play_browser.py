@@ -4,34 +4,16 @@ German, fitting a 390 px phone; and the same forms posted by htmx with JavaScrip
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.browser.test_accessibility import _run_axe
-from tests.browser.test_phones import OVERFLOW_JS, TARGETS_JS
-from tests.site import test_play_views as forms
+from tests.browser.page_checks import PHONE, fits, run_axe, shot
+from tests.site import play_helpers as forms
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 390, "height": 844}
-#: set PLAY_SHOTS=/some/dir to keep screenshots of the game page
-SHOTS = os.environ.get("PLAY_SHOTS", "")
-
-
-def _fits(page, where: str) -> None:
-    assert page.evaluate(OVERFLOW_JS) == [], f"{where}: wider than the screen"
-    assert page.evaluate(TARGETS_JS) == [], f"{where}: small targets"
-
-
-def _shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-
 
 def _click(page, locator) -> None:
     with page.expect_navigation():
@@ -50,7 +32,7 @@ def _next_control(page):
 
 def _start(page, site: str, lang: str) -> None:
     page.goto(f"{site}/{lang}/play/")
-    _fits(page, "start form")
+    fits(page, "start form")
     page.locator('input[name="players"][value="2"]').check()
     _click(page, page.get_by_test_id("start-game"))
     expect(page).to_have_url(re.compile(rf"/{lang}/play/\w+/$"))
@@ -63,16 +45,16 @@ def _play_to_the_end(page, lang: str) -> None:
             return
         if page.get_by_test_id("next-step").count() and "steps" not in shown:
             shown.add("steps")  # Battle Time, one card at a time, as in the analyzer
-            _fits(page, "round result")
-            _shot(page, f"{lang}-390-round")
+            fits(page, "round result")
+            shot(page, f"{lang}-390-round")
             _click(page, page.get_by_test_id("next-step"))
             expect(page.get_by_test_id("current-step")).to_contain_text("2")
             expect(page.locator(f'#play-steps a.clause[href^="/{lang}/rules/#BAT"]').first).to_be_visible()
         kind, control = _next_control(page)
         if kind not in shown and kind in ("claim", "place-submit"):
             shown.add(kind)
-            _fits(page, kind)
-            _shot(page, f"{lang}-390-{kind}")
+            fits(page, kind)
+            shot(page, f"{lang}-390-{kind}")
         _click(page, control)
     raise AssertionError("the game did not end")
 
@@ -83,7 +65,7 @@ def test_a_whole_game_without_javascript_on_a_phone(site, browser, lang):
                                   extra_http_headers={"Accept-Language": lang})
     page = context.new_page()
     _start(page, site, lang)
-    _fits(page, "game page")
+    fits(page, "game page")
     if page.get_by_test_id("play-continue").count():
         _click(page, page.get_by_test_id("play-continue"))
     else:
@@ -97,10 +79,10 @@ def test_a_whole_game_without_javascript_on_a_phone(site, browser, lang):
     standings = page.get_by_test_id("final-standings")
     expect(standings).to_be_visible()
     expect(standings.locator("tbody tr")).to_have_count(2)
-    _fits(page, "final standings")
-    _shot(page, f"{lang}-390-end")
+    fits(page, "final standings")
+    shot(page, f"{lang}-390-end")
     page.set_viewport_size({"width": 1280, "height": 900})
-    _shot(page, f"{lang}-desktop-end")
+    shot(page, f"{lang}-desktop-end")
     context.close()
 
 
@@ -118,7 +100,7 @@ def test_htmx_posts_the_same_forms_and_keeps_the_focus(site, browser):
     # the swap kept the page (no reload) and left the focus inside the game area
     # (the focus moves once htmx has settled the swap, a moment after the new content shows)
     page.wait_for_function("() => document.activeElement.closest('#play-area') !== null", timeout=5000)
-    _shot(page, "en-desktop-dice")
+    shot(page, "en-desktop-dice")
     context.close()
 
 
@@ -126,19 +108,19 @@ def test_start_and_game_pages_fit_320_px_and_pass_axe(site, browser):
     context = browser.new_context(viewport={"width": 320, "height": 700}, bypass_csp=True)
     page = context.new_page()
     page.goto(f"{site}/ja/play/")
-    _fits(page, "start form at 320 px")
-    assert _run_axe(page) == []
+    fits(page, "start form at 320 px")
+    assert run_axe(page) == []
     page.locator('input[name="players"][value="4"]').check()
     page.locator('input[name="start"][value="me"]').check()
     _click(page, page.get_by_test_id("start-game"))
-    _fits(page, "game page at 320 px")
-    assert _run_axe(page) == []
+    fits(page, "game page at 320 px")
+    assert run_axe(page) == []
     page.get_by_test_id("play-begin").click()  # htmx posts the form and swaps the game area
     page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
     expect(page.get_by_test_id("play-turn")).to_be_visible()
-    _fits(page, "4-player Dice Time at 320 px")
-    assert _run_axe(page) == []
-    _shot(page, "ja-320-dice-4p")
+    fits(page, "4-player Dice Time at 320 px")
+    assert run_axe(page) == []
+    shot(page, "ja-320-dice-4p")
     context.close()
 
 
@@ -164,8 +146,8 @@ def test_hints_without_javascript_and_the_shared_replay_on_a_phone(site, browser
     _click(page, page.get_by_test_id("hint-link"))
     expect(page.get_by_test_id("hint-2")).to_be_visible()
     expect(page.locator(f'#play-hint a.clause[href^="/{lang}/rules/#"]').first).to_be_visible()
-    _fits(page, "hints")
-    _shot(page, f"{lang}-390-hints")
+    fits(page, "hints")
+    shot(page, f"{lang}-390-hints")
     # a finished game, shared: anyone opens it read-only
     owner = Client()
     play_to_the_end(owner, open_game(owner, lang, 3, 61))
@@ -174,11 +156,11 @@ def test_hints_without_javascript_and_the_shared_replay_on_a_phone(site, browser
     page.goto(f"{site}/{lang}/play/{game.code}/shared/{game.share_token}/")
     expect(page.get_by_test_id("replay-round").first).to_be_visible()
     expect(page.locator("form")).to_have_count(0)
-    _fits(page, "shared replay")
-    _shot(page, f"{lang}-390-replay")
+    fits(page, "shared replay")
+    shot(page, f"{lang}-390-replay")
     _click(page, page.get_by_test_id("next-step"))
     _click(page, page.get_by_test_id("replay-round").nth(1))
-    _fits(page, "shared replay, round 2")
+    fits(page, "shared replay, round 2")
     context.close()
 
 
@@ -192,12 +174,12 @@ def test_on_a_phone_the_board_stays_on_top_and_a_tap_on_it_chooses_where_to_plac
     """Setting Time on a 390 px phone: the board stays at the top while the form scrolls
     (play.css), and tapping a card that holds the learner's dice chooses it (play.js)."""
     client = Client()
-    url = forms._start(client, "de", players="3")
+    url = forms.start_game(client, "de", players="3")
     for _turn in range(600):
         html = client.get(url).content.decode()
         if 'data-testid="place-submit"' in html and html.count('name="at" value=') >= 2:
             break
-        client.post(url + "act/", {**forms._first_move(html), "version": forms._version(html)})
+        client.post(url + "act/", {**forms.first_move(html), "version": forms.page_version(html)})
     else:
         raise AssertionError("never two cards to choose from in Setting Time")
     code = url.rstrip("/").rsplit("/", 1)[1]

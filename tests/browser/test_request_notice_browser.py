@@ -52,7 +52,8 @@ def test_a_presenter_without_the_cookie_is_told_and_the_polls_slow_down(site, br
     expect(notice.get_by_role("button", name="Seite neu laden")).to_be_visible()
 
     # the polls failed too (403) and now come further apart: 2 s, then 4 s, 8 s, ...
-    expect(page.locator("html")).to_have_attribute("data-poll-failures", re.compile(r"^[3-9]"), timeout=30_000)
+    expect(page.locator("html")).to_have_attribute("data-poll-failures", re.compile(r"^[3-9]"),
+                                                   timeout=30_000)
     failing = [at for at, status in polls if status == 403]
     gaps = [later - earlier for earlier, later in pairwise(failing)]
     assert len(gaps) >= 2 and gaps[-1] >= 7 and gaps[-2] >= 3.5, gaps

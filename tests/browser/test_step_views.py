@@ -11,7 +11,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.site.test_play_views import CHOICES, _first_move, _version
+from tests.site.play_helpers import CHOICES, first_move, page_version
 from tutorials.models import TeachSession
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,7 +101,7 @@ def _played_round(players: str = "4") -> tuple[str, dict[str, str]]:
         html = client.get(url).content.decode()
         if 'data-testid="next-step"' in html:
             return url, {k: v.value for k, v in client.cookies.items()}
-        client.post(url + "act/", {**_first_move(html), "version": _version(html)})
+        client.post(url + "act/", {**first_move(html), "version": page_version(html)})
     raise AssertionError("no round was played")
 
 

@@ -182,7 +182,7 @@ def test_a_stale_tabs_board_move_is_refused_and_shows_the_table(site, browser):
     tab_a.reload()
     expect(tab_a.locator("#board-round .entered")).to_contain_text("(A1)")
     table.refresh_from_db()
-    assert "00r1" in table.board_states["round"] and str(table.version) == now
+    assert "0-0r1" in table.board_states["round"] and str(table.version) == now
     ctx.close()
 
 

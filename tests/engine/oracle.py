@@ -11,89 +11,89 @@ from __future__ import annotations
 from captain.rules import (AttackCard, Board, BellRule, Collection, Colour, Dice, Mode, RuleSet, Seating,
                            SpeedOrder)
 
-Cell = tuple[int, int]
+Pos = tuple[int, int]
 
 
-def _cells(board: Board) -> set[Cell]:
+def _positions(board: Board) -> set[Pos]:
     return {(r, c) for r, row in enumerate(board.rows) for c in range(len(row))}
 
 
-def _line_through(board: Board, cell: Cell, dr: int, dc: int) -> list[Cell]:
-    """The whole lattice line through ``cell`` in direction (dr, dc), inside the bounding
-    rectangle, keeping only cells that exist, in walking order."""
+def _line_through(board: Board, pos: Pos, dr: int, dc: int) -> list[Pos]:
+    """The whole lattice line through ``pos`` in direction (dr, dc), inside the bounding
+    rectangle, keeping only positions that exist, in walking order."""
     n_rows = len(board.rows)
     n_cols = max(len(r) for r in board.rows)
-    r, c = cell
+    r, c = pos
     while 0 <= r - dr < n_rows and 0 <= c - dc < n_cols:
         r, c = r - dr, c - dc
     out = []
-    cells = _cells(board)
+    positions = _positions(board)
     while 0 <= r < n_rows and 0 <= c < n_cols:
-        if (r, c) in cells:
+        if (r, c) in positions:
             out.append((r, c))
         r, c = r + dr, c + dc
     return out
 
 
-def reach(board: Board, cell: Cell, value: int) -> set[Cell]:
+def reach(board: Board, pos: Pos, value: int) -> set[Pos]:
     """BAT-4 ranges, BAT-5: positions of the grid."""
-    cells = _cells(board)
-    r, c = cell
+    positions = _positions(board)
+    r, c = pos
     if value == 1:
-        found = {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} & cells
+        found = {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} & positions
     elif value == 2:
-        found = {x for x in cells if x[0] == r}
+        found = {x for x in positions if x[0] == r}
     elif value == 3:
-        found = {x for x in cells if x[1] == c}
+        found = {x for x in positions if x[1] == c}
     elif value == 4:
-        found = {x for x in cells if abs(x[0] - r) == abs(x[1] - c)}
+        found = {x for x in positions if abs(x[0] - r) == abs(x[1] - c)}
     else:
         found = set()
-    return found - {cell}
+    return found - {pos}
 
 
-def turn_order(board: Board, seating: Seating, rules: RuleSet) -> list[Cell]:
-    """BAT-1, BAT-2, VAR-1: the cells of the cards in the order they take their turns."""
-    cards = {(r, c): sq.card for r, row in enumerate(board.rows) for c, sq in enumerate(row)
-             if sq.card is not None}
+def turn_order(board: Board, seating: Seating, rules: RuleSet) -> list[Pos]:
+    """BAT-1, BAT-2, VAR-1: the positions of the cards in the order they take their turns."""
+    cards = {(r, c): cell.card for r, row in enumerate(board.rows) for c, cell in enumerate(row)
+             if cell.card is not None}
     speeds = [0, 5, 4, 3, 2, 1] if rules.speed_order is SpeedOrder.REVERSED else [0, 1, 2, 3, 4, 5]
     seats = list(seating.players)
     start = seats.index(seating.start_player)
     clockwise = seats[start:] + seats[:start]
-    return [cell for speed in speeds for colour in clockwise for cell in sorted(cards)
-            if cards[cell].colour == colour and int(cards[cell].kind) == speed]
+    return [pos for speed in speeds for colour in clockwise for pos in sorted(cards)
+            if cards[pos].colour == colour and int(cards[pos].kind) == speed]
 
 
-def battle_in_order(board: Board, order: list[Cell]
-                    ) -> tuple[list[tuple[Cell, list[Cell]]], dict[Cell, AttackCard]]:
+def battle_in_order(board: Board, order: list[Pos]
+                    ) -> tuple[list[tuple[Pos, list[Pos]]], dict[Pos, AttackCard]]:
     """BAT-3, BAT-4 for the cards in ``order``: ``(removals, survivors)``."""
-    cards = {cell: board.rows[cell[0]][cell[1]].card for cell in order}
+    cards = {pos: board.rows[pos[0]][pos[1]].card for pos in order}
     alive = dict(cards)
     removals = []
-    for cell in order:
-        card = cards[cell]
-        if cell not in alive:
+    for pos in order:
+        card = cards[pos]
+        if pos not in alive:
             continue  # BAT-3
-        hit = sorted(x for x in reach(board, cell, int(card.kind))
+        hit = sorted(x for x in reach(board, pos, int(card.kind))
                      if x in alive and alive[x].colour != card.colour and int(alive[x].kind) != 0)
         for x in hit:
             del alive[x]
         if hit:
-            removals.append((cell, hit))
+            removals.append((pos, hit))
     return removals, alive
 
 
 def battle(board: Board, seating: Seating, rules: RuleSet
-           ) -> tuple[list[tuple[Cell, list[Cell]]], dict[Cell, AttackCard]]:
-    """BAT-1..4 and VAR-1: ``(removals as (acting cell, removed cells)), survivors``."""
+           ) -> tuple[list[tuple[Pos, list[Pos]]], dict[Pos, AttackCard]]:
+    """BAT-1..4 and VAR-1: ``(removals as (acting pos, removed positions)), survivors``."""
     return battle_in_order(board, turn_order(board, seating, rules))
 
 
-def ties_that_matter(board: Board, seating: Seating, rules: RuleSet) -> set[tuple[Cell, Cell]]:
-    """(earlier, later) cells of tied cards (same speed 1-4, different colours) for which
+def ties_that_matter(board: Board, seating: Seating, rules: RuleSet) -> set[tuple[Pos, Pos]]:
+    """(earlier, later) positions of tied cards (same speed 1-4, different colours) for which
     exchanging their turns changes what one does to the other."""
     order = turn_order(board, seating, rules)
-    cards = {cell: board.rows[cell[0]][cell[1]].card for cell in order}
+    cards = {pos: board.rows[pos[0]][pos[1]].card for pos in order}
 
     def hits(order_, a, b) -> tuple[bool, bool]:
         removals, _ = battle_in_order(board, order_)
@@ -115,19 +115,19 @@ def ties_that_matter(board: Board, seating: Seating, rules: RuleSet) -> set[tupl
 
 
 def treasure(board_after_battle: Board, seating: Seating, reading: Collection,
-             gaps_break: bool = False) -> dict[Colour, set[Cell]]:
+             gaps_break: bool = False) -> dict[Colour, set[Pos]]:
     """TRE-1..3 with INT-1 (both readings) and INT-2 (or, ``gaps_break``, its other
     reading: a position without a treasure card, or off the grid, breaks a sandwich)."""
     seats = list(seating.players)
     start = seats.index(seating.start_player)
     clockwise = seats[start:] + seats[:start]
     has_treasure = {(r, c) for r, row in enumerate(board_after_battle.rows)
-                    for c, sq in enumerate(row) if sq.treasure is not None}
-    cards = {(r, c): sq.card.colour for r, row in enumerate(board_after_battle.rows)
-             for c, sq in enumerate(row) if sq.card is not None}
+                    for c, cell in enumerate(row) if cell.treasure is not None}
+    cards = {(r, c): cell.card.colour for r, row in enumerate(board_after_battle.rows)
+             for c, cell in enumerate(row) if cell.card is not None}
     on_board = dict(cards)
-    taken: dict[Cell, Colour] = {}
-    won: dict[Colour, set[Cell]] = {c: set() for c in seats}
+    taken: dict[Pos, Colour] = {}
+    won: dict[Colour, set[Pos]] = {c: set() for c in seats}
     for colour in clockwise:
         look = on_board if reading is Collection.SEQUENTIAL else cards
         mine = sorted(x for x, c in look.items() if c == colour)
@@ -158,20 +158,20 @@ def treasure(board_after_battle: Board, seating: Seating, reading: Collection,
 def bell(board: Board, seating: Seating, rules: RuleSet, full_only: bool = False) -> bool:
     """DICE-4, DICE-5, STRAT-3, VAR-3, VAR-4 with INT-3 (or, ``full_only``, its other
     reading: only rows, columns and diagonals spanning the whole grid count)."""
-    dice = {(r, c): sq.occupant.colour for r, row in enumerate(board.rows)
-            for c, sq in enumerate(row) if isinstance(sq.occupant, Dice)}
-    has_treasure = {(r, c) for r, row in enumerate(board.rows) for c, sq in enumerate(row)
-                    if sq.treasure is not None}
+    dice = {(r, c): cell.occupant.colour for r, row in enumerate(board.rows)
+            for c, cell in enumerate(row) if isinstance(cell.occupant, Dice)}
+    has_treasure = {(r, c) for r, row in enumerate(board.rows) for c, cell in enumerate(row)
+                    if cell.treasure is not None}
     n_rows = len(board.rows)
     n_cols = max(len(r) for r in board.rows)
     lines = set()
-    for cell in _cells(board):
+    for pos in _positions(board):
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            if full_only and _lattice_length(n_rows, n_cols, cell, dr, dc) != (
+            if full_only and _lattice_length(n_rows, n_cols, pos, dr, dc) != (
                     n_cols if (dr, dc) == (0, 1) else n_rows if (dr, dc) == (1, 0)
                     else min(n_rows, n_cols)):
                 continue
-            line = tuple(x for x in _line_through(board, cell, dr, dc) if x in has_treasure)
+            line = tuple(x for x in _line_through(board, pos, dr, dc) if x in has_treasure)
             if len(line) >= 3:
                 lines.add(line)
     if rules.mode is Mode.STRATEGY:
@@ -183,9 +183,9 @@ def bell(board: Board, seating: Seating, rules: RuleSet, full_only: bool = False
     return any(sum(1 for x in line if x in dice) >= 3 for line in lines)
 
 
-def _lattice_length(n_rows: int, n_cols: int, cell: Cell, dr: int, dc: int) -> int:
-    """How many places of the bounding rectangle the line through ``cell`` crosses."""
-    r, c = cell
+def _lattice_length(n_rows: int, n_cols: int, pos: Pos, dr: int, dc: int) -> int:
+    """How many places of the bounding rectangle the line through ``pos`` crosses."""
+    r, c = pos
     while 0 <= r - dr < n_rows and 0 <= c - dc < n_cols:
         r, c = r - dr, c - dc
     n = 0

@@ -558,7 +558,7 @@ def test_tre_4_no_attack_cards_left_after_treasure_time():
     result = treasure(rows, R, B)
     assert result.board.cards() == {}
     # red: (0,0) and (2,1); blue: (1,0), (1,2) and (1,1) between them.
-    assert {tuple(p) for p, sq in result.board if sq.treasure is None} == {
+    assert {tuple(p) for p, cell in result.board if cell.treasure is None} == {
         (0, 0), (2, 1), (1, 0), (1, 1), (1, 2)}
     discard = [e for e in result.events if e.code == "treasure.discard"]
     assert discard and discard[0].clause == "TRE-4"

@@ -139,9 +139,9 @@ def test_setup_3_four_by_four_grid_and_26_in_the_deck(players):
     state = game(players, start=players[-1], seed=11)
     assert state.board.shape == (4, 4)
     assert all(len(row) == 4 for row in state.board.rows)
-    assert all(sq.treasure is not None and sq.occupant is None for _, sq in state.board)
+    assert all(cell.treasure is not None and cell.occupant is None for _, cell in state.board)
     assert len(state.deck) == 26 and state.box == ()
-    on_board = [sq.treasure for _, sq in state.board]
+    on_board = [cell.treasure for _, cell in state.board]
     assert Counter(on_board) + Counter(state.deck) == Counter(FULL_DECK)
     assert state.start_player == players[-1]
     assert event(state, "game.setup").clause == "SETUP-3"
@@ -151,7 +151,7 @@ def test_setup_3_shuffles_by_seed_and_picks_a_seated_start_player():
     a, b = new_game((R, B, G), seed=3), new_game((R, B, G), seed=3)
     assert a == b
     assert a.start_player in (R, B, G)
-    layouts = {tuple(str(sq.treasure) for _, sq in new_game((R, B, G), seed=s).board)
+    layouts = {tuple(str(cell.treasure) for _, cell in new_game((R, B, G), seed=s).board)
                for s in range(5)}
     assert len(layouts) == 5  # different seeds, different shuffles
     starts = {new_game((R, B, G), seed=s).start_player for s in range(30)}
@@ -173,7 +173,7 @@ def test_setup_4_two_players():
         assert len(p.hand) == 7 and p.hand.count(K5) == 2
     assert state.board.shape == (3, 3) and state.board.treasure_count() == 9
     assert len(state.box) == 10 and len(state.deck) == 23
-    everything = [sq.treasure for _, sq in state.board] + list(state.deck) + list(state.box)
+    everything = [cell.treasure for _, cell in state.board] + list(state.deck) + list(state.box)
     assert Counter(everything) == Counter(FULL_DECK)
     assert event(state, "game.setup").clause == "SETUP-4"
 
@@ -562,8 +562,8 @@ def test_set_1_placing_puts_the_card_face_down_and_returns_the_dice():
     state = setting_time(rows, turn=R)
     assert state.player(R).dice == (6, 6)
     after = place(state, R, (0, 2), K3)
-    sq = after.board.at(P(0, 2))
-    assert sq.occupant == AttackCard(R, K3) and sq.treasure == T("13")
+    cell = after.board.at(P(0, 2))
+    assert cell.occupant == AttackCard(R, K3) and cell.treasure == T("13")
     assert after.board.at(P(0, 0)).occupant == Dice(R)  # the other card keeps its dice
     assert after.player(R).hand.count(K3) == 0 and after.player(R).hand_size == 8
     assert sorted(after.player(R).dice) == [1, 3, 6, 6]  # the two dice showing {1,3} are back
@@ -686,7 +686,7 @@ def test_int_5_shapes(n, lengths):
     rows = [" ".join(str(t) for t in treasures[i:i + 4]) for i in range(0, n, 4)]
     layout, deck, events = refill(Board.parse(rows), (), 4, R)
     assert tuple(len(r) for r in layout.rows) == lengths
-    assert [sq.treasure for _, sq in layout] == treasures  # order kept
+    assert [cell.treasure for _, cell in layout] == treasures  # order kept
     assert deck == ()
     # with 8 or fewer cards the game ends (END-1): nothing to explain a rearrangement for
     assert [e.code for e in events] == (["round.rearrange"] if n >= 9 else [])

@@ -77,7 +77,7 @@ class Checker:
             assert card.colour in self.players
 
     def treasure(self, state: GameState) -> None:
-        everything = Counter(sq.treasure for _, sq in state.board if sq.treasure is not None)
+        everything = Counter(cell.treasure for _, cell in state.board if cell.treasure is not None)
         everything.update(state.deck)
         everything.update(state.box)
         for p in state.players:

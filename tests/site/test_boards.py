@@ -265,8 +265,9 @@ def test_quiz_board_right_and_wrong_answers():
 
 
 def test_quiz_state_round_trip_and_bad_state():
-    board = boards.load("quiz-battle", "3_0011_c", lesson="battle-time")
-    assert board.index == 3 and board.checked and board.state() == "3_0011_c"
+    board = boards.load("quiz-battle", "3_0-0.1-1_c", lesson="battle-time")
+    assert board.index == 3 and board.checked and board.state() == "3_0-0.1-1_c"
+    assert board.selected == {Position(0, 0), Position(1, 1)}
     assert boards.load("quiz-battle", "x_zz_q", lesson="battle-time").note == "reset"
 
 

@@ -22,6 +22,8 @@ from tutorials.practice import games
 from tutorials.wording.glossary import position_label
 from tutorials.wording.problems import describe
 
+from tests.site.play_helpers import start_game
+
 pytestmark = pytest.mark.django_db
 
 ACTION = {"players": "2", "colour": "red", "start": "me", "strength": "greedy",
@@ -45,9 +47,8 @@ def clock(monkeypatch):
 
 
 def _start(client: Client, lang: str = "en", **choices) -> str:
-    response = client.post(f"/{lang}/play/", {**ACTION, **choices})
-    assert response.status_code == 302, response.content.decode()[:3000]
-    return response["Location"]
+    """An action-mode game started with ``choices``."""
+    return start_game(client, lang, **(ACTION | choices))
 
 
 def _version(html: str) -> str:

@@ -18,7 +18,7 @@ from captain.rules.game.view import determinize
 from tests.engine.test_game import setting_time
 from tests.site.test_play_replay import first_move, open_game, play_on
 from tutorials.models import PracticeGame
-from tutorials.play.hints import _Facts, hints_for
+from tutorials.play.hints import SeatFacts, hints_for
 from tutorials.practice import games
 from tutorials.wording.events import card_phrase
 from tutorials.wording.glossary import CARD_NAMES
@@ -149,6 +149,6 @@ def test_a_sandwich_hint_counts_only_the_cards_it_would_add():
     """A fresh learner's hint said placing on C2 would "enclose B2 and win those cards too",
     but B2 held their own card: won anyway (TRE-1), so the sandwich adds nothing there."""
     own_between = setting_time(["11:R 12:r1 13:r2 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
-    assert _Facts(own_between, Colour.RED).sandwich(Position(0, 0)) is None
+    assert SeatFacts(own_between, Colour.RED).sandwich(Position(0, 0)) is None
     free_between = setting_time(["11:R 12 13:r2 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
-    assert _Facts(free_between, Colour.RED).sandwich(Position(0, 0)) == (Position(0, 2), [Position(0, 1)])
+    assert SeatFacts(free_between, Colour.RED).sandwich(Position(0, 0)) == (Position(0, 2), [Position(0, 1)])

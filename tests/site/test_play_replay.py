@@ -12,8 +12,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import translation
 
-from tests.site.test_play_views import _first_move as first_move
-from tests.site.test_play_views import _version as version
+from tests.site.play_helpers import first_move, page_version
 from tutorials.api.schemas import GameIn
 from tutorials.models import PracticeGame
 from tutorials.play.views import LEARNER
@@ -41,7 +40,7 @@ def open_game(client: Client, lang: str, players: int, seed: int, **options) -> 
 
 def play_on(client: Client, url: str, html: str) -> str:
     move = first_move(html)
-    response = client.post(url + "act/", {**move, "version": version(html)})
+    response = client.post(url + "act/", {**move, "version": page_version(html)})
     assert response.status_code == 303, (move, response.content.decode()[-2000:])
     return client.get(url).content.decode()
 

@@ -15,39 +15,9 @@ from tutorials.practice import games
 from tutorials.play.table import history
 from tutorials.wording.events import card_phrase, explain
 
+from tests.site.play_helpers import CHOICES, first_move, page_version, start_game
+
 pytestmark = pytest.mark.django_db
-
-CHOICES = {"players": "2", "colour": "red", "start": "random", "strength": "greedy",
-           "collection": "sequential"}
-
-
-def _start(client: Client, lang: str = "en", **choices) -> str:
-    response = client.post(f"/{lang}/play/", {**CHOICES, **choices})
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return response["Location"]
-
-
-def _version(html: str) -> str:
-    return re.search(r'name="version" value="(\d+)"', html).group(1)
-
-
-def _first_move(html: str) -> dict | None:
-    """A simple learner: place a pair when it can, else an attack card, else begin or go
-    on, else pass, else re-roll all dice. ``None`` when the game is over."""
-    if 'data-testid="final-standings"' in html:
-        return None
-    claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
-    if claim:
-        return {"do": "claim", "at": claim.group(1)}
-    if 'data-testid="place-submit"' in html:
-        return {"do": "place", "at": re.search(r'name="at" value="([\d-]+)" checked', html).group(1),
-                "card": re.search(r'name="card" value="(\d)" checked', html).group(1)}
-    for do in ("begin", "continue", "pass"):
-        if f'data-testid="play-{do}"' in html:
-            return {"do": do}
-    if 'data-testid="roll-all"' in html:
-        return {"do": "roll", "dice": re.findall(r'type="checkbox" name="dice" value="(\d)"', html)}
-    raise AssertionError("no move offered: " + html[-2000:])
 
 
 def _no_hidden_cards(html: str, game: PracticeGame, lang: str) -> None:
@@ -128,7 +98,7 @@ def test_start_deals_a_strategy_game_and_keeps_the_key_in_a_signed_httponly_cook
 
 def test_a_stranger_without_the_cookie_cannot_see_or_play_the_game():
     owner = Client()
-    url = _start(owner, "de")
+    url = start_game(owner, "de")
     version = PracticeGame.objects.get().version
     stranger = Client()
     page = stranger.get(url)
@@ -141,16 +111,16 @@ def test_a_stranger_without_the_cookie_cannot_see_or_play_the_game():
     assert moved.status_code == 404
     # another game's cookie does not open this one either
     other = Client()
-    _start(other, "de")
+    start_game(other, "de")
     assert other.get(url).status_code == 404
     assert PracticeGame.objects.get(code=url.rstrip("/").split("/")[-1]).version == version
 
 
 def test_a_move_the_rules_forbid_is_refused_with_its_clause_in_the_learners_language():
     client = Client()
-    url = _start(client, "ja", start="me")
+    url = start_game(client, "ja", start="me")
     html = client.get(url).content.decode()
-    version = _version(html)
+    version = page_version(html)
     # placing an attack card before Setting Time
     refused = client.post(url + "act/", {"do": "place", "at": "0-0", "card": "3", "version": version})
     assert refused.status_code == 422
@@ -159,10 +129,10 @@ def test_a_move_the_rules_forbid_is_refused_with_its_clause_in_the_learners_lang
     with translation.override("ja"):
         sentence = translation.gettext("That cannot be done in this phase of the round.")
     assert sentence in body and sentence != "That cannot be done in this phase of the round."
-    assert _version(body) == version  # nothing happened
+    assert page_version(body) == version  # nothing happened
     # a re-roll of no dice (STRAT-2), and something that is no move at all
     client.post(url + "act/", {"do": "begin", "version": version})
-    version = _version(client.get(url).content.decode())
+    version = page_version(client.get(url).content.decode())
     empty = client.post(url + "act/", {"do": "roll", "version": version})
     assert empty.status_code == 422 and "#STRAT-2" in empty.content.decode()
     nonsense = client.post(url + "act/", {"do": "fly", "version": version})
@@ -171,26 +141,26 @@ def test_a_move_the_rules_forbid_is_refused_with_its_clause_in_the_learners_lang
 
 def test_a_move_from_an_older_page_answers_409_with_the_game_as_it_stands():
     client = Client()
-    url = _start(client, "en", start="me")
-    old = _version(client.get(url).content.decode())
+    url = start_game(client, "en", start="me")
+    old = page_version(client.get(url).content.decode())
     assert client.post(url + "act/", {"do": "begin", "version": old}).status_code == 303
     stale = client.post(url + "act/", {"do": "begin", "version": old})
     assert stale.status_code == 409
     html = stale.content.decode()
     assert 'data-testid="play-stale"' in html
-    assert _version(html) == str(PracticeGame.objects.get().version) != old
+    assert page_version(html) == str(PracticeGame.objects.get().version) != old
     assert 'data-testid="play-begin"' not in html  # Dice Time is under way
 
 
 def test_htmx_posts_get_the_game_area_back():
     client = Client()
-    url = _start(client, "en", start="me")
-    version = _version(client.get(url).content.decode())
+    url = start_game(client, "en", start="me")
+    version = page_version(client.get(url).content.decode())
     swapped = client.post(url + "act/", {"do": "begin", "version": version}, headers={"HX-Request": "true"})
     assert swapped.status_code == 200
     html = swapped.content.decode()
     assert html.lstrip().startswith('<div id="play-area"') and "<html" not in html
-    refused = client.post(url + "act/", {"do": "begin", "version": _version(html)},
+    refused = client.post(url + "act/", {"do": "begin", "version": page_version(html)},
                           headers={"HX-Request": "true"})
     assert refused.status_code == 422 and "#DICE-1" in refused.content.decode()
 
@@ -202,7 +172,7 @@ def test_htmx_posts_get_the_game_area_back():
 ])
 def test_a_whole_game_played_with_forms_ends_with_the_standings_in_the_learners_language(lang, choices):
     client = Client()
-    url = _start(client, lang, **choices)
+    url = start_game(client, lang, **choices)
     game = PracticeGame.objects.get()
     seen_steps = seen_setting = 0
     for _turn in range(1500):
@@ -218,10 +188,10 @@ def test_a_whole_game_played_with_forms_ends_with_the_standings_in_the_learners_
             analyzer = re.search(r'href="([^"]+)" data-testid="open-analyzer"', html).group(1)
             assert client.get(analyzer.replace("&amp;", "&")).status_code == 200
             seen_steps += 1
-        move = _first_move(html)
+        move = first_move(html)
         if move is None:
             break
-        response = client.post(url + "act/", {**move, "version": _version(html)})
+        response = client.post(url + "act/", {**move, "version": page_version(html)})
         assert response.status_code == 303, (move, response.content.decode()[-3000:])
     else:
         raise AssertionError("the game did not end")
@@ -240,8 +210,8 @@ def test_a_whole_game_played_with_forms_ends_with_the_standings_in_the_learners_
 
 def test_board_positions_post_a_claim_with_the_version_in_their_address():
     client = Client()
-    url = _start(client, "en", start="me")
-    client.post(url + "act/", {"do": "begin", "version": _version(client.get(url).content.decode())})
+    url = start_game(client, "en", start="me")
+    client.post(url + "act/", {"do": "begin", "version": page_version(client.get(url).content.decode())})
     for _turn in range(60):
         html = client.get(url).content.decode()
         cell = re.search(r'<form class="control-form" method="post" action="([^"]+\?version=(\d+))"'
@@ -249,14 +219,14 @@ def test_board_positions_post_a_claim_with_the_version_in_their_address():
                          r'<button type="submit" class="cell', html)
         if cell:
             action, version, at = cell.groups()
-            assert version == _version(html)
+            assert version == page_version(html)
             assert client.post(action.replace("&amp;", "&"), {"do": "claim", "at": at}).status_code == 303
-            assert int(_version(client.get(url).content.decode())) > int(version)
+            assert int(page_version(client.get(url).content.decode())) > int(version)
             # the same position's old form again: the game moved on
             assert client.post(action, {"do": "claim", "at": at}).status_code == 409
             return
-        move = _first_move(html)
-        client.post(url + "act/", {**move, "version": _version(html)})
+        move = first_move(html)
+        client.post(url + "act/", {**move, "version": page_version(html)})
     raise AssertionError("no position could be claimed")
 
 
@@ -267,7 +237,7 @@ def test_odd_form_input_is_refused_clearly_never_a_crash(client):
     gave the wrong reason."""
     response = client.post("/en/play/", {**CHOICES, "players": ["2", "4"]})
     assert response.status_code == 422 and "sent more than once" in response.content.decode()
-    url = _start(client)
+    url = start_game(client)
     for query in ("?step=%C2%B2", "?step=%E2%91%A0", "?version=%C2%B2", "replay/?round=%C2%B2"):
         assert client.get(url + query, HTTP_HX_REQUEST="true").status_code == 200, query
     html = client.get(url).content.decode()
@@ -275,7 +245,7 @@ def test_odd_form_input_is_refused_clearly_never_a_crash(client):
                              ({"do": "zzz"}, "choose one of the moves shown"),
                              ({"do": "place", "card": "x", "at": "1-1"}, "Choose one of the attack cards"),
                              ({"do": "claim", "at": "1_1"}, "That position could not be read")):
-        response = client.post(url + "act/", {"version": _version(html), **fields})
+        response = client.post(url + "act/", {"version": page_version(html), **fields})
         assert response.status_code == 422, fields
         assert sentence in response.content.decode(), fields
     # a move without a readable version is a broken form, not "the game moved on" (409)
@@ -283,9 +253,10 @@ def test_odd_form_input_is_refused_clearly_never_a_crash(client):
         response = client.post(url + "act/", {**version, "do": "begin"})
         assert response.status_code == 422, version
         assert "came without the version of the page" in response.content.decode()
-    response = client.post(url + "act/", {"version": _version(html), "do": ["claim", "pass"], "at": "0-0"})
+    response = client.post(url + "act/", {"version": page_version(html), "do": ["claim", "pass"],
+                                          "at": "0-0"})
     assert response.status_code == 422 and "sent more than once" in response.content.decode()
-    response = client.post(url + "act/", {"version": _version(html), "do": "roll", "dice": ["1"] * 7})
+    response = client.post(url + "act/", {"version": page_version(html), "do": "roll", "dice": ["1"] * 7})
     assert response.status_code == 422 and "Choose 1 to 6 dice to re-roll" in response.content.decode()
     assert client.post(url + "act/", "do=begin", content_type="text/plain").status_code == 415
 
@@ -312,7 +283,7 @@ def test_a_browser_keeps_the_keys_of_a_bounded_number_of_games(client):
     from tutorials.play.views import LEARNER
 
     for _ in range(LEARNER.keep + 3):
-        _start(client)
+        start_game(client)
     kept = [n for n, c in client.cookies.items() if n.startswith("play_") and c.value]
     assert len(kept) == LEARNER.keep
 
@@ -322,14 +293,14 @@ def test_strategy_mode_moves_on_by_itself_while_the_captains_play(client):
     the answer to an htmx move shows the game before the captains' replies, so while a
     captain is to move the game area asks the server again (htmx), in strategy mode too,
     and the next answer shows their moves."""
-    url = _start(client, start="me")
+    url = start_game(client, start="me")
     html = client.get(url).content.decode()
     waited = 0
     for _ in range(400):
-        move = _first_move(html)
+        move = first_move(html)
         if move is None:
             break
-        html = client.post(url + "act/", {"version": _version(html), **move},
+        html = client.post(url + "act/", {"version": page_version(html), **move},
                            HTTP_HX_REQUEST="true").content.decode()
         if 'data-focus-id="play-refresh"' in html:  # the captains are to play
             assert 'data-testid="play-poll"' in html
@@ -349,7 +320,7 @@ def test_the_player_list_tells_no_treasure_ahead_of_the_steps():
     """Between rounds the round is shown step by step: at the first step every player has
     what they had before the round, at the last what they have after it."""
     client = Client()
-    url = _start(client, "en", players="3")
+    url = start_game(client, "en", players="3")
     for _turn in range(600):
         html = client.get(url).content.decode()
         if 'data-testid="next-step"' in html:
@@ -358,9 +329,9 @@ def test_the_player_list_tells_no_treasure_ahead_of_the_steps():
             after = [len(p.won) for p in state.players]
             if sum(after):  # a round in which someone won treasure
                 break
-        move = _first_move(html)
+        move = first_move(html)
         assert move is not None, "the game ended before anyone won treasure"
-        client.post(url + "act/", {**move, "version": _version(html)})
+        client.post(url + "act/", {**move, "version": page_version(html)})
     else:
         raise AssertionError("no round won any treasure")
     played = history(games.practice_of(game))[0][-1]
@@ -374,17 +345,17 @@ def test_the_player_list_tells_no_treasure_ahead_of_the_steps():
 def _log_with_fruitless_rerolls(client: Client) -> str | None:
     """Play a 4-player game with forms until "this round so far" cites INT-8 twice: that
     section's HTML, or None when the game ends first."""
-    url = _start(client, "en", players="4")
+    url = start_game(client, "en", players="4")
     for _turn in range(1500):
         html = client.get(url).content.decode()
         log = html[html.find('id="log-title"'):]
         log = log[:log.find("</section>")]
         if 'id="log-title"' in html and log.count("#INT-8") >= 2:
             return log
-        move = _first_move(html)
+        move = first_move(html)
         if move is None:
             return None
-        client.post(url + "act/", {**move, "version": _version(html)})
+        client.post(url + "act/", {**move, "version": page_version(html)})
     return None
 
 
@@ -411,14 +382,14 @@ def test_a_played_round_tells_who_ended_dice_time_and_every_move_before_battle_t
     start player (or that nobody could act any more), and the round's Dice and Setting
     Time move by move."""
     client = Client()
-    url = _start(client, lang, players="3")
+    url = start_game(client, lang, players="3")
     for _turn in range(600):
         html = client.get(url).content.decode()
         if 'data-testid="next-step"' in html:
             break
-        move = _first_move(html)
+        move = first_move(html)
         assert move is not None
-        client.post(url + "act/", {**move, "version": _version(html)})
+        client.post(url + "act/", {**move, "version": page_version(html)})
     game = PracticeGame.objects.get()
     played = history(games.practice_of(game))[0][-1]
     [end] = [e for e in played.told if e.code in ("dice.end", "dice.stuck")]
@@ -438,12 +409,12 @@ def test_the_round_steps_show_the_current_step_under_the_buttons_and_the_next_ro
     buttons (the list of earlier steps below them), and at the last step the next round is
     offered there, not after the whole list."""
     client = Client()
-    url = _start(client, "en", players="3")
+    url = start_game(client, "en", players="3")
     for _turn in range(600):
         html = client.get(url).content.decode()
         if 'data-testid="next-step"' in html:
             break
-        client.post(url + "act/", {**_first_move(html), "version": _version(html)})
+        client.post(url + "act/", {**first_move(html), "version": page_version(html)})
     steps = html[html.index('class="panel play-steps"'):]
     assert steps.index('data-testid="next-step"') < steps.index('data-testid="current-step"')
     assert 'class="explanations earlier"' not in steps  # step 1: nothing before it
@@ -460,12 +431,12 @@ def test_setting_time_says_why_dice_time_ended_at_the_top_of_the_moves():
     """A learner whose screen just turned to Setting Time read why only in the log at the
     bottom of the page."""
     client = Client()
-    url = _start(client, "ja", players="3")
+    url = start_game(client, "ja", players="3")
     for _turn in range(600):
         html = client.get(url).content.decode()
         if "セッティングタイム" in html.split("</h1>")[0]:
             break
-        client.post(url + "act/", {**_first_move(html), "version": _version(html)})
+        client.post(url + "act/", {**first_move(html), "version": page_version(html)})
     moves = html[html.index('id="moves-title"'):]
     why = moves[:moves.index("</p>", moves.index('data-testid="dice-time-ended"'))]
     assert "親プレイヤー" in why and re.search(r'#(STRAT-3|DICE-4|DICE-5|DICE-1)"', why), why

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.site.test_play_views import _first_move, _start, _version
+from tests.site.play_helpers import first_move, page_version, start_game
 from tutorials.http.numbers import query_number
 
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
@@ -39,16 +39,16 @@ def test_the_analyzers_step_is_clamped_never_reset(client, step, shown):
 @pytest.mark.django_db
 def test_the_games_step_and_the_replays_round_are_clamped_never_reset():
     client = Client()
-    url = _start(client, "en", players="3")
+    url = start_game(client, "en", players="3")
     finished, walking = 0, False
     for _turn in range(1500):
         html = client.get(url).content.decode()
         finished += 'data-testid="next-step"' in html and not walking  # a round's steps begin
         walking = 'data-testid="next-step"' in html
-        move = _first_move(html)
+        move = first_move(html)
         if finished >= 2 or move is None:
             break
-        client.post(url + "act/", {**move, "version": _version(html)})
+        client.post(url + "act/", {**move, "version": page_version(html)})
     replay = client.get(url + "replay/").content.decode()
     played = replay.count('data-testid="replay-round"')
     assert played >= 2, "the game never finished two rounds"

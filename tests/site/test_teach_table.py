@@ -162,7 +162,7 @@ def test_a_stale_tabs_board_move_is_refused_with_the_table_as_it_is(client):
     assert _from(client, table, shown, "put", "00").status_code == 302  # tab A places red [1] at A1
     table.refresh_from_db()
     placed = table.board_states["round"]
-    assert "00r1" in placed
+    assert "0-0r1" in placed
     # tab B taps A1 too, from the screen without the card: applied, it would take the card off
     refused = _from(client, table, shown, "put", "00", HTTP_HX_REQUEST="true")
     assert refused.status_code == 409
@@ -212,7 +212,7 @@ def test_the_version_sent_in_the_body_wins_over_the_address(client):
                         {"do": "brush", "at": "b1", "v": str(drawn + 1)}, HTTP_HX_REQUEST="true")
     assert later.status_code == 200
     table.refresh_from_db()
-    assert (table.board_states["round"], table.version) == ("rb10|00r1", drawn + 2)
+    assert (table.board_states["round"], table.version) == ("rb10|0-0r1", drawn + 2)
 
 
 @pytest.mark.parametrize("sent", [{"do": "clear"}, {"do": "clear", "v": "x"}, {"do": "clear", "v": "-1"}])
@@ -277,7 +277,7 @@ def test_resolve_our_table_from_entry_to_the_last_step(client):
     assert "Only the colours" in _post(client, table, "brush", "w3").content.decode()  # white is not seated
     _post(client, table, "start", "r")
     table.refresh_from_db()
-    assert table.board_states["round"].startswith("rb1") and "00r1.01b1" in table.board_states["round"]
+    assert table.board_states["round"].startswith("rb1") and "0-0r1.0-1b1" in table.board_states["round"]
     _go(client, table, slugs.index("round-resolve"), table.version)
     seen = []
     for n in range(1, 21):

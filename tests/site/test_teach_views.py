@@ -106,7 +106,7 @@ def test_presenter_board_actions_are_posts_with_csrf(client):
     assert len(forms) >= 16 + 5  # 16 cells to claim, roll/ring/reset, player and colour chips
     assert len(forms) == html.count(f'action="{board_url}')  # every one of them
     assert all('name="csrfmiddlewaretoken"' in form and 'name="do"' in form for form in forms)
-    assert any('name="at" value="01"' in form and 'value="claim"' in form for form in forms)
+    assert any('name="at" value="0-1"' in form and 'value="claim"' in form for form in forms)
     # a link on another site cannot change the table, nor can a form without the token
     assert client.get(f"{board_url}?do=roll&v=2").status_code == 405
     cross_site = Client(enforce_csrf_checks=True)

@@ -1,2 +1,2 @@
-""""What happens here?": the position editor, its page model, its views and the short
-links to saved positions."""
+""""What happens here?": the position editor, its edit links, its page models, its views
+and the short links to saved positions."""

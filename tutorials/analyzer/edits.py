@@ -117,7 +117,7 @@ class Tool:
 def _fresh_faces(board: Board, won: dict, count: int, rng: random.Random) -> list[Treasure]:
     """``count`` treasure faces that keep every kind at most twice (SETUP-2)."""
 
-    used = Counter(sq.treasure for _, sq in board if sq.treasure)
+    used = Counter(cell.treasure for _, cell in board if cell.treasure)
     for cards in won.values():
         used.update(cards)
     pool = []
@@ -165,7 +165,7 @@ def resize(situation: Situation, rows: int, cols: int) -> Situation:
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise InvalidInput("board sides run from 1 to 6", code="bad-size")
     old = situation.board
-    keep = {p: sq for p, sq in old if p.row < rows and p.col < cols}
+    keep = {p: cell for p, cell in old if p.row < rows and p.col < cols}
     missing = [Position(r, c) for r in range(rows) for c in range(cols) if Position(r, c) not in keep]
     kept_board = Board.from_cells(keep, (rows, cols)) if keep else Board(((Cell(),),))
     faces = _fresh_faces(kept_board, dict(situation.won), len(missing), random.Random(rows * 7 + cols))
@@ -177,7 +177,7 @@ def resize(situation: Situation, rows: int, cols: int) -> Situation:
 def shuffle_faces(situation: Situation, rng: random.Random) -> Situation:
     """New random faces for every treasure card; gaps and occupants stay."""
     empty = Board(tuple(tuple(Cell() for _ in row) for row in situation.board.rows))
-    positions = [p for p, sq in situation.board if sq.treasure is not None]
+    positions = [p for p, cell in situation.board if cell.treasure is not None]
     faces = _fresh_faces(empty, dict(situation.won), len(positions), rng)
     board = situation.board
     for p, t in zip(positions, faces, strict=True):
@@ -190,8 +190,8 @@ def toggle_seat(situation: Situation, colour: Colour) -> Situation:
     players = list(situation.players)
     if colour in players:
         players.remove(colour)
-        board = situation.board.without(p for p, sq in situation.board
-                                        if sq.occupant is not None and sq.occupant.colour == colour)
+        board = situation.board.without(p for p, cell in situation.board
+                                        if cell.occupant is not None and cell.occupant.colour == colour)
         start = situation.seating.start_player
         if start == colour and players:
             start = players[0]

@@ -1,132 +1,68 @@
-"""View model of the analyzer page: every link on it, the board, the answers."""
+"""View models of the analyzer page, one for each thing it can show: :class:`AnalyzerPage`,
+a situation the engine read (the board, the panels that edit it, the answers), and
+:class:`UnreadablePage`, position text that is not one (the text to correct and why).
+
+Neither reads the request or the database: the views pass what the address asked for
+and the saved position a short link named (:func:`tutorials.services.find_saved`).
+"""
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from urllib.parse import quote_plus, urlencode
+from urllib.parse import urlencode
 
-from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from captain.rules import AttackKind, Colour, InvalidInput, Position, RulesError, Situation, notation
+from captain.rules import AttackKind, Colour, RulesError, Situation, notation
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from tutorials.analyzer import edits as analyzer
+from tutorials.analyzer.edit_links import EditLinks
 from tutorials.analyzer.edits import Tool
-from tutorials.drawing.cells import CellView
-from tutorials.drawing.chips import Chip, text
+from tutorials.drawing.cells import CellView, board_cells
+from tutorials.http.links import analyzer_url
 from tutorials.http.numbers import query_number
+from tutorials.http.positions import position_arg
 from tutorials.walkthrough import StepNav, Walkthrough
-from tutorials.services import find_saved, short_link
 from tutorials.wording.events import explain, list_join
 from tutorials.wording.facts import facts
-from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
-from tutorials.wording.problems import describe, expected_text
+from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
+
+#: fields and panels a refusal can be shown beside: name -> id of the message
+FIELDS = {"won": "won-error", "deck": "deck-error", "shape": "shape-error", "title": "title-error",
+          "pos": "pos-error", "seats": "seats-error", "rules": "rules-error"}
+#: the board shapes offered as one click each
+SHAPES = ((3, 3), (4, 4), (3, 4), (4, 5), (5, 5), (6, 6))
 
 
-@dataclass(frozen=True, slots=True)
-class FocusChip(Chip):
-    """A :class:`~tutorials.drawing.chips.Chip` with a stable ``data-focus-id``: the key by
-    which the site's focus keeper (static/js/site.js) finds its replacement after a swap."""
-
-    focus_id: str = ""
-
-    def __html__(self) -> SafeString:
-        html = Chip.__html__(self)
-        if not self.focus_id:
-            return html
-        return mark_safe(html.replace("<a ", f'<a data-focus-id="{escape(self.focus_id)}" ', 1))
-
-    def __str__(self) -> str:
-        return self.__html__()
+def read_tool(code: str) -> Tool:
+    """The tool an address names; one it cannot name is the default tool (an edit link
+    with it is refused by :func:`~tutorials.analyzer.edit_links.apply_edit`, which says so)."""
+    try:
+        return Tool.parse(code)
+    except RulesError:
+        return Tool.parse("")
 
 
-def _position_arg(arg: str) -> Position:
-    """``"r-c"`` (zero-based row and column, ASCII digits)."""
-    m = re.fullmatch(r"([0-9]{1,2})-([0-9]{1,2})", arg)
-    if not m:
-        raise InvalidInput("bad position", code="bad-position")
-    return Position(int(m[1]), int(m[2]))
+@dataclass(frozen=True)
+class UnreadablePage:
+    """The analyzer when ``raw`` is not a position: the text back in its field, ``error``
+    beside it (the reader's language, with its code), and a way to an empty board."""
 
+    raw: str
+    error: str
+    #: the tool the address named, kept in the page's own address
+    tool: Tool = field(default_factory=lambda: Tool.parse(""))
+    readable = False
+    view = "edit"
 
-def _colour_arg(arg: str) -> Colour:
-    if not re.fullmatch(r"[rbgw]", arg):
-        raise InvalidInput(f"unknown colour letter {arg[:5]!r}", code="unknown-colour")
-    return Colour.from_letter(arg)
-
-
-def _shape_arg(arg: str) -> tuple[int, int]:
-    """``"3x4"`` (or ``3X4``, ``3×4``): rows and columns."""
-    m = re.fullmatch(r"\s*([0-9]{1,2})\s*[xX×]\s*([0-9]{1,2})\s*", arg)
-    if not m:
-        raise InvalidInput("bad board size", code="bad-size")
-    return int(m[1]), int(m[2])
-
-
-def _value_arg(arg: str) -> int:
-    if not re.fullmatch(r"[0-5]", arg):
-        raise InvalidInput("attack values run 0-5", code="bad-value")
-    return int(arg)
-
-
-#: Edits that change the situation: ``op`` -> f(situation, arg, tool, params).
-_SITUATION_EDITS = {
-    "put": lambda s, arg, tool, params: analyzer.put(s, _position_arg(arg), tool),
-    "seat": lambda s, arg, tool, params: analyzer.toggle_seat(s, _colour_arg(arg)),
-    "start": lambda s, arg, tool, params: analyzer.set_start(s, _colour_arg(arg)),
-    "shape": lambda s, arg, tool, params: analyzer.resize(s, *_shape_arg(arg)),
-    "faces": lambda s, arg, tool, params: analyzer.shuffle_faces(s, random.SystemRandom()),
-    "rule": lambda s, arg, tool, params: analyzer.with_rules(s, analyzer.toggle_rule(s.rules, arg)),
-    "deck": lambda s, arg, tool, params: analyzer.set_deck(s, params.get("deck", arg)),
-    "won": lambda s, arg, tool, params: analyzer.set_won(s, params.get("won", arg)),
-    "clear": lambda s, arg, tool, params: analyzer.clear(s),
-    "whatif": lambda s, arg, tool, params: notation.parse(arg),
-}
-
-#: Edits that only choose the tool: ``op`` -> f(tool, arg).
-_TOOL_EDITS = {
-    "tool": lambda tool, arg: Tool.parse(arg),
-    "colour": lambda tool, arg: tool.with_colour(_colour_arg(arg)),
-    "value": lambda tool, arg: tool.with_value(_value_arg(arg)),
-    "dice": lambda tool, arg: tool.as_dice(),
-}
-
-
-def describe_refusal(error: RulesError, situation: Situation, op: str) -> str:
-    """What the page says when edit ``op`` of ``situation`` is refused: the shared wording
-    (:func:`~tutorials.wording.problems.describe`), except for unreadable "cards won earlier",
-    whose example then uses this table's colours."""
-    if op == "won" and error.code == "bad-won-text":
-        return _("The cards won earlier could not be read at character %(offset)s: expected "
-                 "%(expected)s. Write a colour letter, then the faces of each card, like %(example)s.") % {
-            "offset": error.params.get("offset", 0) + 1,
-            "expected": expected_text(str(error.params.get("expected_code", ""))),
-            "example": analyzer.won_example(situation)}
-    return describe(error)
-
-
-def apply_edit(situation: Situation, params: Mapping[str, str]) -> tuple[Situation, str]:
-    """Apply the edit named by ``params['op']``; returns ``(situation, tool code)``.
-
-    Raises :class:`~captain.rules.RulesError` when an argument cannot be read or the
-    rules forbid the result; nothing is guessed.
-    """
-    op = params.get("op", "")
-    arg = params.get("arg", "")
-    tool = Tool.parse(params.get("tool", ""))
-    if op in _TOOL_EDITS:
-        return situation, _TOOL_EDITS[op](tool, arg).code
-    if op in _SITUATION_EDITS:
-        return _SITUATION_EDITS[op](situation, arg, tool, params), tool.code
-    raise InvalidInput(f"unknown edit {op[:20]!r}", code="bad-edit")
+    def url(self) -> str:
+        """This page's address (its language links lead here)."""
+        return analyzer_url(self.raw, tool=None if self.tool.code == "r5" else self.tool.code)
 
 
 def _pieces_of(situation: Situation, colour: Colour) -> str:
@@ -149,8 +85,10 @@ def _pieces_of(situation: Situation, colour: Colour) -> str:
 
 def _readable(prev: str, code: str) -> str:
     """The Undo target ``prev`` in canonical notation, or "" when it cannot be read or is
-    the position itself: Undo is offered only to a position the analyzer can show (the
-    an unreadable ``prev`` would offer an Undo that leads to an error page)."""
+    the position itself: Undo is offered only to a position the analyzer can show (an
+    unreadable ``prev`` would offer an Undo that leads to an error page)."""
+    if not 0 < len(prev) <= notation.MAX_LENGTH:
+        return ""
     try:
         before = notation.parse(prev).to_notation()
     except RulesError:
@@ -158,18 +96,30 @@ def _readable(prev: str, code: str) -> str:
     return "" if before == code else before
 
 
+def _chip(url: str, label: object, *, focus_id: str, active: bool = False, css: str = "", key: str = "",
+          title: object = "", letter: object = "", colour: str = "", number: int | None = None) -> dict:
+    """One palette chip for ``tutorials/_chip.html`` (through ``tutorials/_chips.html``):
+    where it leads, its words, and the focus keeper's id for it (static/js/site.js)."""
+    return {"url": url, "label": label, "focus_id": focus_id, "active": active, "css": css, "key": key,
+            "title": title, "letter": letter, "colour": colour, "number": number}
+
+
 @dataclass
 class AnalyzerPage:
-    """Everything the analyzer template shows."""
+    """Everything the analyzer template shows of a readable situation."""
 
-    situation: Situation | None
-    raw: str
-    error: str
+    situation: Situation
+    walk: Walkthrough
     tool: Tool
     view: str
     step: int
-    walk: Walkthrough | None = None
-    cells: list[list[CellView]] = field(default_factory=list)
+    #: a refusal to show, beside :attr:`error_field` when that is one of :data:`FIELDS`,
+    #: else above the board
+    error: str = ""
+    error_field: str = ""
+    #: the position before the last change (notation), the target of Undo; "" when unknown
+    prev: str = ""
+    #: the short link and title of the saved position the page was opened from
     saved_url: str = ""
     saved_title: str = ""
     #: what the user typed into the deck / won fields when it was refused (kept, not erased)
@@ -177,50 +127,21 @@ class AnalyzerPage:
     #: the what-if panel computed into the page; otherwise it is fetched after the answer
     #: (htmx, on load) or through a link (without JavaScript), see :attr:`what_if_url`
     what_ifs_inline: bool = False
-    #: the field (or panel) the refusal in :attr:`error` is about: one of :data:`FIELDS`, or
-    #: "" for the board (the message then stands above it)
-    error_field: str = ""
-    #: the position before the last change (notation), the target of Undo; "" when unknown
-    prev: str = ""
-
-    #: fields and panels a refusal can be shown beside: name -> id of the message
-    FIELDS = {"won": "won-error", "deck": "deck-error", "shape": "shape-error", "title": "title-error",
-              "pos": "pos-error", "seats": "seats-error", "rules": "rules-error"}
+    readable = True
 
     @classmethod
-    def build(cls, request: HttpRequest, situation: Situation | None, *, raw: str = "",
-              error: str = "", tool: str | None = None, view: str | None = None,
-              step: str | int | None = None, error_field: str = "",
-              prev: str | None = None) -> AnalyzerPage:
-        """The page of ``situation`` (``None``: ``raw`` could not be read, see ``error``).
-
-        ``tool``, ``view``, ``step`` and ``prev`` default to the request's query; ``error``
-        is a refusal to show, beside ``error_field`` when it names one of :data:`FIELDS`.
-        """
-        tool_code = tool if tool is not None else request.GET.get("tool", "")
-        view = view or request.GET.get("view", "edit")
-        k = query_number(str(step if step is not None else request.GET.get("step", "0")), 0)
-        walk = Walkthrough(situation) if situation is not None else None
-        if walk is None or not walk.steps:
+    def build(cls, situation: Situation, *, tool: str = "", view: str = "edit", step: str = "0",
+              prev: str = "", error: str = "", error_field: str = "", saved_url: str = "",
+              saved_title: str = "") -> AnalyzerPage:
+        """The page of ``situation`` as an address asks for it: the ``tool`` in hand, the
+        ``view`` (``edit``, or ``explain`` at ``step``) and the Undo target ``prev``."""
+        walk = Walkthrough(situation)
+        if view != "explain" or not walk.steps:
             view = "edit"
-        if view not in ("edit", "explain"):
-            view = "edit"
-        try:
-            tool_value = Tool.parse(tool_code)
-        except InvalidInput as exc:
-            tool_value, error = Tool.parse(""), error or describe(exc)
-        page = cls(situation, raw or (situation.to_notation() if situation else ""), error,
-                   tool_value, view, walk.clamp(k) if walk else 0, walk)
-        page.error_field = error_field if error and error_field in cls.FIELDS else ""
-        prev = request.GET.get("prev", "") if prev is None else prev
-        if situation is not None and 0 < len(prev) <= notation.MAX_LENGTH:
-            page.prev = _readable(prev, page.code)
-        page.cells = page._cells()
-        saved = request.GET.get("saved", "")
-        record = find_saved(saved) if saved else None
-        if record is not None and situation is not None and record.notation == page.code:
-            page.saved_url = request.build_absolute_uri(short_link(record.code))
-            page.saved_title = record.title
+        page = cls(situation, walk, read_tool(tool), view, walk.clamp(query_number(step, 0)), error,
+                   error_field if error and error_field in FIELDS else "", saved_url=saved_url,
+                   saved_title=saved_title)
+        page.prev = _readable(prev, page.code)
         return page
 
     @cached_property
@@ -233,143 +154,108 @@ class AnalyzerPage:
     def saved_title_bdi(self) -> str:
         """The saved title, escaped, in ``<bdi>``: its own text direction cannot spill over
         into the sentence around it."""
-
         return format_html("<bdi>{}</bdi>", self.saved_title)
 
     # --- urls -----------------------------------------------------------------------------
     @cached_property
     def code(self) -> str:
         """The situation's notation (computed once: every link on the page carries it)."""
-        return self.situation.to_notation() if self.situation else self.raw
+        return self.situation.to_notation()
 
     @cached_property
-    def _edit_prefix(self) -> str:
-        """``/…/analyze/edit/?pos=…&tool=…&op=`` — the part every edit link shares."""
-        query = urlencode({"pos": self.code, "tool": self.tool.code})
-        return f"{reverse('tutorials:analyze-edit')}?{query}&op="
+    def edits(self) -> EditLinks:
+        return EditLinks(self.code, self.tool, self.prev)
 
     def url(self, **extra) -> str:
         """This page's address: the position, the tool, the view and step, the Undo target
         (``prev``), and ``extra`` parameters."""
-        query = {"pos": self.code}
-        if self.tool.code != "r5":
-            query["tool"] = self.tool.code
-        if self.view == "explain":
-            query["view"] = "explain"
-            query["step"] = str(self.step)
-        if self.prev:
-            query["prev"] = self.prev
-        query.update({k: str(v) for k, v in extra.items()})
-        return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
-
-    def edit_url(self, op: str, arg: str = "") -> str:
-        """The link that applies edit ``op`` (with ``arg``) to this page's situation."""
-        url = self._edit_prefix + quote_plus(op)
-        return f"{url}&arg={quote_plus(arg)}" if arg else url
-
-    def tool_url(self, op: str, arg: str = "") -> str:
-        """The link that chooses another tool: it keeps the Undo target, since choosing a
-        tool changes no position."""
-        url = self.edit_url(op, arg)
-        return f"{url}&prev={quote_plus(self.prev)}" if self.prev else url
+        explaining = self.view == "explain"
+        return analyzer_url(self.code, tool=None if self.tool.code == "r5" else self.tool.code,
+                            view="explain" if explaining else None, step=self.step if explaining else None,
+                            prev=self.prev or None, **extra)
 
     @cached_property
     def undo_url(self) -> str:
         """The position before the last change, with the same tool; "" when there is none."""
-        if not self.prev:
-            return ""
-        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.prev, 'tool': self.tool.code})}"
+        return analyzer_url(self.prev, tool=self.tool.code) if self.prev else ""
 
     @cached_property
     def links(self) -> dict[str, str]:
         """Fixed actions: random faces, clear, back to editing."""
-        return {"faces": self.edit_url("faces"), "clear": self.edit_url("clear"),
+        return {"faces": self.edits.edit_url("faces"), "clear": self.edits.edit_url("clear"),
                 "edit": self.view_url("edit")}
 
     @cached_property
     def _view_prefix(self) -> str:
         """``/…/analyze/?pos=…&tool=…`` — the part every view link shares (with the Undo
         target: looking at the answer changes no position)."""
-        query = {"pos": self.code, "tool": self.tool.code}
-        if self.prev:
-            query["prev"] = self.prev
-        return f"{reverse('tutorials:analyze')}?{urlencode(query)}"
+        return analyzer_url(self.code, tool=self.tool.code, prev=self.prev or None)
 
     def view_url(self, view: str, step: int = 0) -> str:
         """This situation shown as ``view`` (``edit``, or ``explain`` at step ``step``)."""
         return f"{self._view_prefix}&view=explain&step={step}" if view == "explain" else self._view_prefix
 
     # --- board ------------------------------------------------------------------------------
-    def _cells(self) -> list[list[CellView]]:
-        if self.situation is None or self.walk is None:
-            return []
+    @cached_property
+    def cells(self) -> list[list[CellView]]:
+        """The board: at the step shown, or (editing) every cell a link that places the tool."""
         if self.view == "explain":
             return self.walk.cells(self.step)
-        grid = self.walk.cells(0) if self.walk.steps and self.walk.steps[0].kind == "bell" else [
-            [CellView(Position(r, c), sq.treasure, sq.card, sq.dice) for c, sq in enumerate(row)]
-            for r, row in enumerate(self.situation.board.rows)]
+        bell_first = self.walk.steps and self.walk.steps[0].kind == "bell"
+        grid = self.walk.cells(0) if bell_first else board_cells(self.situation.board)
         for row in grid:
             for cell in row:
-                cell.href = self.edit_url("put", f"{cell.pos.row}-{cell.pos.col}")
+                cell.href = self.edits.edit_url("put", position_arg(cell.pos))
                 cell.classes.append("editable")
         return grid
 
-    @property
-    def columns(self) -> list[str]:
-        if self.situation is None:
-            return []
-        return list(COLUMN_LETTERS[: self.situation.board.shape[1]])
-
-    @property
-    def anchor(self) -> str:
-        return "analyzer"
-
     # --- palette ----------------------------------------------------------------------------
-    def colour_buttons(self) -> list[Chip]:
+    def colour_buttons(self) -> list[dict]:
         """R, B, G, W: the colour of the card or dice the tool places (unseated dimmed)."""
-        seated = self.situation.players if self.situation else ()
-        return [FocusChip(self.tool_url("colour", c.letter),
-                          format_html('<span class="token-letter" aria-hidden="true">{}</span> {}',
-                                      COLOUR_LETTERS[c], COLOUR_NAMES[c]),
-                          css=f"token-chip colour-{c.value}" + ("" if c in seated else " unseated"),
-                          active=self.tool.kind in ("card", "dice") and self.tool.colour == c,
-                          key=c.letter, focus_id=f"colour-{c.letter}")
+        seated = self.situation.players
+        return [_chip(self.edits.tool_url("colour", c.letter), COLOUR_NAMES[c], letter=COLOUR_LETTERS[c],
+                      colour=c.value, css="" if c in seated else "unseated", key=c.letter,
+                      active=self.tool.kind in ("card", "dice") and self.tool.colour == c,
+                      focus_id=f"colour-{c.letter}")
                 for c in Colour]
 
-    def value_buttons(self) -> list[Chip]:
+    def value_buttons(self) -> list[dict]:
         """0-5: the attack card the tool places."""
-        return [FocusChip(self.tool_url("value", str(int(k))),
-                          format_html('<strong>{}</strong> <span class="chip-name">{}</span>',
-                                      int(k), CARD_NAMES[k]),
-                          css="value-chip", active=self.tool.kind == "card" and self.tool.value == int(k),
-                          key=str(int(k)), title=str(CARD_NAMES[k]), focus_id=f"value-{int(k)}")
+        return [_chip(self.edits.tool_url("value", str(int(k))), CARD_NAMES[k], number=int(k),
+                      css="value-chip",
+                      active=self.tool.kind == "card" and self.tool.value == int(k), key=str(int(k)),
+                      title=CARD_NAMES[k], focus_id=f"value-{int(k)}")
                 for k in AttackKind]
 
-    def other_tools(self) -> list[Chip]:
+    def other_tools(self) -> list[dict]:
         """Dice, remove, no treasure card."""
-        return [
-            FocusChip(self.tool_url("dice"), text(_("Dice")), active=self.tool.kind == "dice", key="d",
+        kind = self.tool.kind
+        return [_chip(self.edits.tool_url("dice"), _("Dice"), active=kind == "dice", key="d",
                       focus_id="tool-d"),
-            FocusChip(self.tool_url("tool", "e"), text(_("Remove")), active=self.tool.kind == "erase",
-                      key="e", focus_id="tool-e"),
-            FocusChip(self.tool_url("tool", "x"), text(_("No treasure card")),
-                      active=self.tool.kind == "gap", key="x", focus_id="tool-x"),
-        ]
+                _chip(self.edits.tool_url("tool", "e"), _("Remove"), active=kind == "erase", key="e",
+                      focus_id="tool-e"),
+                _chip(self.edits.tool_url("tool", "x"), _("No treasure card"), active=kind == "gap", key="x",
+                      focus_id="tool-x")]
 
-    def face_choices(self) -> list[Chip]:
+    def face_choices(self) -> list[dict]:
         """The 21 treasure cards (11 to 66): the tool that changes a position's faces."""
         current = str(self.tool.faces) if self.tool.kind == "faces" else ""
-        return [FocusChip(self.tool_url("tool", f"t{a}{b}"), text(f"{a}{b}"), css="face-chip",
-                          active=current == f"{a}{b}", focus_id=f"faces-{a}{b}")
+        return [_chip(self.edits.tool_url("tool", f"t{a}{b}"), f"{a}{b}", css="face-chip",
+                      active=current == f"{a}{b}", focus_id=f"faces-{a}{b}")
                 for a in range(1, 7) for b in range(a, 7)]
+
+    def shapes(self) -> list[dict]:
+        """The usual board shapes, one click each."""
+        current = self.situation.board.shape
+        return [_chip(self.edits.edit_url("shape", f"{r}x{c}"), f"{r}×{c}", active=current == (r, c),
+                      focus_id=f"shape-{r}x{c}")
+                for r, c in SHAPES]
 
     # --- setup panels -----------------------------------------------------------------------
     def seat_buttons(self) -> list[dict]:
         """One row per colour: seated or not, its seat, the links that seat or remove it and
         make it start player, what removing it would take away (``note``) and, right after
         it was removed, what went with it (``removed``)."""
-        if self.situation is None:
-            return []
         seated = self.situation.players
         start = self.situation.seating.start_player
         out = []
@@ -380,8 +266,8 @@ class AnalyzerPage:
             removed = self.seat_removed if self.seat_removed and self.seat_removed["colour"] == c else None
             out.append({"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
                         "seated": c in seated, "seat": seated.index(c) + 1 if c in seated else None,
-                        "start": c == start, "toggle": self.edit_url("seat", c.letter),
-                        "make_start": self.edit_url("start", c.letter), "note": note,
+                        "start": c == start, "toggle": self.edits.edit_url("seat", c.letter),
+                        "make_start": self.edits.edit_url("start", c.letter), "note": note,
                         "removed": removed["text"] if removed else ""})
         return out
 
@@ -389,12 +275,9 @@ class AnalyzerPage:
     def seat_removed(self) -> dict | None:
         """After a seated player was removed (the Undo target still seats them): the colour
         that left (``colour``) and a sentence saying what went with it (``text``)."""
-        if self.situation is None or not self.prev or self.view != "edit":
+        if not self.prev or self.view != "edit":
             return None
-        try:
-            before = notation.parse(self.prev)
-        except RulesError:
-            return None
+        before = notation.parse(self.prev)  # readable: see _readable
         gone = [c for c in before.players if c not in self.situation.players]
         if len(gone) != 1:
             return None
@@ -407,16 +290,7 @@ class AnalyzerPage:
                 "colour": colour, "things": things}
         return {"colour": gone[0], "text": capfirst(text)}
 
-    def shapes(self) -> list[Chip]:
-        """The usual board shapes, one click each."""
-        current = self.situation.board.shape if self.situation else (0, 0)
-        return [FocusChip(self.edit_url("shape", f"{r}x{c}"), text(f"{r}×{c}"), active=current == (r, c),
-                          focus_id=f"shape-{r}x{c}")
-                for r, c in ((3, 3), (4, 4), (3, 4), (4, 5), (5, 5), (6, 6))]
-
     def rule_toggles(self) -> list[dict]:
-        if self.situation is None:
-            return []
         r = self.situation.rules
         numbers = facts()
         rows = [
@@ -430,28 +304,26 @@ class AnalyzerPage:
              r.bell is BellRule.FIRST_EDITION, "VAR-4"),
             ("i", _("Judge all sandwiches at once"), r.collection is Collection.SIMULTANEOUS, "INT-1"),
         ]
-        return [{"flag": f, "label": label, "on": on, "clause": clause, "href": self.edit_url("rule", f),
-                 "focus_id": f"rule-{f}"}
+        return [{"flag": f, "label": label, "on": on, "clause": clause,
+                 "href": self.edits.edit_url("rule", f), "focus_id": f"rule-{f}"}
                 for f, label, on, clause in rows]
 
     @property
     def deck_value(self) -> str:
         if "deck" in self.typed:
             return self.typed["deck"]
-        return "" if self.situation is None or self.situation.deck is None else str(self.situation.deck)
+        return "" if self.situation.deck is None else str(self.situation.deck)
 
     @property
     def won_value(self) -> str:
-        if "won" in self.typed:
-            return self.typed["won"]
-        return analyzer.won_text(self.situation) if self.situation else ""
+        return self.typed["won"] if "won" in self.typed else analyzer.won_text(self.situation)
 
     @property
     def shape_value(self) -> str:
         """The rows × columns field: what was typed when it was refused, else the board's."""
         if "shape" in self.typed:
             return self.typed["shape"]
-        rows, cols = self.situation.board.shape if self.situation else (0, 0)
+        rows, cols = self.situation.board.shape
         return f"{rows}x{cols}"
 
     @property
@@ -463,8 +335,6 @@ class AnalyzerPage:
     def won_example(self) -> dict[str, str]:
         """An example for the "cards won earlier" field that this table can use: the first
         two seated colours (``example``, e.g. ``g1166.w2235``) and its reading (``help``)."""
-        if self.situation is None:
-            return {"example": "", "help": ""}
         first, second = self.situation.players[:2]
         a, b, c, d = analyzer.WON_EXAMPLE_FACES
         example = analyzer.won_example(self.situation)
@@ -487,11 +357,9 @@ class AnalyzerPage:
     # --- answers ----------------------------------------------------------------------------
     @property
     def has_question(self) -> bool:
-        return bool(self.walk and self.walk.steps)
+        return bool(self.walk.steps)
 
     def questions(self) -> list[str]:
-        if not self.walk:
-            return []
         sol = self.walk.solution
         out = []
         if sol.bell is not None:
@@ -506,7 +374,7 @@ class AnalyzerPage:
     @cached_property
     def nav(self) -> StepNav | None:
         """The answer step by step (explain view only)."""
-        if not self.walk or not self.walk.steps or self.view != "explain":
+        if self.view != "explain":
             return None
         return StepNav(self.walk, self.step, lambda k: self.view_url("explain", k), anchor="analyzer-stage")
 
@@ -518,12 +386,10 @@ class AnalyzerPage:
     @cached_property
     def winnings(self):
         """The treasure won once the round is over (edit view; the steps show their own)."""
-        if not self.walk or not self.walk.steps:
-            return []
-        return self.walk.winnings(len(self.walk.steps) - 1)
+        return self.walk.winnings(len(self.walk.steps) - 1) if self.walk.steps else []
 
     def bell(self):
-        return self.walk.solution.bell if self.walk else None
+        return self.walk.solution.bell
 
     @property
     def bell_text(self) -> str:
@@ -531,32 +397,25 @@ class AnalyzerPage:
         return explain(bell.event).text if bell else ""
 
     def round_end(self):
-        return self.walk.solution.round_end if self.walk else None
+        return self.walk.solution.round_end
 
     def round_end_text(self) -> list:
         """The end-of-round sentences (refill, game over or not, winner) for the answers."""
-
         end = self.round_end()
         return [explain(e) for e in end.events] if end else []
 
     def other_reading(self):
         """INT-1's other reading, when it changes the answer: the players it changes."""
-        if not self.walk or not self.walk.solution.treasure:
+        treasure = self.walk.solution.treasure
+        if treasure is None or treasure.other_reading is None:
             return None
-        other = self.walk.solution.treasure.other_reading
-        if other is None:
-            return None
-        winnings = self.walk.solution.treasure.winnings
-        # only the players whose result the other reading changes
-        return [{"name": COLOUR_NAMES[c], "colour": c, "count": len(other[c]),
-                 "now": len(winnings[c])}
-                for c in self.walk.solution.treasure.order if set(other[c]) != set(winnings[c])]
+        other, winnings = treasure.other_reading, treasure.winnings
+        return [{"name": COLOUR_NAMES[c], "colour": c, "count": len(other[c]), "now": len(winnings[c])}
+                for c in treasure.order if set(other[c]) != set(winnings[c])]
 
     @property
     def offers_what_ifs(self) -> bool:
         """Whether the page has a what-if panel: cards or dice lie on the board."""
-        if self.situation is None:
-            return False
         board = self.situation.board
         return bool(board.cards() or board.dice())
 
@@ -571,9 +430,6 @@ class AnalyzerPage:
 
     @cached_property
     def what_ifs(self):
-        if self.situation is None:
-            return []
-
-        return [{"label": capfirst(w.label), "changes": w.changes,
-                 "href": self.edit_url("whatif", w.notation)}
+        edit = self.edits.edit_url
+        return [{"label": capfirst(w.label), "changes": w.changes, "href": edit("whatif", w.notation)}
                 for w in analyzer.what_ifs(self.situation)]

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from django.http import Http404, HttpRequest, HttpResponseRedirect
-from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_safe
 
 from tutorials.http.limits import check_misses, miss
+from tutorials.http.links import analyzer_url
 from tutorials.services import find_saved
 
 
@@ -31,8 +29,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
         miss(request, "code-miss")
         raise Http404("no position is saved under this code")
     lang = get_language_from_request(request)
-    query = urlencode({"pos": saved.notation, "saved": saved.code})
     with translation.override(lang):
-        response = HttpResponseRedirect(f"{reverse('tutorials:analyze')}?{query}")
+        response = HttpResponseRedirect(analyzer_url(saved.notation, saved=saved.code))
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response

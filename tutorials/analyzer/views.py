@@ -7,27 +7,54 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url, replace_url
 
-from captain.rules import RulesError, notation
+from captain.rules import RulesError, Situation, notation
 from tutorials.analyzer import edits as analyzer
-from tutorials.analyzer.edits import Tool
+from tutorials.analyzer.edit_links import TOOL_OPS, apply_edit, describe_refusal
 from tutorials.analyzer.forms import SavePositionForm
-from tutorials.analyzer.page import AnalyzerPage, apply_edit, describe_refusal
+from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
 from tutorials.http.limits import hit
-from tutorials.services import save_position
+from tutorials.services import find_saved, save_position, short_link
 from tutorials.wording.problems import describe
 
+
+Page = AnalyzerPage | UnreadablePage
 
 #: The field (or panel) beside which a refused edit is explained, by edit.
 _FIELD_OF_EDIT = {"won": "won", "deck": "deck", "shape": "shape", "seat": "seats", "start": "seats",
                   "rule": "rules"}
 
 
-def _render_page(request: HttpRequest, page: AnalyzerPage, status: int = 200) -> HttpResponse:
+def _render_page(request: HttpRequest, page: Page, status: int = 200) -> HttpResponse:
     """The whole analyzer page. Its language links lead to the page's own address (the
     position's query), also when it answers a POST or an edit link."""
     return render(request, "tutorials/analyzer.html", {"page": page, "page_url": page.url()},
                   status=status)
+
+
+def _render(request: HttpRequest, page: Page, status: int = 200) -> HttpResponse:
+    """The analyzer for htmx (its fragment) or as a whole page."""
+    if request.htmx:
+        return render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=status)
+    return _render_page(request, page, status)
+
+
+def _unreadable(request: HttpRequest, raw: str, error: RulesError) -> UnreadablePage:
+    """The page of position text ``raw`` that the engine cannot read, and why."""
+    return UnreadablePage(raw, Refusal(describe(error), error.code), read_tool(request.GET.get("tool", "")))
+
+
+def _page(request: HttpRequest, situation: Situation, **given) -> AnalyzerPage:
+    """The page of ``situation`` as the address asks for it (tool, view, step, Undo
+    target; ``given`` overrides them), with the saved position a short link opened."""
+    asked = {name: request.GET.get(name, default) for name, default in
+             (("tool", ""), ("view", "edit"), ("step", "0"), ("prev", ""))}
+    page = AnalyzerPage.build(situation, **(asked | given))
+    saved = find_saved(request.GET["saved"]) if request.GET.get("saved") else None
+    if saved is not None and saved.notation == page.code:
+        page.saved_url = request.build_absolute_uri(short_link(saved.code))
+        page.saved_title = saved.title
+    return page
 
 
 # --- analyzer ---------------------------------------------------------------------------------
@@ -46,19 +73,13 @@ def analyze(request: HttpRequest) -> HttpResponse:
     # the length limit counts what was sent, here as in every other reader
     sent = query.get("pos")
     raw = sent if len(sent) > notation.MAX_LENGTH else notation.trim(sent) or analyzer.DEFAULT_NOTATION
-    error = ""
     try:
         if query.refusal:
             raise query.refusal
         situation = notation.parse(raw)
     except RulesError as exc:
-        error = describe(exc)
-        situation = None
-    page = AnalyzerPage.build(request, situation, raw=raw, error=error, error_field="pos")
-    status = 422 if situation is None else 200
-    if request.htmx:
-        return render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=status)
-    return _render_page(request, page, status=status)
+        return _render(request, _unreadable(request, raw, exc), status=422)
+    return _render(request, _page(request, situation))
 
 
 @require_safe
@@ -72,9 +93,8 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         if request.htmx:  # nothing to put in the panel; the page itself says what is wrong
             return HttpResponse(status=204)
-        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc), error_field="pos")
-        return _render_page(request, page, status=422)
-    page = AnalyzerPage.build(request, situation, raw=raw, view="edit")
+        return _render_page(request, _unreadable(request, raw, exc), status=422)
+    page = _page(request, situation, view="edit")
     page.what_ifs_inline = True
     if request.htmx:
         return render(request, "tutorials/analyzer.html#what-ifs", {"page": page})
@@ -89,10 +109,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     try:
         situation = notation.parse(raw)
     except RulesError as exc:
-        page = AnalyzerPage.build(request, None, raw=raw, error=describe(exc), error_field="pos")
-        if request.htmx:
-            return render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=422)
-        return _render_page(request, page, status=422)
+        return _render(request, _unreadable(request, raw, exc), status=422)
     query = Query(request)
     refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
     op = query.get("op")
@@ -103,24 +120,18 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
             raise refused
         new, tool = apply_edit(situation, query)
     except RulesError as exc:
-        new, tool, error = situation, request.GET.get("tool", ""), describe_refusal(exc, situation, op)
-        try:
-
-            Tool.parse(tool)
-        except RulesError:
-            tool = ""
+        new, error = situation, describe_refusal(exc, situation, op)
+        tool = read_tool(request.GET.get("tool", "")).code
     else:
         if new.to_notation() != situation.to_notation():
             prev = situation.to_notation()  # Undo goes back to the position before this edit
-    page = AnalyzerPage.build(request, new, tool=tool, error=error, error_field=_FIELD_OF_EDIT.get(op, ""),
-                              view=request.GET.get("view", "edit"),
-                              step=request.GET.get("step", "0"), prev=prev)
+    page = _page(request, new, tool=tool, error=error, error_field=_FIELD_OF_EDIT.get(op, ""), prev=prev)
     if error and op in ("deck", "won", "shape"):  # the field shows what was typed, not erased
         page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
     status = 422 if error else 200  # htmx swaps 422 too (base.html's responseHandling)
     if request.htmx:
         response = render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=status)
-        if op in ("tool", "colour", "value", "dice") or error:
+        if op in TOOL_OPS or error:
             # choosing a tool (or a refused edit) is not a step to undo with Back / Z
             return replace_url(response, page.url())
         return push_url(response, page.url())
@@ -142,7 +153,7 @@ def analyze_save(request: HttpRequest) -> HttpResponse:
         saved, situation = save_position(form.cleaned_data["pos"], form.cleaned_data["title"])
     except RulesError as exc:
         return _refused_save(request, raw, title, Refusal(describe(exc), exc.code), "pos")
-    page = AnalyzerPage.build(request, situation, prev="")
+    page = AnalyzerPage.build(situation)
     return redirect(page.url(saved=saved.code) + "#saved")
 
 
@@ -153,10 +164,9 @@ def _refused_save(request: HttpRequest, raw: str, title: str, refusal: Refusal, 
         situation = notation.parse(raw)
     except RulesError as bad_position:
         # the title cannot help: say what is wrong with the position
-        situation, field = None, "pos"
-        refusal = Refusal(describe(bad_position), bad_position.code)
-    page = AnalyzerPage.build(request, situation, raw=raw, error=refusal, prev="",
-                              error_field="title" if field == "title" else "pos")
+        return _render_page(request, _unreadable(request, raw, bad_position), status=422)
+    page = _page(request, situation, error=refusal, prev="",
+                 error_field="title" if field == "title" else "pos")
     page.typed["title"] = title[:1000]
     return _render_page(request, page, status=422)
 

@@ -1,2 +1,2 @@
-"""Drawing boards: the view of one cell, SVG boards for pages and PDFs, diagrams, and
-the step-by-step walkthrough of an engine answer."""
+"""Drawing boards: the view of one cell and what choosing it does, SVG boards for pages
+and PDFs, diagrams (the page's markup around them is in templates)."""

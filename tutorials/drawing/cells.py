@@ -1,5 +1,5 @@
 """The view of one cell of a board: what lies there, how it is drawn and described,
-and what clicking it does."""
+and what clicking it does (:class:`BoardAction`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,24 @@ from captain.rules import AttackCard, Board, Colour, Dice, Position, Treasure
 
 from tutorials.wording.events import card_phrase
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
+
+@dataclass(frozen=True)
+class BoardAction:
+    """What a control of a board does: action ``do`` with argument ``at``.
+
+    On a page whose boards only change its address, the control is a link, ``href``
+    (``str()`` of the action, so ``{{ url }}`` in a template writes it). Where a move
+    changes a stored table or game (a presenter's boards, a practice game), the board posts
+    a form with ``do`` and ``at`` to its own address instead, and ``href`` is empty.
+    """
+
+    do: str
+    at: str = ""
+    href: str = ""
+
+    def __str__(self) -> str:
+        return self.href
+
 
 # --- view model of one position --------------------------------------------------------------
 PIPS = {
@@ -43,8 +61,9 @@ class CellView:
     won_by: Colour | None = None
     classes: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    href: str | None = None
-    hx_href: str | None = None
+    #: what choosing the cell does: a link (the analyzer's edits), a board's action, or
+    #: nothing (``None``: the cell is drawn as a plain box)
+    href: BoardAction | str | None = None
 
     @property
     def label(self) -> str:
@@ -63,7 +82,16 @@ class CellView:
 
     @property
     def css(self) -> str:
-        return " ".join(self.classes)
+        """The classes the page's style sheet draws the cell by: ``cell``, the highlights
+        the page marked, and what lies there."""
+        css = ["cell", *self.classes]
+        if self.treasure is None:
+            css.append("no-treasure")
+        if self.dice:
+            css.append(f"has-dice colour-{self.dice.colour.value}")
+        if self.card or self.ghost:
+            css.append("occupied")
+        return " ".join(css)
 
 
 @lru_cache(maxsize=4096)
@@ -89,7 +117,8 @@ def _description(pos: Position, treasure: Treasure | None, card: AttackCard | No
     return "; ".join(str(p) for p in parts)
 
 
-def _grid(board: Board) -> list[list[CellView]]:
-    return [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
-             for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
+def board_cells(board: Board) -> list[list[CellView]]:
+    """Every cell of ``board``, row by row, as drawn before a page marks any of them."""
+    return [[CellView(Position(r, c), cell.treasure, cell.card, cell.dice)
+             for c, cell in enumerate(row)] for r, row in enumerate(board.rows)]
 

@@ -1,7 +1,7 @@
 """The one board renderer: SVG for every board position, on screen and in print.
 
 :func:`cell_svg` draws one position of a board view model
-(:class:`tutorials.tutorial.boards.CellView`: treasure faces as pips, dice, attack cards with
+(:class:`tutorials.drawing.cells.CellView`: treasure faces as pips, dice, attack cards with
 colour, letter *and* pattern, highlights). Web pages wrap these pictures in links;
 the PDF sheets lay the very same pictures out with :func:`board_svg`. Everything is
 drawn with presentation attributes (no CSS, no ``<defs>`` ids), so an SVG reads the

@@ -10,6 +10,7 @@ from captain.rules.captains.pace import Pace
 from captain.rules.situation import PLAYER_COUNTS, Collection, Mode
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
                              TickField, mode_field, sentence_of)
+from tutorials.http.positions import PATTERN as POSITION, read_position
 from tutorials.practice import games
 
 #: Who is the first start player: drawn at random, the learner, the captain after them.
@@ -93,7 +94,7 @@ class MoveForm(StrictForm):
         "invalid": sentence_of("play-no-version"), "required": sentence_of("play-no-version")})
     do = forms.ChoiceField(choices=[(d, d) for d in MOVES], error_messages={
         "invalid_choice": sentence_of("play-bad-move"), "required": sentence_of("play-bad-move")})
-    at = forms.RegexField(regex=r"^[0-9]{1,2}-[0-9]{1,2}$", required=False,
+    at = forms.RegexField(regex=f"^{POSITION}$", required=False,
                           error_messages={"invalid": sentence_of("play-bad-position")})
     card = forms.RegexField(regex=r"^[0-9]$", required=False,
                             error_messages={"invalid": sentence_of("play-bad-card")})
@@ -124,7 +125,7 @@ class MoveForm(StrictForm):
             return dict(games.CONTINUE)
         if do in ("begin", "pass", "ring"):
             return {"type": MOVES[do], "player": player}
-        position = [int(v) for v in c["at"].split("-")] if c.get("at") else None
+        position = read_position(c["at"]).to_json() if c.get("at") else None
         if do == "claim":
             return {"type": "claim", "player": player, "position": position}
         if do == "place":

@@ -73,7 +73,7 @@ def _on(pos: Position, what) -> dict:
     return {"cell": position_label(pos), "low": what.low, "high": what.high}
 
 
-class _Facts:
+class SeatFacts:
     """Public facts of the real board from the learner's seat."""
 
     def __init__(self, state, learner: Colour) -> None:
@@ -81,11 +81,11 @@ class _Facts:
         self.g = self.board.geometry
 
     def owner(self, pos: Position) -> Colour | None:
-        sq = self.board.at(pos)
-        if sq.card is not None:
-            return sq.card.colour
-        if sq.dice is not None:
-            return sq.dice.colour
+        cell = self.board.at(pos)
+        if cell.card is not None:
+            return cell.card.colour
+        if cell.dice is not None:
+            return cell.dice.colour
         return None
 
     def sandwich(self, pos: Position) -> tuple[Position, list[Position]] | None:
@@ -132,7 +132,7 @@ def _with_dice(square, colour: Colour):
     return cell_of(square.treasure, colour)
 
 
-def _claim(facts: _Facts, move: Claim) -> tuple[Hint, Hint]:
+def _claim(facts: SeatFacts, move: Claim) -> tuple[Hint, Hint]:
     pos = move.position
     treasure = facts.board.at(pos).treasure
     args = _on(pos, treasure)
@@ -169,7 +169,7 @@ def _claim(facts: _Facts, move: Claim) -> tuple[Hint, Hint]:
                       "average.") % args, ("DICE-2",)))
 
 
-def _place(facts: _Facts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
+def _place(facts: SeatFacts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
     pos, kind = move.position, move.kind
     args = {"cell": position_label(pos), "card": f"[{int(kind)}] {CARD_NAMES[kind]}"}
     hit = facts.in_reach(pos, kind)
@@ -201,7 +201,7 @@ def _place(facts: _Facts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
                  ("SET-1",)))
 
 
-def _roll(facts: _Facts, move: Roll) -> tuple[Hint, Hint]:
+def _roll(facts: SeatFacts, move: Roll) -> tuple[Hint, Hint]:
     hand = list(facts.state.player(facts.learner).dice)
     rolled = list(move.dice or hand)
     kept = list(hand)
@@ -231,7 +231,7 @@ def hints_for(practice, code: str, version: int) -> tuple[Hint, Hint] | None:
     move = strong_move(practice, code, version)
     if move is None:
         return None
-    facts = _Facts(practice.state, practice.learner)
+    facts = SeatFacts(practice.state, practice.learner)
     if isinstance(move, Claim):
         return _claim(facts, move)
     if isinstance(move, PlaceAttackCard):

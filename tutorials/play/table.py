@@ -27,7 +27,9 @@ from captain.rules import Colour, Position, Situation
 from captain.rules.game import GameState, Phase, apply
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
-from tutorials.drawing.cells import CellView, pips
+from tutorials.drawing.cells import BoardAction, CellView, board_cells, pips
+from tutorials.http.links import analyzer_url
+from tutorials.http.positions import position_arg
 from tutorials.play.action import Live
 from tutorials.practice import games
 from tutorials.walkthrough import StepNav, Walkthrough
@@ -43,14 +45,6 @@ STRENGTH_LABELS = {
 }
 #: event codes told in "this round so far" (Battle and Treasure Time have their own steps)
 _TOLD = ("game.", "dice.", "setting.")
-
-
-@dataclass
-class ActionAt:
-    """A board position that posts a move (``grid_html``'s ``href`` protocol)."""
-
-    do: str
-    at: str
 
 
 @dataclass(frozen=True)
@@ -74,7 +68,7 @@ class PlayedRound:
 
     @property
     def analyzer_url(self) -> str:
-        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation.to_notation()})}"
+        return analyzer_url(self.situation)
 
 
 def history(practice) -> tuple[list[PlayedRound], list]:
@@ -185,19 +179,14 @@ class GamePage:
         if self.walk is not None:
             return self.walk.cells(self.step)
         claimable = {tuple(a["position"]) for a in self.actions if a["type"] == "claim"}
-        grid = []
-        for r, row in enumerate(self.state.board.rows):
-            out = []
-            for c, sq in enumerate(row):
-                card = sq.card
-                cell = CellView(Position(r, c), sq.treasure, card, sq.dice,
-                                face_down=card is not None and card.colour is not self.learner)
-                if (r, c) in claimable:
-                    cell.href = ActionAt("claim", f"{r}-{c}")  # type: ignore[assignment]
+        grid = board_cells(self.state.board)
+        for row in grid:
+            for cell in row:
+                cell.face_down = cell.card is not None and cell.card.colour is not self.learner
+                if cell.pos in claimable:
+                    cell.href = BoardAction("claim", position_arg(cell.pos))
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice show this card: choose it to place a pair here"))
-                out.append(cell)
-            grid.append(out)
         return grid
 
     @property
@@ -262,7 +251,7 @@ class GamePage:
         for a in self._of("claim"):
             r, c = a["position"]
             treasure = board.at(Position(r, c)).treasure
-            out.append({"at": f"{r}-{c}", "label": position_label((r, c)),
+            out.append({"at": position_arg((r, c)), "label": position_label((r, c)),
                         "low": treasure.low, "high": treasure.high})
         return out
 
@@ -276,7 +265,7 @@ class GamePage:
         values = sorted({a["value"] for a in places})
         board = self.state.board
         return {
-            "positions": [{"at": f"{r}-{c}", "label": position_label((r, c)),
+            "positions": [{"at": position_arg((r, c)), "label": position_label((r, c)),
                            "treasure": board.at(Position(r, c)).treasure} for r, c in positions],
             "cards": [{"value": v, "name": CARD_NAMES[AttackKind(v)], "effect": CARD_EFFECTS[AttackKind(v)]}
                       for v in values],

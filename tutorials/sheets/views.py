@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -14,6 +11,7 @@ from django.views.decorators.http import require_safe
 from captain.rules import RulesError, notation
 
 from tutorials.http.limits import hit
+from tutorials.http.links import analyzer_url
 from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf
 from tutorials.wording.problems import describe
 
@@ -97,7 +95,7 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
     code = situation.to_notation()
-    share = request.build_absolute_uri(f"{reverse('tutorials:analyze')}?{urlencode({'pos': code})}")
+    share = request.build_absolute_uri(analyzer_url(code))
     try:
         paper = _paper(request)
     except _BadPaper:

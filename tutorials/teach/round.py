@@ -18,9 +18,7 @@ import random
 import re
 from collections.abc import Mapping
 from functools import cached_property
-from urllib.parse import urlencode
 
-from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -28,7 +26,8 @@ from django.utils.translation import gettext_lazy
 from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating,
                            Situation)
 from captain.rules.situation import SpeedOrder
-from tutorials.drawing.cells import CellView
+from tutorials.drawing.cells import CellView, board_cells
+from tutorials.http.positions import READ_PATTERN, position_arg, read_position
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
@@ -48,8 +47,8 @@ ROUND_NOTES = {
 }
 
 _STATE = re.compile(r"(?P<start>[rbgw])(?P<brush>[rbgw][0-5]|-)(?P<k>[0-9]{1,3})"
-                    r"\|(?P<cards>(?:[0-9]{2}[rbgw][0-5]\.?)*)")
-_CARD = re.compile(r"([0-9])([0-9])([rbgw])([0-5])")
+                    rf"\|(?P<cards>(?:{READ_PATTERN}[rbgw][0-5]\.?)*)")
+_CARD = re.compile(rf"({READ_PATTERN})([rbgw])([0-5])")
 
 
 class RoundBoard(ExampleBoard):
@@ -58,8 +57,9 @@ class RoundBoard(ExampleBoard):
     ``lesson`` is the section (:data:`ENTER` or :data:`RESOLVE`); ``options`` the table's
     (its ``players``, ``seats`` clockwise, ``variants``). State:
     ``<start><brush><k>|<cards>`` — the start player's letter, the brush (``r3`` or ``-``),
-    the resolve step, and the cards as ``<row><col><colour><value>`` joined by dots
-    (``01r3.12b1``: red [3] at B1, blue [1] at C2).
+    the resolve step, and the cards as ``<position><colour><value>`` joined by dots
+    (``0-1r3.1-2b1``: red [3] at B1, blue [1] at C2; tables stored before wrote a position
+    as two digits, ``01r3.12b1``, and are read too).
     """
 
     board_id = "round"
@@ -104,7 +104,7 @@ class RoundBoard(ExampleBoard):
 
     def state(self) -> str:
         brush = f"{self.brush.colour.letter}{self.brush.speed}" if self.brush else "-"
-        cards = ".".join(f"{p.row}{p.col}{c.colour.letter}{c.speed}" for p, c in sorted(self.cards.items()))
+        cards = ".".join(f"{position_arg(p)}{c.token}" for p, c in sorted(self.cards.items()))
         return f"{self.start.letter}{brush}{self.k}|{cards}"
 
     @classmethod
@@ -115,8 +115,8 @@ class RoundBoard(ExampleBoard):
             board = cls(lesson, options)
             board.note = "reset" if state else ""
             return board
-        cards = {Position(int(r), int(c)): AttackCard(Colour.from_letter(colour), AttackKind(int(v)))
-                 for r, c, colour, v in _CARD.findall(match["cards"])}
+        cards = {read_position(at): AttackCard(Colour.from_letter(colour), AttackKind(int(v)))
+                 for at, colour, v in _CARD.findall(match["cards"])}
         brush = match["brush"]
         chosen = None if brush == "-" else AttackCard.parse(brush)
         return cls(lesson, options, start=Colour.from_letter(match["start"]), brush=chosen, cards=cards,
@@ -128,9 +128,10 @@ class RoundBoard(ExampleBoard):
         return board
 
     def apply(self, action: str, arg: str, rng: random.Random) -> RoundBoard:
-        """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put``
-        (``<row><col>``, 0-based: the brush's card there, or off again), ``clear``, and
-        ``step`` (``next``, ``back``, ``reset``, ``end``) while resolving."""
+        """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put`` (a
+        position, :func:`~tutorials.http.positions.read_position`: the brush's card there,
+        or off again), ``clear``, and ``step`` (``next``, ``back``, ``reset``, ``end``)
+        while resolving."""
         if action == "start":
             chosen = next((c for c in self.seats if c.letter == arg), None)
             return self._with(start=chosen) if chosen else self._noted("not-seated")
@@ -139,8 +140,9 @@ class RoundBoard(ExampleBoard):
             if colour not in self.seats or (arg[1] == "5" and not self.scouts):
                 return self._noted("not-seated")
             return self._with(brush=AttackCard(colour, AttackKind(int(arg[1]))))
-        if action == "put" and re.fullmatch(r"[0-9]{2}", arg):
-            return self._put(Position(int(arg[0]), int(arg[1])))
+        pos = read_position(arg) if action == "put" else None
+        if pos is not None:
+            return self._put(pos)
         if action == "clear":
             return self._with(cards={}, k=0)
         if action == "step" and self.walk is not None and re.fullmatch(r"[0-9]{1,3}", arg):
@@ -190,17 +192,12 @@ class RoundBoard(ExampleBoard):
 
     def rows(self) -> list[list[CellView]]:
         """The grid: the cards entered (entering) or the board at the current step."""
-        if self.walk is not None:
-            grid = self.walk.cells(self.k)
-        else:
-            board = self.situation().board
-            grid = [[CellView(Position(r, c), sq.treasure, sq.card) for c, sq in enumerate(row)]
-                    for r, row in enumerate(board.rows)]
+        grid = self.walk.cells(self.k) if self.walk is not None else board_cells(self.situation().board)
         for row in grid:
             for cell in row:
                 cell.classes.append("faces-hidden")
                 if not self.resolving and not self.readonly:
-                    cell.href = self.action_url("put", f"{cell.pos.row}{cell.pos.col}")
+                    cell.href = self.action_url("put", position_arg(cell.pos))
         return grid
 
     @cached_property
@@ -234,7 +231,3 @@ class RoundBoard(ExampleBoard):
     def message(self) -> str:
         text = ROUND_NOTES.get(self.note)
         return str(text) % getattr(self, "note_args", {}) if text else ""
-
-    def analyzer_url(self) -> str:
-        """The table's position in the analyzer (what-ifs, a PDF, a share link)."""
-        return f"{reverse('tutorials:analyze')}?{urlencode({'pos': self.situation().to_notation()})}"

@@ -16,14 +16,14 @@ from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
 from tutorials.drawing.diagrams import all_diagrams
-from tutorials.drawing.grid import grid_html
+from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
 from tutorials.http.language import chosen_url
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import card_phrase as phrase
 from tutorials.wording.facts import facts
 from tutorials.wording.facts import table_facts as facts_of_table
-from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
+from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
 
 register = template.Library()
 
@@ -178,14 +178,21 @@ def list_separator() -> str:
     return pgettext("list separator", ", ")
 
 
-@register.simple_tag(takes_context=True)
+@register.inclusion_tag("tutorials/_grid.html", takes_context=True)
 def board_grid(context, rows, post_url=None):
-    """The whole board (:func:`tutorials.drawing.grid.grid_html`): ``{% board_grid rows %}``,
-    or ``{% board_grid rows post_url=board.post_url %}`` for a board whose positions post
-    forms (they carry the page's CSRF token)."""
+    """The whole board (``tutorials/_grid.html``): ``{% board_grid rows %}``, or
+    ``{% board_grid rows post_url=board.post_url %}`` for a board whose cells post forms
+    (they carry the page's CSRF token). ``rows`` may be ragged; the widest row sets the
+    columns."""
+    width = max((len(row) for row in rows), default=0)
+    return {"rows": rows, "width": width, "columns": COLUMN_LETTERS[:width], "post_url": post_url,
+            "csrf_token": context.get("csrf_token", "") if post_url else ""}
 
-    token = str(context.get("csrf_token", "")) if post_url else ""
-    return grid_html(rows, post_url=post_url, csrf_token=token)
+
+@register.filter
+def cell_svg(cell) -> str:
+    """One cell drawn (:func:`tutorials.drawing.svg.cell_svg`)."""
+    return draw_cell(cell)
 
 
 @register.filter(name="range_svg")

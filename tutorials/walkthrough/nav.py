@@ -13,23 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+from tutorials.drawing.cells import BoardAction
 from tutorials.walkthrough.steps import Walkthrough
 from tutorials.wording.events import Explanation
 
 
 @dataclass(frozen=True)
-class StepLink:
-    """The way to step ``step``: ``href`` for a link; a posted form sends ``do`` and ``at``."""
+class StepLink(BoardAction):
+    """The move to step ``step``: a link (``href``), or on a board whose moves are posted,
+    the board's action (``do`` and ``at``)."""
 
-    href: str
-    step: int
+    step: int = 0
     #: the number shown to readers (counted from 1 within the surface's steps)
-    number: int
-    do: str = "step"
-    at: str = ""
-
-    def __str__(self) -> str:
-        return self.href
+    number: int = 0
 
 
 @dataclass(frozen=True)
@@ -45,7 +41,7 @@ class StepNav:
 
     walk: Walkthrough
     k: int
-    url_for: Callable[[int], str]
+    url_for: Callable[[int], str | BoardAction]
     anchor: str = ""
     first: int = 0
     last: int = -1
@@ -89,11 +85,11 @@ class StepNav:
 
     # --- moves -----------------------------------------------------------------------------
     def link(self, k: int) -> StepLink:
-        """The move to step ``k``; a target that knows its own action and argument (a
-        board's :class:`~tutorials.tutorial.boards.ActionLink`) posts those."""
+        """The move to step ``k``: ``url_for(k)`` is an address, or a board's action
+        (:class:`~tutorials.drawing.cells.BoardAction`), which a posted form sends."""
         target = self.url_for(k)
-        return StepLink(str(target), k, k - self.first + 1, do=getattr(target, "do", "step"),
-                        at=getattr(target, "at", str(k)))
+        action = target if isinstance(target, BoardAction) else BoardAction("step", str(k), target)
+        return StepLink(action.do, action.at, action.href, step=k, number=k - self.first + 1)
 
     @property
     def posts(self) -> bool:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from captain.rules import Outcome, Position, Situation, Solution, solve
 from captain.rules.situation import Mode
-from tutorials.drawing.cells import CellView
+from tutorials.drawing.cells import CellView, board_cells
 from tutorials.wording.events import Explanation, card_at, explain
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, position_label
 
@@ -88,15 +88,13 @@ class Walkthrough:
 
     # --- drawing ---------------------------------------------------------------------------
     def cells(self, k: int, *, ghost_collected: bool = True):
-        """The board at step ``k``: rows of :class:`~tutorials.tutorial.boards.CellView`.
+        """The board at step ``k``: rows of :class:`~tutorials.drawing.cells.CellView`.
 
         ``ghost_collected=False`` keeps collected players' attack cards drawn in full
         (printed diagrams read better that way).
         """
 
-        board = self.situation.board
-        grid = [[CellView(Position(r, c), sq.treasure, sq.card, sq.dice)
-                 for c, sq in enumerate(row)] for r, row in enumerate(board.rows)]
+        grid = board_cells(self.situation.board)
         cells = {c.pos: c for row in grid for c in row}
         if not self.steps:
             return grid

@@ -244,14 +244,14 @@ def _check_roll(state: GameState, action: Roll, strategy: bool) -> None:
 
 
 def _check_claim(state: GameState, action: Claim) -> None:
-    sq = state.board.get(action.position)
-    if sq is None or sq.treasure is None:
+    cell = state.board.get(action.position)
+    if cell is None or cell.treasure is None:
         raise _illegal(f"no treasure card at {action.position}", "DICE-2", "no-card",
                        position=list(action.position))
-    if sq.occupant is not None:
+    if cell.occupant is not None:
         raise _illegal(f"the card at {action.position} already holds dice", "DICE-2",
                        "occupied", position=list(action.position))
-    if pair_left(state.player(action.player).dice, sq.treasure.faces) is None:
-        raise _illegal(f"{action.player.value}'s dice in hand do not show {sq.treasure.low} and "
-                       f"{sq.treasure.high}", "DICE-2", "no-pair",
+    if pair_left(state.player(action.player).dice, cell.treasure.faces) is None:
+        raise _illegal(f"{action.player.value}'s dice in hand do not show {cell.treasure.low} and "
+                       f"{cell.treasure.high}", "DICE-2", "no-pair",
                        position=list(action.position))

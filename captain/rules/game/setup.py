@@ -22,7 +22,7 @@ def _rng(state_seed: int, draws: int) -> random.Random:
     return random.Random(state_seed * 1_000_003 + draws)
 
 
-def _roll(seed: int, draws: int, n: int) -> tuple[tuple[int, ...], int]:
+def rolled_faces(seed: int, draws: int, n: int) -> tuple[tuple[int, ...], int]:
     """``n`` dice (ascending) for roll number ``draws`` of the game with ``seed``, and
     the next draw number.
 

@@ -21,7 +21,7 @@ from ..situation import DICE_PER_PLAYER, Mode, Seating, table_setup
 from ..resolve.treasure import after_treasure_time, resolve_round
 from .actions import Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll
 from .legal import can_place_in_principle, check, listing, pair_left, pairs_shown, without_values
-from .setup import _roll
+from .setup import rolled_faces
 from .state import GameState, Phase, PlayerState, RoundRecord
 
 
@@ -132,7 +132,7 @@ def _start_dice_time(state: GameState) -> GameState:
     players = []
     draws = state.draws
     for p in state.players:
-        dice, draws = _roll(state.seed, draws, DICE_PER_PLAYER)
+        dice, draws = rolled_faces(state.seed, draws, DICE_PER_PLAYER)
         players.append(_evolve(p, dice=dice, rolled=True, false_bell=False))
     strategy = state.rules.mode is Mode.STRATEGY
     new = _evolve(state, players=tuple(players), draws=draws, phase=Phase.DICE,
@@ -155,10 +155,10 @@ def _roll_dice(state: GameState, action: Roll) -> GameState:
     if strategy:
         keep = without_values(ps.dice, action.dice or ())
         assert keep is not None
-        fresh, draws = _roll(state.seed, state.draws, len(action.dice or ()))
+        fresh, draws = rolled_faces(state.seed, state.draws, len(action.dice or ()))
         dice = tuple(sorted(keep + fresh))
     else:
-        dice, draws = _roll(state.seed, state.draws, len(ps.dice))
+        dice, draws = rolled_faces(state.seed, state.draws, len(ps.dice))
     could_claim = not pairs_shown(ps.dice).isdisjoint(state.board.free_faces().values())
     new = _evolve(state, players=_set_player(state, _evolve(ps, dice=dice)), draws=draws,
                   log=(Event.of("dice.roll", "STRAT-2" if strategy else "DICE-3", {
@@ -180,8 +180,8 @@ def _claim(state: GameState, action: Claim) -> GameState:
     Time's SET-4 handles an empty hand). In strategy mode a placement that completes a
     line ends Dice Time at once (STRAT-3)."""
     ps = state.player(action.player)
-    sq = state.board.at(action.position)
-    treasure = sq.treasure
+    cell = state.board.at(action.position)
+    treasure = cell.treasure
     assert treasure is not None
     left = pair_left(ps.dice, treasure.faces)
     assert left is not None
@@ -317,7 +317,7 @@ def _resolve_round(state: GameState) -> GameState:
     battle, treasure = resolve_round(board, state.seating, state.rules)
     g = board.geometry
     index = g.index
-    cells = [sq for row in board.rows for sq in row]  # in bit order
+    cells = [cell for row in board.rows for cell in row]  # in bit order
     won_all = 0
     won_now: dict[Colour, tuple[Treasure, ...]] = {}
     for colour, positions in treasure.winnings.items():

@@ -299,10 +299,10 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     at = 0
     bit = 1
     for row in board.rows:
-        for sq in row:
-            if sq.treasure is not None:
+        for cell in row:
+            if cell.treasure is not None:
                 treasure |= bit
-            card = sq.occupant
+            card = cell.occupant
             if card is not None and card.__class__ is AttackCard:
                 value = _VALUE[card.kind]
                 colour = card.colour

@@ -215,10 +215,10 @@ def lay_out(board: Board, deck: Sequence[Treasure], end: Refill) -> tuple[Board,
         return Board(((Cell(),),)), rest
     if end.in_place:
         cards = iter(drawn)
-        rows = tuple(tuple(sq if sq.treasure is not None else _plain(next(cards)) for sq in row)
+        rows = tuple(tuple(cell if cell.treasure is not None else _plain(next(cards)) for cell in row)
                      for row in board.rows)
         return Board(rows), rest
-    cards = [sq.treasure for row in board.rows for sq in row if sq.treasure is not None] + list(drawn)
+    cards = [cell.treasure for row in board.rows for cell in row if cell.treasure is not None] + list(drawn)
     n_rows, n_cols = end.shape
     rows = tuple(tuple(_plain(t) for t in cards[r * n_cols:(r + 1) * n_cols]) for r in range(n_rows))
     return Board(rows), rest

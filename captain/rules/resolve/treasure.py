@@ -166,11 +166,11 @@ def board_masks(board: Board) -> tuple[int, dict[Colour, int]]:
     index = board.geometry.index
     treasure = 0
     cards: dict[Colour, int] = {}
-    for pos, sq in board:
+    for pos, cell in board:
         bit = 1 << index[pos]
-        if sq.treasure is not None:
+        if cell.treasure is not None:
             treasure |= bit
-        card = sq.occupant
+        card = cell.occupant
         if card is not None and card.__class__ is AttackCard:
             cards[card.colour] = cards.get(card.colour, 0) | bit
     return treasure, cards
@@ -279,13 +279,13 @@ def after_treasure_time(board: Board, won: int) -> Board:
     bit = 1
     for row in board.rows:
         kept = []
-        for sq in row:
+        for cell in row:
             if won & bit:
                 kept.append(_EMPTY)
-            elif sq.occupant is not None:
-                kept.append(cell_of(sq.treasure))  # type: ignore[arg-type]
+            elif cell.occupant is not None:
+                kept.append(cell_of(cell.treasure))  # type: ignore[arg-type]
             else:
-                kept.append(sq)
+                kept.append(cell)
             bit <<= 1
         rows.append(tuple(kept))
     return Board(tuple(rows))

@@ -27,7 +27,7 @@ from ..model import AttackCard, AttackKind, Board, Colour, Position, Cell, Treas
 from ..resolve.treasure import resolve_round
 from ..situation import RuleSet, Seating
 from .players import POLICIES, play_game
-from .simulate import _pool
+from .simulate import spawned_pool
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ def bench(games_seconds: float = 3.0, rounds: int = 41) -> str:
                  f"(median of 3 runs: {rates[0]:.0f}-{rates[-1]:.0f})")
     cores = os.cpu_count() or 1
     if cores > 1:
-        with _pool(cores) as pool:
+        with spawned_pool(cores) as pool:
             results = list(pool.map(_random_games, [i * 1_000_000 for i in range(cores)],
                                     [games_seconds] * cores))
         # each process times its own games, so starting the processes is not counted;

@@ -107,7 +107,7 @@ def simulate(players: int, games: int, seed: int, mode: Mode = Mode.ACTION,
     if jobs > 1 and games > 1:
         jobs = min(jobs, games)
         bounds = [games * k // jobs for k in range(jobs + 1)]
-        with _pool(jobs) as pool:
+        with spawned_pool(jobs) as pool:
             parts = list(pool.map(_simulate_block, [players] * jobs,
                                   [bounds[k + 1] - bounds[k] for k in range(jobs)],
                                   [seed + bounds[k] for k in range(jobs)],
@@ -174,7 +174,7 @@ def report(tally: Tally, players: int, games: int, mode: Mode, policy: str, seco
     ])
 
 
-def _pool(processes: int) -> concurrent.futures.ProcessPoolExecutor:
+def spawned_pool(processes: int) -> concurrent.futures.ProcessPoolExecutor:
     """Worker processes started fresh ("spawn"): forking a process that runs threads
     (a test runner, a web server) can deadlock the child."""
     return concurrent.futures.ProcessPoolExecutor(

@@ -34,7 +34,7 @@ def draw(board: Board) -> list[str]:
     width = max(len(r) for r in board.rows)
     lines = ["     " + " ".join(f"{_COLS[c]:<5}" for c in range(width)).rstrip()]
     for r, row in enumerate(board.rows):
-        lines.append(f"  {r + 1:>2} " + " ".join(f"{sq.token:<5}" for sq in row).rstrip())
+        lines.append(f"  {r + 1:>2} " + " ".join(f"{cell.token:<5}" for cell in row).rstrip())
     return lines
 
 
@@ -93,8 +93,8 @@ def _action_lines(before: GameState, action, after: GameState, rolls: dict[Colou
             return [f"    {who} re-rolls all: {hand}"]
         return [f"    {who} re-rolls {_faces(action.dice)}: {hand}"]
     if isinstance(action, Claim):
-        sq = before.board.at(action.position)
-        return [f"  {who} claims {_label(action.position)} ({sq.treasure})"]
+        cell = before.board.at(action.position)
+        return [f"  {who} claims {_label(action.position)} ({cell.treasure})"]
     if isinstance(action, RingBell):
         if after.phase is before.phase:
             return [f"  {who} rings a false bell (DICE-6)"]

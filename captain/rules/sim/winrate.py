@@ -20,7 +20,7 @@ from ..captains.strengths import captain
 from ..model import Colour
 from ..situation import Mode, RuleSet
 from .players import DiceTimeLength, play_game
-from .simulate import _pool
+from .simulate import spawned_pool
 
 
 @dataclass
@@ -92,7 +92,7 @@ def winrate(strength: str, against: str, *, players: int = 4, games: int = 1000,
         return _block(strength, against, players, 0, games, seed, mode)
     jobs = min(jobs, games)
     bounds = [games * k // jobs for k in range(jobs + 1)]
-    with _pool(jobs) as pool:
+    with spawned_pool(jobs) as pool:
         parts = list(pool.map(_block, [strength] * jobs, [against] * jobs, [players] * jobs,
                               bounds[:-1], [bounds[k + 1] - bounds[k] for k in range(jobs)],
                               [seed] * jobs, [mode] * jobs))
