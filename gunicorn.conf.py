@@ -22,6 +22,11 @@ timeout = 30
 # links with its own English "414 URI Too Long"; at the largest it allows, the site says in
 # the reader's language what is wrong with an over-long position
 limit_request_line = 8190
+# nginx in front (docs/production.md) reads header lines of up to 32 KiB, so that it can
+# answer a request it refuses in the reader's language; what it passes on must not be
+# refused again here in gunicorn's own English
+limit_request_field_size = 32 * 1024 + 64
+limit_request_fields = 32768
 
 
 def post_worker_init(worker):

@@ -19,6 +19,7 @@ import secrets
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -287,3 +288,116 @@ class Browser:
                                              {"players": "4", "mode": "action"})
         assert status == 302, body[:1000]
         return headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+
+
+# --- nginx in front ------------------------------------------------------------------------
+#: nginx's main configuration around the site's part (docs/production.md: Debian's
+#: /etc/nginx/nginx.conf plays this part), every path below the test's own folder
+NGINX_MAIN = """\
+daemon off;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+{user}
+events {{ worker_connections 2048; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log {prefix}/access.log;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    include {site}/site.conf;
+}}
+"""
+
+
+def tls_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 (certificate, key), made once per folder."""
+    cert, key = folder / "tls.crt", folder / "tls.key"
+    if not cert.exists():
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                        "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1"],
+                       check=True, capture_output=True)
+    return cert, key
+
+
+@dataclass
+class Proxy:
+    """nginx in front of a :class:`Server`, as docs/production.md sets it up: HTTPS on
+    ``port``, plain HTTP (a redirect) on ``http_port``."""
+
+    port: int
+    http_port: int
+    prefix: Path
+    site: Path               # what manage.py nginx_site wrote
+    process: subprocess.Popen
+    server: Server
+
+    def connection(self, *, source: str = "127.0.0.1", timeout: float = 60) -> http.client.HTTPSConnection:
+        """A connection to nginx from the loopback address ``source`` (each its own client)."""
+        context = ssl.create_default_context(cafile=str(self.prefix / "tls.crt"))
+        return http.client.HTTPSConnection("127.0.0.1", self.port, timeout=timeout, context=context,
+                                           source_address=(source, 0))
+
+    def request(self, method: str, path: str, *, body: bytes | None = None,
+                headers: dict[str, str] | None = None, source: str = "127.0.0.1",
+                client: str | None = None, timeout: float = 60) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One request on a new connection: ``(status, headers, body)``; ``client`` (as
+        :class:`Browser` gives it) is a loopback address to send from, like ``source``."""
+        conn = self.connection(source=client or source, timeout=timeout)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.headers, response.read()
+        finally:
+            conn.close()
+
+    def get(self, path: str, **kwargs) -> tuple[int, http.client.HTTPMessage, bytes]:
+        return self.request("GET", path, **kwargs)
+
+    def error_log(self) -> str:
+        return (self.prefix / "error.log").read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
+                       upstream: str | None = None, options: tuple[str, ...] = ()) -> Iterator[Proxy]:
+    """gunicorn (:func:`serve`) with nginx in front, configured by ``manage.py nginx_site``
+    as docs/production.md says, with ``options`` on top; ``upstream`` points nginx elsewhere
+    (a port where nothing answers, say) while gunicorn still runs."""
+    if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
+        pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
+    port, http_port = free_port(), free_port()
+    prefix = Path(release.tmp) / f"nginx-{port}"
+    prefix.mkdir()
+    cert, key = tls_certificate(prefix)
+    # (the origin without a port is what harness.Browser sends)
+    server_env = {"DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port},https://127.0.0.1", **(env or {})}
+    with serve(release, workers=workers, env=server_env) as server:
+        site = prefix / "site"
+        finish(manage("nginx_site", str(site), "--host", f"127.0.0.1:{port}",
+                      "--upstream", upstream or f"127.0.0.1:{server.port}",
+                      "--certificate", str(cert), "--certificate-key", str(key),
+                      "--https-port", str(port), "--http-port", str(http_port), "--no-ipv6", *options,
+                      env={**release.env, **server_env}), "manage.py nginx_site")
+        user = "user root;" if os.geteuid() == 0 else ""
+        (prefix / "nginx.conf").write_text(NGINX_MAIN.format(prefix=prefix, site=site, user=user))
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        log = prefix / "error.log"
+        process = subprocess.Popen(
+            [nginx, "-p", str(prefix), "-e", str(log), "-c", str(prefix / "nginx.conf")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(port, process, "nginx", log)
+            yield Proxy(port, http_port, prefix, site, process, server)
+        finally:
+            process.send_signal(signal.SIGQUIT)  # graceful: finish what is in flight
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -316,6 +316,10 @@ _FIXED.update({
     "server-error": gettext_lazy("Something went wrong on the server, so this request could not be "
                                  "answered. Please try again in a moment."),
     "unavailable": gettext_lazy("The server cannot answer right now. Please try again in a moment."),
+    # refused by nginx in front (tutorials.http.proxy_site) before the site saw them
+    "address-too-long": gettext_lazy("The request's address is too long for the server; send long "
+                                     "input in a request body."),
+    "headers-too-large": gettext_lazy("The request's headers are too large for the server."),
     "stale-version": gettext_lazy("The game has moved on since you chose this action: read it again and "
                                   "choose anew."),
 })

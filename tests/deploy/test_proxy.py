@@ -1,0 +1,154 @@
+"""nginx in front of gunicorn, as docs/production.md sets it up (``manage.py nginx_site``):
+HTTPS, static files from nginx, its own refusals worded as the site's pages (or, under
+``/api/``, the API's problems) with the same security headers as the site's answers.
+
+The load it holds off (slow clients, refused bursts, over-long addresses) is measured in
+test_proxy_load.py.
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import json
+import re
+import socket
+import ssl
+
+import pytest
+from harness import Browser, free_port, serve_behind_nginx
+
+#: headers every answer carries, the site's and nginx's alike
+SECURITY = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
+            "Cross-Origin-Opener-Policy", "Permissions-Policy", "Strict-Transport-Security")
+
+
+@pytest.fixture(scope="module")
+def proxy(bare_release):
+    with serve_behind_nginx(bare_release) as running:
+        yield running
+
+
+def _without_nonce(policy: str) -> str:
+    return re.sub(r" 'nonce-[^']+'", "", policy)
+
+
+def _site_headers(proxy) -> dict[str, str]:
+    _status, headers, _body = proxy.get("/en/tutorial/")
+    return {name: _without_nonce(headers[name]) for name in SECURITY if headers[name]}
+
+
+def _assert_site_headers(proxy, headers) -> None:
+    expected = _site_headers(proxy)
+    assert set(expected) == set(SECURITY), f"the site's own page lacks some: {expected}"
+    assert {name: headers[name] for name in SECURITY} == expected
+
+
+def test_pages_pass_through_and_static_files_come_from_nginx(proxy):
+    status, headers, body = proxy.get("/ja/tutorial/")
+    assert status == 200 and '<html lang="ja">' in body.decode()
+    stylesheet = re.search(rb'href="(/static/css/site\.[0-9a-f]{12}\.css)"', body)[1].decode()
+    status, headers, css = proxy.get(stylesheet, headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["Content-Type"].startswith("text/css")
+    assert headers["Content-Encoding"] == "gzip", "nginx should send collectstatic's .gz file"
+    assert headers["Cache-Control"] == "public, max-age=315360000, immutable"
+    # the file is the same for every reader: no Vary on cookies or languages
+    assert "Cookie" not in (headers["Vary"] or "") and "Accept-Language" not in (headers["Vary"] or "")
+    _assert_site_headers(proxy, headers)
+    # a name this release does not have is the site's 404, in the reader's language
+    status, headers, body = proxy.get("/static/css/site.000000000000.css", headers={"Accept-Language": "de"})
+    assert status == 404 and '<html lang="de">' in body.decode()
+
+
+def test_links_name_the_public_host_whatever_host_the_client_sent(proxy):
+    browser = Browser(proxy, "127.0.8.1")
+    code = browser.start_table()
+    _status, _headers, body = browser.request("GET", f"/en/teach/{code}/", Host="127.0.0.1:6666")
+    guest_links = re.findall(r"https?://[^\s\"<]*/t/" + code, body.decode())
+    assert guest_links and set(guest_links) == {f"https://127.0.0.1:{proxy.port}/t/{code}"}
+
+
+def test_plain_http_leads_to_https_keeping_the_method(proxy):
+    with socket.create_connection(("127.0.0.1", proxy.http_port), timeout=10) as sock:
+        sock.sendall(b"POST /api/v1/positions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")
+        head = sock.recv(4096).decode()
+    assert head.startswith("HTTP/1.1 308")
+    assert f"Location: https://127.0.0.1:{proxy.port}/api/v1/positions" in head
+
+
+def _raw(proxy, line: bytes, headers: bytes = b"", body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    """Send a request as bytes over TLS (``line``, then header lines); the answer's status,
+    headers (title-cased names) and body."""
+    context = ssl.create_default_context(cafile=str(proxy.prefix / "tls.crt"))
+    with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as plain, \
+            context.wrap_socket(plain, server_hostname="127.0.0.1") as sock:
+        sock.sendall(line + b"\r\nHost: x\r\n" + headers + b"Connection: close\r\n\r\n" + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _sep, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    answer = collections.defaultdict(str)
+    for header in lines[1:]:
+        name, _sep, value = header.partition(":")
+        answer[name.strip().title()] = value.strip()
+    return int(lines[0].split()[1]), answer, body
+
+
+@pytest.mark.parametrize(("lang", "status", "line", "headers", "body"), [
+    # a notation of 900 full-width characters, 9 bytes each once encoded: the address's language
+    ("de", 414, b"GET /de/analyze/?pos=" + b"%E3%80%80" * 900 + b" HTTP/1.1", b"", b""),
+    # the address names no language here: the cookie does
+    ("ja", 431, b"GET / HTTP/1.1",
+     b"Cookie: captain_language=ja\r\nX-Game-Key: " + b"k" * 40_000 + b"\r\n", b""),
+    # nothing but the request line was read: the default language
+    ("en", 400, b"GET\x01 / HTTP/1.1", b"Accept-Language: de\r\n", b""),
+    ("de", 413, b"POST /de/analyze/save/ HTTP/1.1",
+     b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 70000\r\n", b"a" * 70000),
+])
+def test_nginxs_own_refusals_are_the_sites_pages(proxy, lang, status, line, headers, body):
+    got, answer, content = _raw(proxy, line, headers, body)
+    assert got == status, (got, answer, content[:300])
+    page = content.decode()
+    assert f'<html lang="{lang}">' in page and 'data-testid="proxy-error"' in page
+    assert answer["Content-Type"] == "text/html; charset=utf-8"
+    assert answer["Problem-Code"] and answer["Cache-Control"] == "no-store"
+    assert re.search(r'href="/static/css/site\.[0-9a-f]{12}\.css"', page), "the page must be styled"
+    _assert_site_headers(proxy, answer)
+
+
+def test_an_address_too_long_for_the_api_answers_its_problem_json(proxy):
+    # past a request line too long to read, the Accept header tells an API client
+    status, headers, body = proxy.get("/api/v1/positions/" + "x" * 9000,
+                                      headers={"Accept-Language": "de", "Accept": "application/json"})
+    assert status == 414 and headers["Content-Type"] == "application/json; charset=utf-8"
+    problem = json.loads(body)
+    assert problem["detail"][0]["code"] == "address-too-long" == headers["Problem-Code"]
+    assert "Adresse" in problem["message"], problem["message"]
+
+
+def test_too_many_requests_wait_at_nginx_then_are_refused_in_the_readers_words(bare_release):
+    # one request a second: ten may queue, and the first two of those pass at once
+    with serve_behind_nginx(bare_release, workers=1, options=("--requests-per-second", "1")) as slow:
+        def ask(_):
+            return slow.get("/", headers={"Accept-Language": "ja"}, source="127.0.7.1")
+
+        with concurrent.futures.ThreadPoolExecutor(24) as pool:
+            answers = list(pool.map(ask, range(24)))
+        statuses = [status for status, _headers, _body in answers]
+        assert statuses.count(302) >= 3 and statuses.count(429) >= 10, statuses
+        status, headers, body = next(answer for answer in answers if answer[0] == 429)
+        # the path names no language: Accept-Language does
+        assert '<html lang="ja">' in body.decode() and headers["Retry-After"] == "2"
+        assert headers["Problem-Code"] == "rate-limited"
+        # another address is not held up by it
+        assert slow.get("/en/rules/", source="127.0.7.2")[0] == 200
+
+
+def test_a_site_that_does_not_answer_is_a_page_not_a_bare_502(bare_release):
+    with serve_behind_nginx(bare_release, workers=1, upstream=f"127.0.0.1:{free_port()}") as down:
+        status, headers, body = down.get("/de/tutorial/")
+        assert status == 502 and '<html lang="de">' in body.decode()
+        assert headers["Retry-After"] == "10" and headers["Problem-Code"] == "unavailable"
+        status, headers, body = down.get("/api/v1/positions/abc", headers={"Accept-Language": "ja"})
+        assert status == 502 and json.loads(body)["detail"][0]["code"] == "unavailable"

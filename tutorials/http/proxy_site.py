@@ -1,0 +1,183 @@
+"""What nginx in front of gunicorn needs from the site (docs/production.md, "nginx in front").
+
+nginx buffers every request and answer, holds slow clients, serves the static files and
+slows or refuses clients that ask too often, so no gunicorn thread ever waits for a client.
+Some requests it answers itself, before the site sees them: a request line, header or body
+over its limits (400, 413, 414, 431), too many requests from one address (429), and
+gunicorn not answering (502, 504). Those answers must read like the site's own: the page in
+the reader's language with the site's header, or under ``/api/`` the API's problem JSON,
+each with the security headers every answer of the site carries.
+
+:func:`write_site` writes the configuration (``templates/deploy/nginx.conf``) and those
+answers, one file per language and status, rendered here with the site's templates and
+hashed static names; nginx picks the file by the address's language prefix, the language
+cookie, then ``Accept-Language``. Run it after ``collectstatic``, on every release.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.csp import ContentSecurityPolicyMiddleware
+from django.middleware.security import SecurityMiddleware
+from django.template.loader import render_to_string
+from django.utils import formats, translation
+from django.utils.translation import gettext_lazy as _
+from django_permissions_policy import PermissionsPolicyMiddleware
+
+from captain.rules.notation import MAX_LENGTH
+from tutorials.http.problem_json import api_problem
+
+#: The statuses nginx answers itself, and the problem code of each (the ``Problem-Code``
+#: header an htmx request's notice reads, and the API's ``code``). 431 is nginx's 494
+#: ("request header too large"), sent as what it is.
+STATUS_CODES = {400: "bad-request", 413: "too-large", 414: "address-too-long", 429: "rate-limited",
+                431: "headers-too-large", 502: "unavailable", 504: "unavailable"}
+
+#: Seconds after which a client may ask again (``Retry-After``), where waiting helps.
+RETRY_AFTER = {429: 2, 502: 10, 504: 10}
+
+#: What each page says: its headline, then what happened and what to do.
+PAGES = {
+    400: (_("The request could not be read"),
+          _("Your browser sent a request the site could not read, so nothing was changed. Go back and "
+            "try again.")),
+    413: (_("Too much was sent"),
+          _("What you sent is larger than the site takes (at most %(limit)s KiB), so nothing was "
+            "changed. A position or a title is never that long: check what was pasted, then send it "
+            "again.")),
+    414: (_("This address is too long"),
+          _("The address of this page is longer than the site reads. This usually means that far too "
+            "much was pasted as a position: a position has at most %(characters)s characters. Go back, "
+            "shorten what you pasted, and try again.")),
+    429: (_("Too many requests"),
+          _("Too many requests came from your network in a short time. Please wait a few seconds, "
+            "then try again.")),
+    431: (_("Your browser sent too much"),
+          _("Your browser sent more with this request than the site reads, usually too many or too "
+            "large cookies. Delete this site's cookies in your browser, then try again.")),
+    502: (_("The site is not answering"),
+          _("The site cannot answer right now, perhaps because it is being restarted. Nothing you "
+            "saved is lost. Please try again in a minute.")),
+    504: (_("The site took too long"),
+          _("The site did not answer in time. Nothing you saved is lost. Please try again in a "
+            "moment.")),
+}
+
+#: The longest request line and header line nginx reads at all (longer: 414 and 431 with
+#: nothing of the request known, so in the default language). Lines that fit are read
+#: whole, so that the answers below can be in the reader's language.
+HEADER_BUFFER = "32k"
+
+#: The longest address nginx passes on; longer ones answer the 414 page in the reader's
+#: language. gunicorn takes request lines up to 8190 bytes (gunicorn.conf.py).
+ADDRESS_LIMIT = 8000
+
+
+def security_headers(*, https: bool) -> dict[str, str]:
+    """The security headers the site's middlewares give every answer, as they would give
+    them to an answer without a page of its own (no script nonce): the same middlewares
+    run over an empty response, so nginx's answers cannot drift from the site's."""
+    request = HttpRequest()
+    request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "443" if https else "80",
+                    "wsgi.url_scheme": "https" if https else "http"}
+    if https:
+        request.META["HTTP_X_FORWARDED_PROTO"] = "https"
+
+    def empty(_request):
+        return HttpResponse()
+
+    # outermost last, as in settings.MIDDLEWARE
+    handler = empty
+    for middleware in (PermissionsPolicyMiddleware, XFrameOptionsMiddleware,
+                       ContentSecurityPolicyMiddleware, SecurityMiddleware):
+        handler = middleware(handler)
+    response = handler(request)
+    names = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
+             "Cross-Origin-Opener-Policy", "Permissions-Policy", "Strict-Transport-Security")
+    return {name: response[name] for name in names if response.has_header(name)}
+
+
+def error_page(status: int, lang: str) -> str:
+    """The page nginx answers ``status`` with, in ``lang``: ``templates/proxy_error.html``."""
+    request = HttpRequest()
+    request.path = request.path_info = f"/{lang}/"
+    request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "443"}
+    with translation.override(lang):
+        # no CSRF token: the page is the same file for every reader and holds no form
+        headline, lead = PAGES[status]
+        lead = str(lead) % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024,
+                            "characters": formats.number_format(MAX_LENGTH, force_grouping=True)}
+        return render_to_string("proxy_error.html", {
+            "status": status, "headline": headline, "lead": lead, "page_url": f"/{lang}/",
+            "csrf_token": ""}, request=request)
+
+
+def error_problem(status: int, lang: str) -> str:
+    """The API's problem JSON nginx answers ``status`` with under ``/api/``, in ``lang``."""
+    params = {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} if status == 413 else {}
+    with translation.override(lang):
+        response = api_problem(HttpRequest(), status, STATUS_CODES[status], **params)
+    return json.dumps(json.loads(response.content), ensure_ascii=False, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class ProxySite:
+    """Where nginx listens and what it passes on: see ``manage.py nginx_site --help``."""
+
+    upstream: str               # gunicorn's address, host:port or unix:/path
+    public_host: str            # the site's host name (and port, if not 443) in its links
+    https_port: int = 443
+    http_port: int | None = 80  # answers only with a redirect to HTTPS; None: no such server
+    certificate: str = ""
+    certificate_key: str = ""
+    requests_per_second: int = 50
+    ipv6: bool = True           # listen on [::] too
+
+    @property
+    def server_name(self) -> str:
+        return self.public_host.rsplit(":", 1)[0] if self.public_host.count(":") == 1 else self.public_host
+
+
+def write_site(site: ProxySite, folder: Path) -> list[Path]:
+    """Write ``folder/site.conf`` (an ``http``-context file for nginx's ``include``) and
+    the answers it serves below ``folder/errors/``; returns the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    errors = folder / "errors"
+    written = []
+    languages = [code for code, _name in settings.LANGUAGES]
+    for lang in languages:
+        (errors / lang).mkdir(parents=True, exist_ok=True)
+        for status in STATUS_CODES:
+            for name, text in ((f"{status}.html", error_page(status, lang)),
+                               (f"{status}.json", error_problem(status, lang))):
+                path = errors / lang / name
+                path.write_text(text, encoding="utf-8")
+                written.append(path)
+    headers = folder / "security_headers.conf"
+    headers.write_text("".join(f'add_header {name} "{value}" always;\n'
+                               for name, value in security_headers(https=True).items()), encoding="utf-8")
+    written.append(headers)
+    conf = folder / "site.conf"
+    conf.write_text(render_to_string("deploy/nginx.conf", {
+        "site": site, "errors": errors.resolve(), "static_root": Path(settings.STATIC_ROOT).resolve(),
+        "static_url": settings.STATIC_URL, "languages": languages,
+        "default_language": settings.LANGUAGE_CODE.split("-")[0],
+        "language_cookie": settings.LANGUAGE_COOKIE_NAME,
+        "headers": headers.resolve(),
+        "answers": [{"status": status, "code": code, "retry_after": RETRY_AFTER.get(status)}
+                    for status, code in STATUS_CODES.items()],
+        # ten seconds of requests may queue; the first two seconds' worth pass at once
+        "burst": site.requests_per_second * 10, "delay": site.requests_per_second * 2,
+        "body_limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}k",
+        "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT,
+        # a render may take RENDER_TIMEOUT seconds before the site answers 503 itself
+        "read_timeout": settings.RENDER_TIMEOUT + 15,
+    }), encoding="utf-8")
+    written.append(conf)
+    return written

@@ -1,0 +1,50 @@
+"""``python manage.py nginx_site <folder>``: the release step that writes nginx's part.
+
+Writes ``<folder>/site.conf``, to be included in nginx's ``http`` block, and the pages
+and API problems nginx answers with itself below ``<folder>/errors/``
+(:mod:`tutorials.http.proxy_site`). Run it after ``collectstatic`` on every release, then
+``nginx -s reload``; docs/production.md shows the whole set-up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tutorials.http.proxy_site import ProxySite, write_site
+
+
+class Command(BaseCommand):
+    help = "Write nginx's configuration for the site and the pages nginx answers with itself."
+
+    def add_arguments(self, parser):
+        parser.add_argument("folder", type=Path, help="where to write site.conf and errors/")
+        parser.add_argument("--upstream", default="127.0.0.1:8000",
+                            help="gunicorn's address: host:port or unix:/path (default 127.0.0.1:8000)")
+        parser.add_argument("--host", required=True,
+                            help="the site's host name as its links show it, with :port if not 443")
+        parser.add_argument("--certificate", required=True, help="the TLS certificate (chain) file")
+        parser.add_argument("--certificate-key", required=True, help="the TLS certificate's key file")
+        parser.add_argument("--https-port", type=int, default=443)
+        parser.add_argument("--http-port", type=int, default=80,
+                            help="plain HTTP, which only redirects to HTTPS; 0: none")
+        parser.add_argument("--requests-per-second", type=int, default=50,
+                            help="per client address before requests wait (guests at a table ask "
+                                 "once a second each; default 50)")
+        parser.add_argument("--no-ipv6", action="store_true", help="listen on IPv4 only")
+
+    def handle(self, *args, folder: Path, **options):
+        if options["requests_per_second"] < 1:
+            raise CommandError("--requests-per-second must be at least 1")
+        for name in ("certificate", "certificate_key"):
+            if not Path(options[name]).is_file():
+                raise CommandError(f"--{name.replace('_', '-')}: no file {options[name]}")
+        site = ProxySite(upstream=options["upstream"], public_host=options["host"],
+                         https_port=options["https_port"], http_port=options["http_port"] or None,
+                         certificate=str(Path(options["certificate"]).resolve()),
+                         certificate_key=str(Path(options["certificate_key"]).resolve()),
+                         requests_per_second=options["requests_per_second"], ipv6=not options["no_ipv6"])
+        written = write_site(site, folder)
+        self.stdout.write(f"wrote {len(written)} files to {folder}: include {folder / 'site.conf'} "
+                          "in nginx's http block")
