@@ -79,15 +79,13 @@ HEADER_BUFFER = "32k"
 ADDRESS_LIMIT = 8000
 
 
-def security_headers(*, https: bool) -> dict[str, str]:
-    """The security headers the site's middlewares give every answer, as they would give
-    them to an answer without a page of its own (no script nonce): the same middlewares
-    run over an empty response, so nginx's answers cannot drift from the site's."""
+def security_headers() -> dict[str, str]:
+    """The security headers the site's middlewares give every answer over HTTPS, as they
+    would give them to an answer without a script (no nonce): the same middlewares run
+    over an empty response, so nginx's answers cannot drift from the site's."""
     request = HttpRequest()
-    request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "443" if https else "80",
-                    "wsgi.url_scheme": "https" if https else "http"}
-    if https:
-        request.META["HTTP_X_FORWARDED_PROTO"] = "https"
+    request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "443", "wsgi.url_scheme": "https",
+                    "HTTP_X_FORWARDED_PROTO": "https"}
 
     def empty(_request):
         return HttpResponse()
@@ -109,12 +107,12 @@ def error_page(status: int, lang: str) -> str:
     request.path = request.path_info = f"/{lang}/"
     request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "443"}
     with translation.override(lang):
-        # no CSRF token: the page is the same file for every reader and holds no form
         headline, lead = PAGES[status]
         lead = str(lead) % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024,
                             "characters": formats.number_format(MAX_LENGTH, force_grouping=True)}
         return render_to_string("proxy_error.html", {
             "status": status, "headline": headline, "lead": lead, "page_url": f"/{lang}/",
+            # the same file for every reader, with no form: no CSRF token
             "csrf_token": ""}, request=request)
 
 
@@ -161,7 +159,7 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
                 written.append(path)
     headers = folder / "security_headers.conf"
     headers.write_text("".join(f'add_header {name} "{value}" always;\n'
-                               for name, value in security_headers(https=True).items()), encoding="utf-8")
+                               for name, value in security_headers().items()), encoding="utf-8")
     written.append(headers)
     conf = folder / "site.conf"
     conf.write_text(render_to_string("deploy/nginx.conf", {
