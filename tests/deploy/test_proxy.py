@@ -152,3 +152,20 @@ def test_a_site_that_does_not_answer_is_a_page_not_a_bare_502(bare_release):
         assert headers["Retry-After"] == "10" and headers["Problem-Code"] == "unavailable"
         status, headers, body = down.get("/api/v1/positions/abc", headers={"Accept-Language": "ja"})
         assert status == 502 and json.loads(body)["detail"][0]["code"] == "unavailable"
+
+
+def test_a_refused_body_keeps_the_connection_as_announced(proxy):
+    # 413 before the body was read: the connection is either closed as announced, or the next
+    # request on it is answered
+    conn = proxy.connection()
+    try:
+        conn.request("POST", "/api/v1/positions", body=b"{" + b" " * 130_000 + b"}",
+                     headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        body = response.read()
+        assert response.status == 413 and json.loads(body)["detail"][0]["code"] == "too-large"
+        if (response.headers["Connection"] or "").lower() != "close":
+            conn.request("GET", "/en/rules/")
+            assert conn.getresponse().status == 200
+    finally:
+        conn.close()
