@@ -335,7 +335,7 @@ class Proxy:
     prefix: Path
     site: Path               # what manage.py nginx_site wrote
     process: subprocess.Popen
-    server: Server
+    server: Server | None    # None: nginx in front of an address where nothing answers
 
     def connection(self, *, source: str = "127.0.0.1", timeout: float = 60) -> http.client.HTTPSConnection:
         """A connection to nginx from the loopback address ``source`` (each its own client)."""
@@ -367,8 +367,8 @@ class Proxy:
 def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
                        upstream: str | None = None, options: tuple[str, ...] = ()) -> Iterator[Proxy]:
     """gunicorn (:func:`serve`) with nginx in front, configured by ``manage.py nginx_site``
-    as docs/production.md says, with ``options`` on top; ``upstream`` points nginx elsewhere
-    (a port where nothing answers, say) while gunicorn still runs."""
+    as docs/production.md says, with ``options`` on top; with ``upstream`` (a port where
+    nothing answers, say) nginx alone, in front of that (``Proxy.server`` is ``None``)."""
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
     port, http_port = free_port(), free_port()
@@ -377,7 +377,8 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
     cert, key = tls_certificate(prefix)
     # (the origin without a port is what harness.Browser sends)
     server_env = {"DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port},https://127.0.0.1", **(env or {})}
-    with serve(release, workers=workers, env=server_env) as server:
+    with contextlib.ExitStack() as stack:
+        server = None if upstream else stack.enter_context(serve(release, workers=workers, env=server_env))
         site = prefix / "site"
         finish(manage("nginx_site", str(site), "--host", f"127.0.0.1:{port}",
                       "--upstream", upstream or f"127.0.0.1:{server.port}",
