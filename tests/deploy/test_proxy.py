@@ -77,6 +77,16 @@ def test_plain_http_leads_to_https_keeping_the_method(proxy):
         head = sock.recv(4096).decode()
     assert head.startswith("HTTP/1.1 308")
     assert f"Location: https://127.0.0.1:{proxy.port}/api/v1/positions" in head
+    assert "X-Frame-Options: DENY" in head and "Content-Security-Policy: " in head
+
+
+def test_addresses_nginx_keeps_to_itself_answer_the_sites_pages(proxy):
+    # its internal error addresses, and an over-long static address
+    status, _headers, body = proxy.get("/_captain_errors/400", headers={"Accept-Language": "ja"})
+    assert status == 404 and '<html lang="ja">' in body.decode()
+    status, headers, body = proxy.get("/static/" + "a" * 9000, headers={"Cookie": "captain_language=de"})
+    assert status == 414 and '<html lang="de">' in body.decode()
+    assert headers["Problem-Code"] == "address-too-long"
 
 
 def _raw(proxy, line: bytes, headers: bytes = b"", body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
