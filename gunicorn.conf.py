@@ -23,9 +23,10 @@ timeout = 30
 # the reader's language what is wrong with an over-long position
 limit_request_line = 8190
 # nginx in front (docs/production.md) reads header lines of up to 32 KiB, so that it can
-# answer a request it refuses in the reader's language; what it passes on must not be
-# refused again here in gunicorn's own English
-limit_request_field_size = 32 * 1024 + 64
+# answer a request it refuses in the reader's language, and joins repeated fields (HTTP/2
+# sends each cookie as one) into one line: what it passes on must not be refused again
+# here, in gunicorn's own English, so these are above anything nginx passes on
+limit_request_field_size = 256 * 1024
 limit_request_fields = 32768
 
 

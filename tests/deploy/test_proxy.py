@@ -15,6 +15,7 @@ import json
 import re
 import socket
 import ssl
+import subprocess
 import time
 
 import pytest
@@ -118,6 +119,10 @@ def _raw(proxy, line: bytes, headers: bytes = b"", body: bytes = b"") -> tuple[i
     ("en", 400, b"GET\x01 / HTTP/1.1", b"Accept-Language: de\r\n", b""),
     ("de", 413, b"POST /de/analyze/save/ HTTP/1.1",
      b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 70000\r\n", b"a" * 70000),
+    # what only programs send: a raw byte outside ASCII, a method the site does not know
+    ("ja", 400, b"GET /ja/\xc3\xa9 HTTP/1.1", b"", b""),
+    ("de", 405, b"TRACE /de/ HTTP/1.1", b"", b""),
+    ("en", 405, b"ABCDEFGHIJKLMNOPQRSTUVWXYZ /en/ HTTP/1.1", b"", b""),
 ])
 def test_nginxs_own_refusals_are_the_sites_pages(proxy, lang, status, line, headers, body):
     got, answer, content = _raw(proxy, line, headers, body)
@@ -128,6 +133,40 @@ def test_nginxs_own_refusals_are_the_sites_pages(proxy, lang, status, line, head
     assert answer["Problem-Code"] and answer["Cache-Control"] == "no-store"
     assert re.search(r'href="/static/css/site\.[0-9a-f]{12}\.css"', page), "the page must be styled"
     _assert_site_headers(proxy, answer)
+
+
+def test_repeated_and_joined_header_lines_are_not_refused_by_gunicorn(proxy):
+    # nginx joins repeated fields into one line, longer than any single one it reads
+    xff = b"X-Forwarded-For: " + b"1" * 17_000 + b"\r\n"
+    status, answer, body = _raw(proxy, b"GET /api/v1/positions/zzzzz HTTP/1.1", xff + xff)
+    assert status == 404 and json.loads(body)["detail"][0]["code"] == "not-found", body[:300]
+
+
+def _curl_http2(proxy, *args: str) -> tuple[int, str]:
+    """``curl --http2`` (what browsers speak) to nginx: the status and the body."""
+    done = subprocess.run(["curl", "-s", "--http2", "--cacert", str(proxy.prefix / "tls.crt"),
+                           "-o", "-", "-w", "\n%{http_version} %{http_code}", *args],
+                          capture_output=True, text=True, timeout=30)
+    body, _sep, tail = done.stdout.rpartition("\n")
+    version, status = tail.split()
+    assert version == "2", tail
+    return int(status), body
+
+
+def test_over_http2_a_large_body_and_many_cookies_get_the_sites_answers(proxy, tmp_path):
+    site = f"https://127.0.0.1:{proxy.port}"
+    big = tmp_path / "big"
+    big.write_bytes(b"a" * 70_000)
+    status, body = _curl_http2(proxy, "--data-binary", f"@{big}", "-H", "Cookie: captain_language=de",
+                               f"{site}/de/analyze/save/")
+    assert status == 413 and '<html lang="de">' in body and 'data-testid="proxy-error"' in body
+    status, body = _curl_http2(proxy, "--data-binary", f"@{big}", "-H", "Content-Type: application/json",
+                               f"{site}/api/v1/positions")
+    assert status == 413 and json.loads(body)["detail"][0]["code"] == "too-large"
+    # each cookie is a field of its own in HTTP/2; nginx joins them into one line
+    status, body = _curl_http2(proxy, "-H", "Cookie: x=" + "a" * 20_000, "-H", "Cookie: y=" + "b" * 20_000,
+                               f"{site}/ja/rules/")
+    assert status == 200 and '<html lang="ja">' in body
 
 
 def test_an_address_too_long_for_the_api_answers_its_problem_json(proxy):

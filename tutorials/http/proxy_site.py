@@ -36,8 +36,12 @@ from tutorials.http.problem_json import api_problem
 #: The statuses nginx answers itself, and the problem code of each (the ``Problem-Code``
 #: header an htmx request's notice reads, and the API's ``code``). 431 is nginx's 494
 #: ("request header too large"), sent as what it is.
-STATUS_CODES = {400: "bad-request", 413: "too-large", 414: "address-too-long", 429: "rate-limited",
-                431: "headers-too-large", 502: "unavailable", 504: "unavailable"}
+STATUS_CODES = {400: "bad-request", 405: "unknown-method", 413: "too-large", 414: "address-too-long",
+                429: "rate-limited", 431: "headers-too-large", 502: "unavailable", 504: "unavailable"}
+
+#: What else nginx answers with one of those pages: 494 (a header too large) as the 431 it
+#: is; a transfer encoding or HTTP version it does not know as a request it cannot read.
+ANSWERED_AS = {400: "400 501 505", 431: "494 =431"}
 
 #: Seconds after which a client may ask again (``Retry-After``), where waiting helps.
 RETRY_AFTER = {429: 2, 502: 10, 504: 10}
@@ -47,6 +51,9 @@ PAGES = {
     400: (_("The request could not be read"),
           _("Your browser sent a request the site could not read, so nothing was changed. Go back and "
             "try again.")),
+    405: (_("The site does not take this kind of request"),
+          _("Your browser or program sent a kind of request (its method) the site does not answer, so "
+            "nothing was changed. Go back and use the site's own pages.")),
     413: (_("Too much was sent"),
           _("What you sent is larger than the site takes (at most %(limit)s KiB), so nothing was "
             "changed. A position or a title is never that long: check what was pasted, then send it "
@@ -143,8 +150,9 @@ class ProxySite:
 
 
 def write_site(site: ProxySite, folder: Path) -> list[Path]:
-    """Write ``folder/site.conf`` (an ``http``-context file for nginx's ``include``) and
-    the answers it serves below ``folder/errors/``; returns the files written."""
+    """Write ``folder/site.conf`` (an ``http``-context file for nginx's ``include``), the
+    files it includes (``front.conf``, ``security_headers.conf``) and the answers it serves
+    below ``folder/errors/``; returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     errors = folder / "errors"
     written = []
@@ -161,19 +169,25 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
     headers.write_text("".join(f'add_header {name} "{value}" always;\n'
                                for name, value in security_headers().items()), encoding="utf-8")
     written.append(headers)
+    answers = [{"status": status, "code": code, "retry_after": RETRY_AFTER.get(status),
+                "from": ANSWERED_AS.get(status, str(status))} for status, code in STATUS_CODES.items()]
+    front = folder / "front.conf"
+    front.write_text(render_to_string("deploy/nginx_front.conf", {
+        "errors": errors.resolve(), "headers": headers.resolve(), "answers": answers,
+        "default_language": settings.LANGUAGE_CODE.split("-")[0],
+        "body_limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}k",
+        "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT}), encoding="utf-8")
+    written.append(front)
     conf = folder / "site.conf"
     conf.write_text(render_to_string("deploy/nginx.conf", {
         "site": site, "errors": errors.resolve(), "static_root": Path(settings.STATIC_ROOT).resolve(),
         "static_url": settings.STATIC_URL, "languages": languages,
         "default_language": settings.LANGUAGE_CODE.split("-")[0],
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,
-        "headers": headers.resolve(),
-        "answers": [{"status": status, "code": code, "retry_after": RETRY_AFTER.get(status)}
-                    for status, code in STATUS_CODES.items()],
+        "headers": headers.resolve(), "front": front.resolve(),
         # ten seconds of requests may queue; the first two seconds' worth pass at once
         "burst": site.requests_per_second * 10, "delay": site.requests_per_second * 2,
-        "body_limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}k",
-        "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT,
+        "address_limit": ADDRESS_LIMIT,
         # a render may take RENDER_TIMEOUT seconds before the site answers 503 itself
         "read_timeout": settings.RENDER_TIMEOUT + 15,
     }), encoding="utf-8")

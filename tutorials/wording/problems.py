@@ -320,6 +320,7 @@ _FIXED.update({
     "address-too-long": gettext_lazy("The request's address is too long for the server; send long "
                                      "input in a request body."),
     "headers-too-large": gettext_lazy("The request's headers are too large for the server."),
+    "unknown-method": gettext_lazy("The server does not answer requests of this method."),
     "stale-version": gettext_lazy("The game has moved on since you chose this action: read it again and "
                                   "choose anew."),
 })
