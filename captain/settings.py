@@ -275,9 +275,6 @@ RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
 # Seconds a request waits for its PDF render before answering 503 (the lease is renewed
 # meanwhile, so it expires only when the worker holding it dies).
 RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
-# Seconds a refused render or rate-limited request waits before its 429/503 answer
-# (tutorials.http.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
-REFUSAL_DELAY = float(os.environ.get("DJANGO_REFUSAL_DELAY") or (0 if DEBUG else 1))
 
 # The browser tests wait on markers a page's scripts leave (requests in flight, swaps
 # settled, steps shown, keys ready): static/js/test-hooks.js, served only when this is on.

@@ -3,9 +3,6 @@ language) and the 503/429 wait pages."""
 
 from __future__ import annotations
 
-import time
-
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware import common
 from django.shortcuts import render
@@ -57,15 +54,14 @@ class LanguageVaryMiddleware:
 
 class WaitPagesMiddleware:
     """Answer a refused render (503, problem code ``busy``) or a rate limit (429,
-    ``rate-limited``) with a short page in the request's language and ``Retry-After``, after
-    a pause of ``REFUSAL_DELAY`` seconds.
+    ``rate-limited``) at once with a short page in the request's language and ``Retry-After``.
 
     Views and services raise :class:`~tutorials.http.render_limit.RenderBusy` and
     :class:`~tutorials.http.limits.RateLimited`; the JSON API answers the latter itself, in
     its problem shape (:mod:`tutorials.api.endpoints`). The page stands alone (no site header) so
-    that a refusal costs little; the pause holds a thread but no processor, so a client
-    that ignores ``Retry-After`` and asks again at once is slowed down instead of
-    crowding out the pages other readers wait for.
+    that a refusal costs little. It is never delayed: a pause would hold one of the worker's
+    few threads per refused request, so a client asking again and again would crowd out
+    other readers; slowing such clients down is the proxy's job (its request limit).
     """
 
     def __init__(self, get_response):
@@ -83,8 +79,6 @@ class WaitPagesMiddleware:
                         "%(seconds)s seconds.") % {"seconds": exception.retry_after}
         else:
             return None
-        if settings.REFUSAL_DELAY:
-            time.sleep(settings.REFUSAL_DELAY)
         response = render(request, "wait.html", {
             "message": message, "stylesheet": static("css/site.css"),
             "tutorial_url": reverse("tutorials:index"), "analyzer_url": reverse("tutorials:analyze"),
