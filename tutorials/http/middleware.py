@@ -3,6 +3,7 @@ language) and the 503/429 wait pages."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware import common
 from django.shortcuts import render
@@ -15,6 +16,13 @@ from django.utils.translation import gettext as _
 
 from tutorials.http.limits import RateLimited
 from tutorials.http.render_limit import RenderBusy
+
+
+def _static(request: HttpRequest) -> bool:
+    """Whether ``request`` asks for a static file: the same bytes for every visitor, so a
+    ``Vary`` on the language or the cookie would only make shared caches keep one copy per
+    visitor (every visitor has a CSRF cookie of their own)."""
+    return request.path_info.startswith(settings.STATIC_URL)
 
 
 class VaryOnHtmxMiddleware:
@@ -30,7 +38,8 @@ class VaryOnHtmxMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        patch_vary_headers(response, ("HX-Request",))
+        if not _static(request):
+            patch_vary_headers(response, ("HX-Request",))
         return response
 
 
@@ -39,7 +48,8 @@ class LanguageVaryMiddleware:
 
     Pages under ``/ja/``, ``/en/``, ``/de/`` take their language from the address. Every
     other response (the API, ``/p/…`` and ``/t/…`` redirects) is worded in the language of
-    the language cookie or ``Accept-Language``, so a cache must keep one copy per value.
+    the language cookie or ``Accept-Language``, so a cache must keep one copy per value;
+    static files are worded in no language.
     """
 
     def __init__(self, get_response):
@@ -47,7 +57,7 @@ class LanguageVaryMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if get_language_from_path(request.path_info) is None:
+        if get_language_from_path(request.path_info) is None and not _static(request):
             patch_vary_headers(response, ("Accept-Language", "Cookie"))
         return response
 
