@@ -43,7 +43,7 @@ from tutorials.api.bodies import EngineJSONParser, UnicodeJSONRenderer, decode_j
 from tutorials.api.problems import Problems, answer_errors, refusal, rules_problem
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ERRORS, PositionIn, PositionOut,
                                    ProblemsOut, SavedPositionOut, SolveOut)
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.services import SHORT_CODE
 
 
@@ -145,7 +145,7 @@ def read_position(request: HttpRequest,
     trimmed = trim_notation(code)
     short = bool(SHORT_CODE.match(trimmed))
     if short:
-        check_misses(request, "code-miss")
+        check_limit(request, "code-miss")
     saved = services.find_saved(trimmed)
     if saved is None and short:
         miss(request, "code-miss")

@@ -14,7 +14,7 @@ from ninja import Path, Router, Status
 from captain.rules.errors import InvalidInput
 from tutorials.api.problems import Problems, refusal
 from tutorials.api.schemas import ERRORS, ActionIn, GameIn, GameOut, ProblemsOut
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.models import Stale
 from tutorials.practice import games
 
@@ -34,7 +34,7 @@ def _open(request: HttpRequest, game_id: str, *, share: bool = False):
     try:
         game, learner = games.open_game(game_id, key, share=token)
     except games.GameNotFound:
-        check_misses(request, "game-miss")
+        check_limit(request, "game-miss")
         miss(request, "game-miss")
         raise _game_not_found() from None
     practice = games.practice_of(game)

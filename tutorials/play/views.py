@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from captain.rules import RulesError
 from captain.rules.situation import Mode
 from tutorials.http.cookies import SignedCookie
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.numbers import query_number
 from tutorials.http.refused import require_form_body
 from tutorials.models import PracticeGame, Stale
@@ -59,7 +59,7 @@ class _NotYours(Exception):
 def _open(request: HttpRequest, code: str):
     key = LEARNER.read(request, code)
     if key is None:
-        check_misses(request, "game-miss")
+        check_limit(request, "game-miss")
     try:
         game, learner = games.open_game(code[:16], key)
     except games.GameNotFound:
@@ -120,7 +120,7 @@ def play_replay(request: HttpRequest, code: str) -> HttpResponse:
 def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """A finished game read-only for anyone with the share link: no learner key, no moves;
     unknown or wrong tokens, and games not over yet, are not found (counted like wrong keys)."""
-    check_misses(request, "game-miss")
+    check_limit(request, "game-miss")
     try:
         game, _learner = games.open_game(code[:16], share=token[:64])
     except games.GameNotFound:

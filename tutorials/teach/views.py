@@ -32,7 +32,7 @@ from django_htmx.http import push_url
 
 from captain.rules import Colour
 from captain.rules.situation import VARIANTS
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.not_found import shown_code
 from tutorials.http.refused import require_form_body
 from tutorials.forms import COLOUR_VALUES
@@ -79,7 +79,7 @@ def _session(request: HttpRequest, code: str) -> TeachSession:
     """
     code = normalize_code(code)
     if not _knows_table(request, code):
-        check_misses(request, "table-miss")
+        check_limit(request, "table-miss")
     session = table_by_code(code)
     if session is None or session.expired:
         miss(request, "table-miss")
