@@ -1,11 +1,11 @@
 """Response middlewares of the site: ``Vary`` headers (htmx partials, the request's
-language) and the 503/429 wait pages."""
+language), the 503/429 wait pages, and redirects that keep an unsafe request's method."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.middleware import common
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
+from django.middleware import common, security
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -111,3 +111,24 @@ class CommonMiddleware(common.CommonMiddleware):
             path = escape_leading_slashes(request.get_full_path(force_append_slash=True))
             return HttpResponseRedirect(path, preserve_request=True)
         return super().process_response(request, response)
+
+
+
+class KeepMethodSSLRedirectMiddleware:
+    """The SSL redirect of an unsafe request (POST, PUT, PATCH, DELETE over plain HTTP), with
+    308: the client repeats it over HTTPS with its method and body, where the 301 of Django's
+    ``SecurityMiddleware`` (which stays in charge of everything else and must stay in
+    ``MIDDLEWARE`` under its own name for ``check --deploy``) is followed by an empty GET.
+    Sits just before it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.security = security.SecurityMiddleware(get_response)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            redirect = self.security.process_request(request)  # None unless it would redirect
+            if redirect is not None:
+                response = HttpResponsePermanentRedirect(redirect["Location"], preserve_request=True)
+                return self.security.process_response(request, response)
+        return self.get_response(request)
