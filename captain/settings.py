@@ -98,6 +98,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /api/: an explicit Accept-Language wins over the language cookie
     "tutorials.api.middleware.APILanguageMiddleware",
+    # HEAD under /api/: the GET answer without its body (ninja would answer 405)
+    "tutorials.api.middleware.APIHeadMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "tutorials.api.middleware.APIBodySizeLimitMiddleware",
     "tutorials.api.middleware.APIJsonErrorsMiddleware",

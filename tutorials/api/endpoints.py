@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import HttpRequest
+from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Path, Status
 from pydantic import WithJsonSchema
 
@@ -80,6 +81,8 @@ api = EngineAPI(
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",
+    # the docs page and the schema are read, never sent to: other methods (TRACE, OPTIONS) 405
+    docs_decorator=require_safe,
     parser=EngineJSONParser(),
     renderer=UnicodeJSONRenderer(),
     # No CSP relaxation for /api/docs: with "ninja" in INSTALLED_APPS its Swagger page
