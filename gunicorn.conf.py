@@ -24,6 +24,33 @@ timeout = 30
 limit_request_line = 8190
 
 
+def leaves_body_unread(headers: list[tuple[str, str]], limit: int) -> bool:
+    """Whether a request with these headers (gunicorn's: names upper case) may leave more
+    of its body unread than gunicorn drains before the next request on the connection (64
+    KiB; past that it drops the connection): a declared length over the site's ``limit``,
+    which the site refuses (413, 400) without reading, or a chunked body, whose length no
+    one knows before reading it."""
+    for name, value in headers:
+        if name == "TRANSFER-ENCODING" and "chunked" in value.lower():
+            return True
+        if name == "CONTENT-LENGTH" and value.strip().isdigit() and int(value) > limit:
+            return True
+    return False
+
+
+def pre_request(worker, req):
+    """Answer a request that may leave its body unread with ``Connection: close``, so the
+    client opens a new connection for its next request instead of losing it on this one.
+    gunicorn drops a ``Connection`` header of the site's answer (hop-by-hop under WSGI),
+    so only gunicorn itself can announce the close."""
+    from django.conf import settings
+
+    from tutorials.api.middleware import API_MAX_BODY
+
+    if leaves_body_unread(req.headers, min(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, API_MAX_BODY)):
+        req.force_close()
+
+
 def post_worker_init(worker):
     """Start the worker's PDF render children before the first request needs them."""
     from tutorials.sheets.render import warm_up

@@ -101,3 +101,14 @@ def test_the_wait_is_said_in_the_right_number(lang, one, many):
         assert one in RateLimited("pdf", 1).message
         assert many in RateLimited("pdf", 30).message
         assert RateLimited("table-miss", 2).message.count("2") == 1
+
+
+@pytest.mark.parametrize("headers, closes", [
+    ([("CONTENT-LENGTH", str(130 * 1024))], True),     # refused unread (413, 400)
+    ([("TRANSFER-ENCODING", "chunked")], True),          # no length to judge by
+    ([("CONTENT-LENGTH", str(64 * 1024))], False),       # read whole, or drained by gunicorn
+    ([("CONTENT-TYPE", "text/plain")], False),
+])
+def test_gunicorn_closes_after_a_body_it_could_not_drain(settings, headers, closes):
+    config = runpy.run_path(str(settings.BASE_DIR / "gunicorn.conf.py"))
+    assert config["leaves_body_unread"](headers, 64 * 1024) is closes
