@@ -14,7 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
-from tutorials.forms import FORM_TYPES
+#: the bodies a browser sends a form as; :func:`require_form_body` refuses others (JSON) with 415
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 def _language(request: HttpRequest) -> str:
