@@ -113,7 +113,6 @@ class CommonMiddleware(common.CommonMiddleware):
         return super().process_response(request, response)
 
 
-
 class KeepMethodSSLRedirectMiddleware:
     """The SSL redirect of an unsafe request (POST, PUT, PATCH, DELETE over plain HTTP), with
     308: the client repeats it over HTTPS with its method and body, where the 301 of Django's
