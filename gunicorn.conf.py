@@ -1,8 +1,8 @@
 """gunicorn's settings for this site, read from the project folder (the command of docs/production.md).
 
 Threads: a worker waiting for a PDF render (a child process at the lowest priority,
-tutorials.sheets.pdf_worker), for a slow client, or pausing before a 429/503 answer
-(``REFUSAL_DELAY``) keeps answering other requests on its other threads. Workers come
+tutorials.sheets.pdf_worker) or for a slow client keeps answering other requests on its
+other threads. Workers come
 from ``WEB_CONCURRENCY`` (default 3), which the site also reads to check for a shared
 cache (``check --deploy``). Each thread may hold a database connection: keep
 ``WEB_CONCURRENCY × GUNICORN_THREADS`` below PostgreSQL's ``max_connections`` (100 by
@@ -28,6 +28,33 @@ limit_request_line = 8190
 # here, in gunicorn's own English, so these are above anything nginx passes on
 limit_request_field_size = 256 * 1024
 limit_request_fields = 32768
+
+
+def leaves_body_unread(headers: list[tuple[str, str]], limit: int) -> bool:
+    """Whether a request with these headers (gunicorn's: names upper case) may leave more
+    of its body unread than gunicorn drains before the next request on the connection (64
+    KiB; past that it drops the connection): a declared length over the site's ``limit``,
+    which the site refuses (413, 400) without reading, or a chunked body, whose length no
+    one knows before reading it."""
+    for name, value in headers:
+        if name == "TRANSFER-ENCODING" and "chunked" in value.lower():
+            return True
+        if name == "CONTENT-LENGTH" and value.strip().isdigit() and int(value) > limit:
+            return True
+    return False
+
+
+def pre_request(worker, req):
+    """Answer a request that may leave its body unread with ``Connection: close``, so the
+    client opens a new connection for its next request instead of losing it on this one.
+    gunicorn drops a ``Connection`` header of the site's answer (hop-by-hop under WSGI),
+    so only gunicorn itself can announce the close."""
+    from django.conf import settings
+
+    from tutorials.api.middleware import API_MAX_BODY
+
+    if leaves_body_unread(req.headers, min(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, API_MAX_BODY)):
+        req.force_close()
 
 
 def post_worker_init(worker):

@@ -8,6 +8,9 @@ Production reads everything from the environment:
 ``DJANGO_ALLOWED_HOSTS``    comma-separated host names
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` comma-separated origins (https://example.org)
 ``DJANGO_SECURE``           "1" turns on HTTPS-only cookies, HSTS and the SSL redirect
+``DJANGO_HSTS_INCLUDE_SUBDOMAINS`` "1": HSTS covers every subdomain too (default "0")
+``DJANGO_HSTS_PRELOAD``     "1": HSTS asks to be preloaded into browsers (default "0"; needs
+                            ``DJANGO_HSTS_INCLUDE_SUBDOMAINS=1``)
 ``DATABASE_URL``            e.g. postgres://user:pass@host/db (default: SQLite)
 ``DJANGO_STATIC_ROOT``      where ``collectstatic`` puts files (default: ``staticfiles/``)
 ``DJANGO_SHEET_CACHE_DIR``  where rendered PDF sheets are kept (default: ``var/sheets/``)
@@ -81,6 +84,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # a plain-HTTP POST (PUT, …) is sent to HTTPS with 308, method and body kept (Django's
+    # below would answer 301, which clients follow with an empty GET)
+    "tutorials.http.middleware.KeepMethodSSLRedirectMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The header middlewares sit outside everything that can answer early (static files,
     # the API's 413/404/405 problems), so every response carries them.
@@ -92,6 +98,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /api/: an explicit Accept-Language wins over the language cookie
     "tutorials.api.middleware.APILanguageMiddleware",
+    # HEAD under /api/: the GET answer without its body (ninja would answer 405)
+    "tutorials.api.middleware.APIHeadMiddleware",
     # 413 for /api/ bodies over 64 KiB, from Content-Length, before anything reads them
     "tutorials.api.middleware.APIBodySizeLimitMiddleware",
     "tutorials.api.middleware.APIJsonErrorsMiddleware",
@@ -199,8 +207,16 @@ CSRF_COOKIE_SECURE = SECURE
 LANGUAGE_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if SECURE else 0
-SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
-SECURE_HSTS_PRELOAD = SECURE
+# Both commit more than this site for a long time (every subdomain; browsers' built-in
+# lists, slow to leave), so each is the operator's choice, off unless set; check --deploy's
+# warnings about them (security.W005, W021) would only repeat that choice.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE and _env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = SECURE and _env_bool("DJANGO_HSTS_PRELOAD", default=False)
+if SECURE_HSTS_PRELOAD and not SECURE_HSTS_INCLUDE_SUBDOMAINS:
+    raise ImproperlyConfigured("DJANGO_HSTS_PRELOAD=1 needs DJANGO_HSTS_INCLUDE_SUBDOMAINS=1: browsers "
+                               "preload only a policy that covers every subdomain")
+SILENCED_SYSTEM_CHECKS = ([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]) + (
+    [] if SECURE_HSTS_PRELOAD else ["security.W021"])
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -275,9 +291,6 @@ RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
 # Seconds a request waits for its PDF render before answering 503 (the lease is renewed
 # meanwhile, so it expires only when the worker holding it dies).
 RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
-# Seconds a refused render or rate-limited request waits before its 429/503 answer
-# (tutorials.http.middleware.WaitPagesMiddleware): slows clients that ignore Retry-After.
-REFUSAL_DELAY = float(os.environ.get("DJANGO_REFUSAL_DELAY") or (0 if DEBUG else 1))
 
 # The browser tests wait on markers a page's scripts leave (requests in flight, swaps
 # settled, steps shown, keys ready): static/js/test-hooks.js, served only when this is on.

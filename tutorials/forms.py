@@ -34,11 +34,10 @@ from django.utils.translation import gettext_lazy as _
 from captain.rules import COLOURS
 from captain.rules.errors import InvalidInput, RulesError
 from captain.rules.situation import PLAYER_COUNTS, VARIANTS, Mode, RuleSet, check_table_rules
+from tutorials.http.refused import FORM_TYPES
 from tutorials.wording.problems import describe
 
-_FORM_TYPE = "application/x-www-form-urlencoded"
-#: the bodies a browser sends a form as; views refuse others (a JSON body) with 415
-FORM_TYPES = (_FORM_TYPE, "multipart/form-data")
+_FORM_TYPE = FORM_TYPES[0]  # urlencoded: the one form body whose bytes the checks read
 
 
 def badly_encoded(raw: bytes | str) -> set[str]:

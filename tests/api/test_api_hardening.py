@@ -48,10 +48,22 @@ def test_a_lone_surrogate_is_said_to_be_in_a_key_or_in_a_text(client):
 
 
 def test_lone_surrogates_in_a_saved_title_or_notation(client):
-    for body in ('{"notation": "Rb_11\\ud800"}', '{"notation": "Rb_11r1", "title": "a\\ud83d"}'):
+    for body, field in (('{"notation": "Rb_11\\ud800"}', "notation"),
+                        ('{"notation": "Rb_11.12", "title": "x\\ud800"}', "title")):
         [problem] = problems_of(post_json(client, "/api/v1/positions", body))
-        assert problem["code"] == "bad-text"
+        assert problem["code"] == "bad-text" and problem["field"] == field
+        assert problem["message"].startswith(f"Text in {field} holds a lone surrogate"), problem
     assert not SavedPosition.objects.exists()
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS)
+def test_a_body_nested_too_deeply_is_said_so(client, endpoint):
+    deep = "[" * 20_000 + "]" * 20_000
+    for body in (deep, '{"notation": "Rb_11", "title": ' + deep + "}"):
+        response = post_json(client, endpoint, body, HTTP_ACCEPT_LANGUAGE="de")
+        [problem] = problems_of(response)
+        assert problem["code"] == "too-deep", problem
+        assert "zu tief" in problem["message"] and "?" not in problem["message"], problem
 
 
 # any text, with lone surrogates (not Unicode, but valid as JSON escapes) turning up often

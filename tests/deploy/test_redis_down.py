@@ -40,8 +40,7 @@ def server(bare_release, own_redis):
     rates = ",".join(f"{group}={LIMIT}/d" for group in settings.RATE_LIMITS)
     with serve(bare_release, workers=2, name="redis-down", env={
             "REDIS_URL": f"{own_redis.url}/0", "DJANGO_RATE_LIMITS": rates,
-            "DJANGO_RENDER_LIMIT": "2", "DJANGO_SHARED_CACHE_RETRY_SECONDS": str(RETRY_SECONDS),
-            "DJANGO_REFUSAL_DELAY": "0"}) as running:
+            "DJANGO_RENDER_LIMIT": "2", "DJANGO_SHARED_CACHE_RETRY_SECONDS": str(RETRY_SECONDS)}) as running:
         yield running
 
 

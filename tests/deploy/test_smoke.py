@@ -30,8 +30,11 @@ def test_pages_and_their_static_files_are_served(server):
     assert headers["X-Frame-Options"] == "DENY" and "Content-Security-Policy" in headers
     stylesheet = re.search(rb'href="(/static/css/site\.[0-9a-f]{12}\.css)"', body)
     assert stylesheet, "no hashed stylesheet link: is the manifest storage on?"
-    status, headers, css = server.get(stylesheet[1].decode())
+    status, headers, css = server.get(stylesheet[1].decode(), headers={
+        "Accept-Encoding": "br", "Cookie": "captain_language=de", "HX-Request": "true"})
     assert status == 200 and headers["Content-Type"].startswith("text/css") and css
+    # the same bytes for every visitor: only the encoding chooses between copies
+    assert {v.strip().lower() for v in headers.get("Vary", "").split(",")} == {"accept-encoding"}
 
 
 def test_a_position_saved_on_one_worker_is_read_on_every_worker(server):

@@ -116,3 +116,13 @@ def test_responses_worded_by_cookie_or_header_vary_on_both(client, saved):
                      client.get("/api/v1/nothing")):
         vary = {v.strip().lower() for v in response["Vary"].split(",")}
         assert {"cookie", "accept-language"} <= vary, response
+
+
+def test_static_files_vary_on_nothing_a_visitor_chooses(client):
+    """A static file is the same for every visitor: one copy per cookie in a shared cache
+    would be a copy per visitor."""
+    client.cookies["captain_language"] = "de"
+    response = client.get("/static/css/site.css", HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 200
+    vary = {v.strip().lower() for v in response.get("Vary", "").split(",") if v.strip()}
+    assert not vary & {"cookie", "accept-language", "hx-request"}, vary

@@ -1,12 +1,14 @@
-"""Refusals (429, 503) are cheap short pages, paused by REFUSAL_DELAY; gunicorn runs
-threads, so the pause and render waits do not hold whole workers."""
+"""Refusals (429, 503) are cheap short pages, answered at once; gunicorn runs threads, so
+render waits do not hold whole workers."""
 
 from __future__ import annotations
 
 import runpy
+import time
 
 import pytest
-from django.test import RequestFactory, override_settings
+from django.conf import settings as django_settings
+from django.test import RequestFactory
 from django.utils import translation
 
 from tutorials.http import middleware
@@ -15,27 +17,20 @@ from tutorials.http.render_limit import RenderBusy
 
 
 @pytest.mark.parametrize("exc, status", [(RateLimited("pdf", 30), 429), (RenderBusy(), 503)])
-def test_a_refusal_pauses_then_answers_a_short_page(monkeypatch, exc, status, settings):
+def test_a_refusal_answers_a_short_page_at_once(monkeypatch, exc, status):
+    """A pause would hold a worker's thread per refused request: a client asking again and
+    again would crowd out other readers."""
     slept = []
-    monkeypatch.setattr(middleware.time, "sleep", slept.append)
-    settings.REFUSAL_DELAY = 1.5
+    monkeypatch.setattr(time, "sleep", slept.append)
     request = RequestFactory().get("/de/analyze/position.pdf")
     with translation.override("de"):
         response = middleware.WaitPagesMiddleware(lambda r: None).process_exception(request, exc)
-    assert slept == [1.5]
+    assert slept == []
+    assert not hasattr(django_settings, "REFUSAL_DELAY")
     assert response.status_code == status and int(response["Retry-After"]) >= 1
     body = response.content.decode()
     assert "site-header" not in body and 'lang="de"' in body
     assert "data-testid=\"wait-message\"" in body and len(body) < 2000
-
-
-def test_no_pause_under_debug_settings(monkeypatch):
-    slept = []
-    monkeypatch.setattr(middleware.time, "sleep", slept.append)
-    with override_settings(REFUSAL_DELAY=0):
-        middleware.WaitPagesMiddleware(lambda r: None).process_exception(
-            RequestFactory().get("/en/"), RenderBusy())
-    assert slept == []
 
 
 def test_gunicorn_runs_threads_from_its_config_file(settings, monkeypatch):
@@ -106,3 +101,14 @@ def test_the_wait_is_said_in_the_right_number(lang, one, many):
         assert one in RateLimited("pdf", 1).message
         assert many in RateLimited("pdf", 30).message
         assert RateLimited("table-miss", 2).message.count("2") == 1
+
+
+@pytest.mark.parametrize("headers, closes", [
+    ([("CONTENT-LENGTH", str(130 * 1024))], True),     # refused unread (413, 400)
+    ([("TRANSFER-ENCODING", "chunked")], True),          # no length to judge by
+    ([("CONTENT-LENGTH", str(64 * 1024))], False),       # read whole, or drained by gunicorn
+    ([("CONTENT-TYPE", "text/plain")], False),
+])
+def test_gunicorn_closes_after_a_body_it_could_not_drain(settings, headers, closes):
+    config = runpy.run_path(str(settings.BASE_DIR / "gunicorn.conf.py"))
+    assert config["leaves_body_unread"](headers, 64 * 1024) is closes

@@ -8,7 +8,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_safe
 
-from tutorials.http.limits import check_misses, miss
+from tutorials.http.limits import check_limit, miss
 from tutorials.http.links import analyzer_url
 from tutorials.services import find_saved
 
@@ -23,7 +23,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     client's failed lookups (rate limit ``code-miss``); past that limit
     :class:`~tutorials.http.limits.RateLimited` is raised for any code.
     """
-    check_misses(request, "code-miss")
+    check_limit(request, "code-miss")
     saved = find_saved(code)
     if saved is None:
         miss(request, "code-miss")

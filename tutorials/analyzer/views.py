@@ -14,6 +14,7 @@ from tutorials.analyzer.forms import SavePositionForm
 from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
 from tutorials.http.limits import hit
+from tutorials.http.refused import require_form_body
 from tutorials.services import find_saved, save_position, short_link
 from tutorials.wording.problems import describe
 
@@ -141,6 +142,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@require_form_body
 def analyze_save(request: HttpRequest) -> HttpResponse:
     """POST ``pos`` (+ optional ``title``): store it for good and show its short link."""
     hit(request, "save")

@@ -64,8 +64,9 @@ def decode_json(request: HttpRequest) -> object:
     Raises :class:`InvalidInput` when it is empty (``empty-body``), :class:`Problems`
     (415) unless it is declared ``application/json`` (UTF-8, the default), and
     :class:`InvalidInput` when it is not UTF-8 (``not-utf8``), not JSON (``bad-json``
-    with line and column), sends a key of an object twice (``duplicate-field``) or holds
-    text that is not Unicode (``bad-text``, with the JSON path where, e.g. ``players[1]``).
+    with line and column), nested deeper than Python can read (``too-deep``), sends a key
+    of an object twice (``duplicate-field``) or holds text that is not Unicode
+    (``bad-text``, with the JSON path where, e.g. ``players[1]``).
     """
     if not request.body:
         raise InvalidInput("empty body", where="body", code="empty-body")
@@ -84,12 +85,14 @@ def decode_json(request: HttpRequest) -> object:
                            line=exc.lineno, column=exc.colno) from None
     except RulesError:
         raise
-    except (ValueError, RecursionError) as exc:  # e.g. an integer of 5000 digits, deep nesting
+    except RecursionError:  # valid JSON, but arrays in arrays past the interpreter's stack
+        raise InvalidInput("nested too deeply", where="body", code="too-deep") from None
+    except ValueError as exc:  # e.g. an integer of 5000 digits
         raise InvalidInput(f"not valid JSON: {exc}", where="body", code="bad-json") from None
     try:
         found = _surrogate_path(data)
     except RecursionError:  # nesting json.loads took but we cannot walk: refuse it too
-        raise InvalidInput("nested too deeply", where="body", code="bad-json") from None
+        raise InvalidInput("nested too deeply", where="body", code="too-deep") from None
     if found is not None:
         where, in_key = found
         raise InvalidInput("lone UTF-16 surrogate in a text", where=where or "body", code="bad-text",

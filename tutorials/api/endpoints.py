@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import HttpRequest
+from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Path, Status
 from pydantic import WithJsonSchema
 
@@ -43,7 +44,7 @@ from tutorials.api.bodies import EngineJSONParser, UnicodeJSONRenderer, decode_j
 from tutorials.api.problems import Problems, answer_errors, refusal, rules_problem
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ERRORS, PositionIn, PositionOut,
                                    ProblemsOut, SavedPositionOut, SolveOut)
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.services import SHORT_CODE
 
 
@@ -80,6 +81,8 @@ api = EngineAPI(
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",
+    # the docs page and the schema are read, never sent to: other methods (TRACE, OPTIONS) 405
+    docs_decorator=require_safe,
     parser=EngineJSONParser(),
     renderer=UnicodeJSONRenderer(),
     # No CSP relaxation for /api/docs: with "ninja" in INSTALLED_APPS its Swagger page
@@ -145,7 +148,7 @@ def read_position(request: HttpRequest,
     trimmed = trim_notation(code)
     short = bool(SHORT_CODE.match(trimmed))
     if short:
-        check_misses(request, "code-miss")
+        check_limit(request, "code-miss")
     saved = services.find_saved(trimmed)
     if saved is None and short:
         miss(request, "code-miss")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Path, Router, Status
+from ninja import Path, Query, Router, Status
 
 from captain.rules.errors import InvalidInput
 from tutorials.api.problems import Problems, refusal
 from tutorials.api.schemas import ERRORS, ActionIn, GameIn, GameOut, ProblemsOut
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.models import Stale
 from tutorials.practice import games
 
@@ -34,7 +34,7 @@ def _open(request: HttpRequest, game_id: str, *, share: bool = False):
     try:
         game, learner = games.open_game(game_id, key, share=token)
     except games.GameNotFound:
-        check_misses(request, "game-miss")
+        check_limit(request, "game-miss")
         miss(request, "game-miss")
         raise _game_not_found() from None
     practice = games.practice_of(game)
@@ -65,7 +65,7 @@ def start_game(request: HttpRequest, payload: GameIn):
                                           429: ProblemsOut},
          operation_id="read_game", summary="The game as the learner may see it")
 def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
-              since: int | None = None):
+              since: int | None = Query(None, ge=0)):
     """The game with the learner's key (`X-Game-Key`), after the captains' actions due by
     now: board, dice, every player's won cards, the learner's own hand, the learner's
     `legal_actions`, and the explanation `events` since version `since` (all without it).
@@ -73,9 +73,6 @@ def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
     `?share=<token>` instead of the key, a finished game read-only. Unknown id or wrong
     key: 404.
     """
-    if since is not None and since < 0:
-        raise InvalidInput("since must be a version, 0 or more", where="since", field="since",
-                           code="bad-version")
     game, learner, practice = _open(request, game_id, share=True)
     if learner:
         practice = games.catch_up(game, practice)

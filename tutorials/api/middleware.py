@@ -40,6 +40,29 @@ class APILanguageMiddleware:
             return self.get_response(request)
 
 
+class APIHeadMiddleware:
+    """``HEAD`` on the API: the answer ``GET`` would give (status and headers, its
+    ``Content-Length`` too) without the body. ninja routes each method to an operation, so
+    without this ``HEAD`` answered 405; a ``HEAD`` operation per route would double every
+    read in the OpenAPI schema."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "HEAD" or not request.path_info.startswith("/api/"):
+            return self.get_response(request)
+        request.method = "GET"
+        try:
+            response = self.get_response(request)
+        finally:
+            request.method = "HEAD"
+        if not response.streaming:
+            response["Content-Length"] = str(len(response.content))
+            response.content = b""
+        return response
+
+
 class APIBodySizeLimitMiddleware:
     """Refuse ``/api/`` requests whose body exceeds :data:`API_MAX_BODY` bytes.
 

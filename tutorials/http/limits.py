@@ -79,10 +79,10 @@ def hit(request: HttpRequest, group: str) -> None:
         raise RateLimited(group, usage["time_left"])
 
 
-def check_misses(request: HttpRequest, group: str) -> None:
-    """Raise :class:`RateLimited` if the client has used up its failed lookups in ``group``.
-
-    Counts nothing: call :func:`miss` when the lookup then fails.
+def check_limit(request: HttpRequest, group: str) -> None:
+    """Raise :class:`RateLimited` if the client has used up ``group`` (its failed lookups,
+    its renders). Counts nothing: call :func:`miss` when the lookup then fails, or
+    :func:`hit` once the thing counted is done.
     """
     usage = _usage(request, group, increment=False)
     if usage is not None and usage["count"] >= usage["limit"]:

@@ -1,13 +1,11 @@
 """Response middlewares of the site: ``Vary`` headers (htmx partials, the request's
-language) and the 503/429 wait pages."""
+language), the 503/429 wait pages, and redirects that keep an unsafe request's method."""
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.middleware import common
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
+from django.middleware import common, security
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -18,6 +16,13 @@ from django.utils.translation import gettext as _
 
 from tutorials.http.limits import RateLimited
 from tutorials.http.render_limit import RenderBusy
+
+
+def _static(request: HttpRequest) -> bool:
+    """Whether ``request`` asks for a static file: the same bytes for every visitor, so a
+    ``Vary`` on the language or the cookie would only make shared caches keep one copy per
+    visitor (every visitor has a CSRF cookie of their own)."""
+    return request.path_info.startswith(settings.STATIC_URL)
 
 
 class VaryOnHtmxMiddleware:
@@ -33,7 +38,8 @@ class VaryOnHtmxMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        patch_vary_headers(response, ("HX-Request",))
+        if not _static(request):
+            patch_vary_headers(response, ("HX-Request",))
         return response
 
 
@@ -42,7 +48,8 @@ class LanguageVaryMiddleware:
 
     Pages under ``/ja/``, ``/en/``, ``/de/`` take their language from the address. Every
     other response (the API, ``/p/…`` and ``/t/…`` redirects) is worded in the language of
-    the language cookie or ``Accept-Language``, so a cache must keep one copy per value.
+    the language cookie or ``Accept-Language``, so a cache must keep one copy per value;
+    static files are worded in no language.
     """
 
     def __init__(self, get_response):
@@ -50,22 +57,21 @@ class LanguageVaryMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if get_language_from_path(request.path_info) is None:
+        if get_language_from_path(request.path_info) is None and not _static(request):
             patch_vary_headers(response, ("Accept-Language", "Cookie"))
         return response
 
 
 class WaitPagesMiddleware:
     """Answer a refused render (503, problem code ``busy``) or a rate limit (429,
-    ``rate-limited``) with a short page in the request's language and ``Retry-After``, after
-    a pause of ``REFUSAL_DELAY`` seconds.
+    ``rate-limited``) at once with a short page in the request's language and ``Retry-After``.
 
     Views and services raise :class:`~tutorials.http.render_limit.RenderBusy` and
     :class:`~tutorials.http.limits.RateLimited`; the JSON API answers the latter itself, in
     its problem shape (:mod:`tutorials.api.endpoints`). The page stands alone (no site header) so
-    that a refusal costs little; the pause holds a thread but no processor, so a client
-    that ignores ``Retry-After`` and asks again at once is slowed down instead of
-    crowding out the pages other readers wait for.
+    that a refusal costs little. It is never delayed: a pause would hold one of the worker's
+    few threads per refused request, so a client asking again and again would crowd out
+    other readers; slowing such clients down is the proxy's job (its request limit).
     """
 
     def __init__(self, get_response):
@@ -83,8 +89,6 @@ class WaitPagesMiddleware:
                         "%(seconds)s seconds.") % {"seconds": exception.retry_after}
         else:
             return None
-        if settings.REFUSAL_DELAY:
-            time.sleep(settings.REFUSAL_DELAY)
         response = render(request, "wait.html", {
             "message": message, "stylesheet": static("css/site.css"),
             "tutorial_url": reverse("tutorials:index"), "analyzer_url": reverse("tutorials:analyze"),
@@ -107,3 +111,23 @@ class CommonMiddleware(common.CommonMiddleware):
             path = escape_leading_slashes(request.get_full_path(force_append_slash=True))
             return HttpResponseRedirect(path, preserve_request=True)
         return super().process_response(request, response)
+
+
+class KeepMethodSSLRedirectMiddleware:
+    """The SSL redirect of an unsafe request (POST, PUT, PATCH, DELETE over plain HTTP), with
+    308: the client repeats it over HTTPS with its method and body, where the 301 of Django's
+    ``SecurityMiddleware`` (which stays in charge of everything else and must stay in
+    ``MIDDLEWARE`` under its own name for ``check --deploy``) is followed by an empty GET.
+    Sits just before it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.security = security.SecurityMiddleware(get_response)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            redirect = self.security.process_request(request)  # None unless it would redirect
+            if redirect is not None:
+                response = HttpResponsePermanentRedirect(redirect["Location"], preserve_request=True)
+                return self.security.process_response(request, response)
+        return self.get_response(request)

@@ -1,15 +1,21 @@
 """The site's own pages for requests refused before any view could answer: a malformed or
 oversized request (400, ``handler400``), a form without its CSRF token (403,
-``CSRF_FAILURE_VIEW``) and a method an address does not take (405, e.g. opening the
-address a form posts to). Each says what was refused and what to do, in the page's
-language (the address's prefix, else the visitor's), instead of Django's bare English.
+``CSRF_FAILURE_VIEW``), a form post whose body is not a form (415, :func:`require_form_body`)
+and a method an address does not take (405, e.g. opening the address a form posts to). Each
+says what was refused and what to do, in the page's language (the address's prefix, else the
+visitor's), instead of Django's bare English.
 """
 
 from __future__ import annotations
 
+import functools
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+
+#: the bodies a browser sends a form as; :func:`require_form_body` refuses others (JSON) with 415
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 def _language(request: HttpRequest) -> str:
@@ -19,7 +25,7 @@ def _language(request: HttpRequest) -> str:
 
 def refused_page(request: HttpRequest, kind: str, status: int) -> HttpResponse:
     """The page ``templates/refused.html`` for ``kind`` (``bad-request``, ``csrf``,
-    ``method``) with HTTP ``status``, in the page's language."""
+    ``media-type``, ``method``) with HTTP ``status``, in the page's language."""
     with translation.override(_language(request)):
         return render(request, "refused.html", {"kind": kind}, status=status)
 
@@ -36,6 +42,23 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     response = refused_page(request, "csrf", 403)
     response["Problem-Code"] = "csrf"
     return response
+
+
+def require_form_body(view):
+    """Refuse a POST to ``view`` whose body is not a form as browsers send it (JSON, plain
+    text) with 415 and the site's page, before the view reads anything or counts towards a
+    limit; other methods go through. The problem code ``unsupported-media-type`` is the
+    API's for the same refusal."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method == "POST" and request.content_type not in FORM_TYPES:
+            response = refused_page(request, "media-type", 415)
+            response["Problem-Code"] = "unsupported-media-type"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 class MethodPageMiddleware:

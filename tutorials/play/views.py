@@ -15,10 +15,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from captain.rules import RulesError
 from captain.rules.situation import Mode
-from tutorials.forms import FORM_TYPES
 from tutorials.http.cookies import SignedCookie
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.numbers import query_number
+from tutorials.http.refused import require_form_body
 from tutorials.models import PracticeGame, Stale
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
@@ -35,13 +35,12 @@ LEARNER = SignedCookie("play_", "play-learner", PracticeGame.LIFETIME_HOURS, kee
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@require_form_body
 def play_start(request: HttpRequest) -> HttpResponse:
     """GET: the choices. POST: deal a game and open it; refused choices come back with
     422, the reason beside each field and every choice kept."""
     if request.method != "POST":
         return render(request, "play/start.html", start_context(DEFAULT_CHOICES))
-    if request.content_type not in FORM_TYPES:
-        return HttpResponse(status=415)
     form = PlayStartForm.bind(request)
     if not form.is_valid():
         return render(request, "play/start.html", {**start_context(form.chosen(), form.refusals()),
@@ -60,7 +59,7 @@ class _NotYours(Exception):
 def _open(request: HttpRequest, code: str):
     key = LEARNER.read(request, code)
     if key is None:
-        check_misses(request, "game-miss")
+        check_limit(request, "game-miss")
     try:
         game, learner = games.open_game(code[:16], key)
     except games.GameNotFound:
@@ -121,7 +120,7 @@ def play_replay(request: HttpRequest, code: str) -> HttpResponse:
 def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """A finished game read-only for anyone with the share link: no learner key, no moves;
     unknown or wrong tokens, and games not over yet, are not found (counted like wrong keys)."""
-    check_misses(request, "game-miss")
+    check_limit(request, "game-miss")
     try:
         game, _learner = games.open_game(code[:16], share=token[:64])
     except games.GameNotFound:
@@ -143,12 +142,11 @@ def _move_form(request: HttpRequest, practice) -> MoveForm:
 
 
 @require_POST
+@require_form_body
 def play_act(request: HttpRequest, code: str) -> HttpResponse:
     """One move of the learner. Refused by the rules: 422 with the sentence and the clause
     (htmx swaps 422 too: base.html's ``responseHandling``); from an older page: 409 with the game as it
     stands now; done: back to the game page (303)."""
-    if request.content_type not in FORM_TYPES:
-        return HttpResponse(status=415)
     try:
         game, practice = _open(request, code)
     except _NotYours:

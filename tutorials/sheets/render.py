@@ -24,6 +24,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -298,8 +299,14 @@ def store(path: Path, data: bytes) -> None:
     Path(tmp.name).replace(path)
 
 
-def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
-    """The sheet's PDF from the cache, rendering it first if needed.
+def _nothing() -> None:
+    pass
+
+
+def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing) -> bytes:
+    """The sheet's PDF from the cache, rendering it first if needed; ``admitted`` is called
+    once a render holds its slot, before it starts (where a caller counts renders: one
+    refused busy then counts nothing), and may refuse it by raising.
 
     A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
     is served but never cached, and the warnings are logged as an error.
@@ -311,6 +318,7 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
     if path.exists():
         return path.read_bytes()
     with render_slot() as lease:
+        admitted()
         rendered = render_sheet(name, lang, paper, lease)
     if rendered.warnings:
         logger.error("sheet %s-%s-%s rendered with warnings, not cached: %s",
@@ -320,12 +328,13 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4") -> bytes:
     return rendered.pdf
 
 
-def preview_png(name: str, lang: str, paper: str = "a4") -> bytes:
-    """Page 1 of the sheet as a PNG (about 300 px wide), cached."""
+def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing) -> bytes:
+    """Page 1 of the sheet as a PNG (about 300 px wide), cached; ``admitted`` as for
+    :func:`sheet_pdf`."""
     path = cache_path(name, lang, paper, "png")
     if path.exists():
         return path.read_bytes()
-    pdf = sheet_pdf(name, lang, paper)
+    pdf = sheet_pdf(name, lang, paper, admitted)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sheet.pdf"
         src.write_bytes(pdf)
@@ -343,8 +352,10 @@ def is_cached(name: str, lang: str, paper: str) -> bool:
     return cache_path(name, lang, paper).exists()
 
 
-def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
-    """The analyzer's position with its whole step-by-step answer and a QR code.
+def position_pdf(situation, *, lang: str, paper: str, share_url: str,
+                 admitted: Callable[[], None] = _nothing) -> bytes:
+    """The analyzer's position with its whole step-by-step answer and a QR code;
+    ``admitted`` as for :func:`sheet_pdf`.
 
     Raises :class:`SheetError` for an unknown paper and
     :class:`~tutorials.http.render_limit.RenderBusy` when every render slot of this host is
@@ -362,6 +373,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str) -> bytes:
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
         with render_slot() as lease:
+            admitted()
             rendered = render_pdf(html, lease)
     if rendered.warnings:
         logger.error("position PDF rendered with warnings: %s", "; ".join(rendered.warnings))

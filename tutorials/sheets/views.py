@@ -10,7 +10,9 @@ from django.views.decorators.http import require_safe
 
 from captain.rules import RulesError, notation
 
-from tutorials.http.limits import hit
+from collections.abc import Callable
+
+from tutorials.http.limits import check_limit, hit
 from tutorials.http.links import analyzer_url
 from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf
 from tutorials.wording.problems import describe
@@ -21,6 +23,15 @@ def sheets_index(request: HttpRequest) -> HttpResponse:
     """The printable sheets with previews, in A4 and US Letter."""
 
     return render(request, "tutorials/sheets.html", {"sheets": SHEETS.values()})
+
+
+def _pdf_quota(request: HttpRequest) -> Callable[[], None]:
+    """Refuse a client that has used up its ``pdf`` quota at once (429, no render slot
+    taken), and give the render what counts it: called once the render holds its slot, so a
+    render refused busy (503) uses up none of the quota. The count itself decides, so
+    clients that passed this check together still render no more than the quota."""
+    check_limit(request, "pdf")
+    return lambda: hit(request, "pdf")
 
 
 class _BadPaper(Exception):
@@ -53,10 +64,11 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
     cached = is_cached(name, lang, paper)
     if request.method == "HEAD" and not cached:
         response = HttpResponse(content_type=content_type)  # what GET would answer, unrendered
-    else:
-        if not cached:
-            hit(request, "pdf")  # only a render counts
+    elif cached:
         response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
+    else:  # only a render counts
+        data = render_file(name, lang, paper, _pdf_quota(request))
+        response = HttpResponse(data, content_type=content_type)
     if filename:
         shown = filename.format(name=name, lang=lang, paper=paper)
         response["Content-Disposition"] = f'inline; filename="{shown}"'
@@ -85,10 +97,6 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
 
     ``HEAD`` answers with the same headers and renders nothing.
     """
-
-
-
-
     raw = request.GET.get("pos", "")
     try:
         situation = notation.parse(raw)
@@ -103,8 +111,8 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
     if request.method == "HEAD":  # the headers GET would send; no render, no count
         response = HttpResponse(content_type="application/pdf")
     else:
-        hit(request, "pdf")
-        data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share)
+        data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share,
+                            admitted=_pdf_quota(request))
         response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
     return response

@@ -32,9 +32,10 @@ from django_htmx.http import push_url
 
 from captain.rules import Colour
 from captain.rules.situation import VARIANTS
-from tutorials.http.limits import check_misses, hit, miss
+from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.not_found import shown_code
-from tutorials.forms import COLOUR_VALUES, FORM_TYPES
+from tutorials.http.refused import require_form_body
+from tutorials.forms import COLOUR_VALUES
 from tutorials.http.cookies import SignedCookie
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
@@ -78,7 +79,7 @@ def _session(request: HttpRequest, code: str) -> TeachSession:
     """
     code = normalize_code(code)
     if not _knows_table(request, code):
-        check_misses(request, "table-miss")
+        check_limit(request, "table-miss")
     session = table_by_code(code)
     if session is None or session.expired:
         miss(request, "table-miss")
@@ -185,17 +186,15 @@ def _stale_message() -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@require_form_body
 def teach_start(request: HttpRequest) -> HttpResponse:
     """GET: the choices before starting. POST: create the session and open the presenter.
 
     Choices that cannot be taught together come back with status 422, the reason beside
     each field and every choice kept; only a table actually started counts towards the
-    ``table`` limit. A body that is not a form (JSON, text) is refused with 415.
+    ``table`` limit.
     """
     if request.method == "POST":
-        if request.content_type not in FORM_TYPES:
-            return HttpResponse(_("Send the start form as a form (application/x-www-form-urlencoded)."),
-                                status=415, content_type="text/plain; charset=utf-8")
         form = TeachStartForm.bind(request)
         if not form.is_valid():
             # the form again, showing what was chosen and, beside each choice, why it was refused
@@ -271,6 +270,7 @@ def _present_page(request: HttpRequest, session: TeachSession, *, note: str = ""
 
 
 @require_POST
+@require_form_body
 @table_view
 def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     """Move the presenter to section ``to`` (POST ``to`` and ``v``, the table's version the
@@ -319,6 +319,7 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+@require_form_body
 @table_view
 def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
     """A board action on the presenter's screen (POST ``do``, ``at`` and ``v``:

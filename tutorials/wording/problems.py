@@ -305,6 +305,8 @@ _FIXED.update({
                                   "nothing on them."),
     # the JSON API's own refusals (tutorials.api): its request bodies, its games
     "empty-body": gettext_lazy("The request body is empty; send a JSON object."),
+    "too-deep": gettext_lazy("The request body nests arrays or objects inside each other too deeply; "
+                             "no request of this API needs more than a few levels."),
     "unsupported-media-type": gettext_lazy("Send the request body as JSON, with the header Content-Type: "
                                            "application/json."),
     # answers no endpoint worded (tutorials.http.problem_json): a request refused before
