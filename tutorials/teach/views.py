@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from contextlib import suppress
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -249,14 +248,15 @@ def teach_find(request: HttpRequest) -> HttpResponse:
         return render(request, "teach/start.html", ctx, status=422)
     typed = form.cleaned_data["code"]
     code = normalize_code(typed)
-    with suppress(TableGone):
-        if code:
-            try:
-                return redirect("tutorials:teach-guest", code=_session(request, code).code)
-            except RateLimited as limited:
-                ctx = _start_context(join_error=limited.message, join_code=form.code_typed())
-                response = render(request, "teach/start.html", ctx, status=429)
-                return refusal(response, limited.retry_after, "rate-limited")
+    if code:
+        try:
+            return redirect("tutorials:teach-guest", code=_session(request, code).code)
+        except TableGone:
+            pass
+        except RateLimited as limited:  # on the start page, beside the field, as any refusal
+            ctx = _start_context(join_error=limited.message, join_code=form.code_typed())
+            return refusal(render(request, "teach/start.html", ctx, status=429),
+                           limited.retry_after, "rate-limited")
     if code:  # what the visitor typed, isolated in <bdi> and escaped
         message = mark_safe(conditional_escape(_(
             "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
