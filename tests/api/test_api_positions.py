@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 
 import pytest
@@ -49,7 +50,8 @@ def test_post_saves_and_get_reads_the_saved_code(client):
     assert set(saved) == {"code", "url", "notation", "title"}
     code = saved["code"]
     assert set(code) <= set(CODE_ALPHABET)
-    assert saved["url"] == f"/p/{code}/"
+    # the link to share carries its token (tutorials.http.link_tokens): 96 bits, url-safe
+    assert re.fullmatch(rf"/p/{code}/\?k=[A-Za-z0-9_-]{{16}}", saved["url"])
     assert saved["notation"] == NOTATIONS[0]
     assert saved["title"] == "Kraken  – クラーケン"
     row = SavedPosition.objects.get(code=code)

@@ -28,6 +28,14 @@ def test_guest_follows_presenter_in_own_language(site, browser):
     expect(guest).to_have_url(re.compile(rf"/de/t/{code}/$"))
     expect(guest.get_by_test_id("guest-title")).to_have_text("Worum es geht")
 
+    # the link of the QR code (behind the short address under it) keeps its token
+    qr_link = presenter.get_by_test_id("guest-link").get_attribute("href")
+    scanned = guest_ctx.new_page()
+    scanned.goto(qr_link)
+    expect(scanned).to_have_url(re.compile(rf"/de/t/{code}/\?k=[\w-]{{16}}$"))
+    expect(scanned.get_by_test_id("guest-title")).to_have_text("Worum es geht")
+    scanned.close()
+
     # the presenter moves on with the keyboard; the guest follows within a second or two
     presenter.keyboard.press("ArrowRight")
     expect(presenter.locator("#present-section")).to_have_attribute("data-index", "1")

@@ -9,7 +9,9 @@ from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_safe
 
 from tutorials.http.limits import check_limit, miss
+from tutorials.http.link_tokens import SHORT_LINK
 from tutorials.http.links import analyzer_url
+from tutorials.models import normalize_code
 from tutorials.services import find_saved
 
 
@@ -21,12 +23,16 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     language cookie or ``Accept-Language``. Unknown codes are 404. The redirect is
     temporary (302) because it depends on the viewer. Unknown codes count towards the
     client's failed lookups (rate limit ``code-miss``); past that limit
-    :class:`~tutorials.http.limits.RateLimited` is raised for any code.
+    :class:`~tutorials.http.limits.RateLimited` is raised for any code, unless the link
+    carries its token (``?k=``, as the site gives short links), which is never limited.
     """
-    check_limit(request, "code-miss")
+    linked = SHORT_LINK.opens(request, normalize_code(code))
+    if not linked:
+        check_limit(request, "code-miss")
     saved = find_saved(code)
     if saved is None:
-        miss(request, "code-miss")
+        if not linked:
+            miss(request, "code-miss")
         raise Http404("no position is saved under this code")
     lang = get_language_from_request(request)
     with translation.override(lang):

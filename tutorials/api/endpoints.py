@@ -45,6 +45,8 @@ from tutorials.api.problems import Problems, answer_errors, refusal, rules_probl
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ERRORS, PositionIn, PositionOut,
                                    ProblemsOut, SavedPositionOut, SolveOut)
 from tutorials.http.limits import check_limit, hit, miss
+from tutorials.http.link_tokens import SHORT_LINK
+from tutorials.models import normalize_code
 from tutorials.services import SHORT_CODE
 
 
@@ -141,17 +143,21 @@ def read_position(request: HttpRequest,
     Errors: a segment that looks like a short code (only short-code letters, no `_`) but
     is not saved gives 404 with code `not-found`; anything else that cannot be read as
     a notation gives 422 with code `bad-notation` and the character `offset`, or the
-    rule the position breaks.
+    rule the position breaks. Unknown short codes are rate-limited per client (429 with
+    code `rate-limited`), unless the query carries the code's token `k`, as in the `url`
+    that `POST /api/v1/positions` returns.
     """
     # white space around a pasted code is no part of it; a notation is read as sent (the
     # reader trims it too, and counts an error's offset in what the client sent)
     trimmed = trim_notation(code)
     short = bool(SHORT_CODE.match(trimmed))
-    if short:
+    linked = short and SHORT_LINK.opens(request, normalize_code(trimmed))
+    if short and not linked:
         check_limit(request, "code-miss")
     saved = services.find_saved(trimmed)
     if saved is None and short:
-        miss(request, "code-miss")
+        if not linked:
+            miss(request, "code-miss")
         raise Problems(404, [refusal("not-found", field="code", what="position")])
     text = saved.notation if saved else code
     try:

@@ -124,7 +124,8 @@ class PositionOut(Schema):
 
 class SavedPositionOut(Schema):
     code: str
-    url: str = Field(description="the short link, /p/<code>/")
+    url: str = Field(description="the short link to share, /p/<code>/?k=<token> "
+                                 "(its token lets it past the limit on unknown codes)")
     notation: str
     title: str
 

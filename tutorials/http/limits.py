@@ -5,8 +5,9 @@ The groups and their rates are the setting ``RATE_LIMITS`` (see docs/production.
 practice game or starts a table;
 ``table-miss`` and ``code-miss`` count only lookups of codes that do not exist, so a
 guessing client is stopped while the guests of a real table (and the readers of a real
-link) never add to the count. The client is the address ``tutorials.http.clients.client_ip``
-finds behind ``TRUSTED_PROXY_HOPS`` proxies.
+link) never add to the count, and a link the site wrote (its token,
+:mod:`tutorials.http.link_tokens`) is neither counted nor refused. The client is the
+address ``tutorials.http.clients.client_ip`` finds behind ``TRUSTED_PROXY_HOPS`` proxies.
 
 Over a limit, :class:`RateLimited` is raised; the site answers it with a 429 page and the
 API with its problem list, both with ``Retry-After`` (:mod:`tutorials.http.middleware`,
@@ -34,8 +35,9 @@ MESSAGES = {
     "save": _("Too many positions were saved from your network in a short time."),
     "game": _("Too many practice games were started from your network in a short time."),
     "table": _("Too many tables were started from your network in a short time."),
-    "table-miss": _("Too many table codes that do not exist were tried from your network. "
-                    "Please check the code on the presenter's screen."),
+    "table-miss": _("Too many table codes that do not exist were tried from your network, so typed "
+                    "codes are not accepted for a while. Scan the QR code on the presenter's screen "
+                    "instead: it always opens the table."),
     "code-miss": _("Too many short links that do not exist were tried from your network."),
     "game-miss": _("Too many wrong game keys were tried from your network."),
 }

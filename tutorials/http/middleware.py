@@ -93,10 +93,18 @@ class WaitPagesMiddleware:
             "message": message, "stylesheet": static("css/site.css"),
             "tutorial_url": reverse("tutorials:index"), "analyzer_url": reverse("tutorials:analyze"),
         }, status=status)
-        response["Retry-After"] = str(exception.retry_after)
-        response["Cache-Control"] = "no-store"
-        response["Problem-Code"] = code  # what an htmx request's notice says (static/js/site.js)
-        return response
+        return refusal(response, exception.retry_after, code)
+
+
+def refusal(response: HttpResponse, retry_after: int, code: str) -> HttpResponse:
+    """``response`` as a refusal to wait for: with ``Retry-After``, never cached, and its
+    problem ``code`` (what an htmx request's notice says, static/js/site.js), at once (see
+    :class:`WaitPagesMiddleware`). The wait pages and any page that answers a limit in its
+    own place (the join form) go through here."""
+    response["Retry-After"] = str(retry_after)
+    response["Cache-Control"] = "no-store"
+    response["Problem-Code"] = code
+    return response
 
 
 class CommonMiddleware(common.CommonMiddleware):

@@ -4,7 +4,8 @@ Everything that changes a table is a POST with Django's CSRF check (forms withou
 JavaScript, htmx with the token header). Table codes are looked up through
 :func:`_session` (its query is :func:`tutorials.teach.selectors.table_by_code`), which
 counts failed lookups per client (rate limit ``table-miss``) but never limits the
-presenter or a guest who has already opened that table. The cookies that say who opened
+presenter, a guest who has already opened that table, or the table's own guest link (the
+QR code, whose token :data:`~tutorials.http.link_tokens.TABLE_LINK` checks). The cookies that say who opened
 a table are :data:`PRESENTER` (the presenter's key, which the table keeps only hashed) and
 :data:`GUEST`.
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from contextlib import suppress
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -32,7 +32,9 @@ from django_htmx.http import push_url
 
 from captain.rules import Colour
 from captain.rules.situation import VARIANTS
-from tutorials.http.limits import check_limit, hit, miss
+from tutorials.http.limits import RateLimited, check_limit, hit, miss
+from tutorials.http.link_tokens import TABLE_LINK
+from tutorials.http.middleware import refusal
 from tutorials.http.not_found import shown_code
 from tutorials.http.refused import require_form_body
 from tutorials.forms import COLOUR_VALUES
@@ -75,14 +77,17 @@ def _session(request: HttpRequest, code: str) -> TeachSession:
 
     Raises :class:`TableGone` for an unknown or expired code (a failed lookup, counted),
     and :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
-    lookups, unless it holds a cookie of this very table.
+    lookups, unless it holds a cookie of this very table or its guest link's token. A
+    lookup with the token is never counted: only the site can have written that link.
     """
     code = normalize_code(code)
-    if not _knows_table(request, code):
+    linked = TABLE_LINK.opens(request, code)
+    if not linked and not _knows_table(request, code):
         check_limit(request, "table-miss")
     session = table_by_code(code)
     if session is None or session.expired:
-        miss(request, "table-miss")
+        if not linked:
+            miss(request, "table-miss")
         raise TableGone(code, expired=session is not None)
     return session
 
@@ -162,13 +167,16 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
     index = min(session.section, len(script) - 1)
     section = script[index]
     guest_path = reverse("teach-join", args=[session.code])
+    qr_path = TABLE_LINK.url(guest_path, session.code)
     now, later = comes_up(options, section)
     return {
         **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
         "script_sections": script, "boards": _boards(session, section, presenter=presenter),
         "options": options, "presenter": presenter,
+        # typed by hand, so short; the QR code and the link behind it carry the token
         "guest_url": request.build_absolute_uri(guest_path),
+        "qr_url": request.build_absolute_uri(qr_path),
         # the rules the script leaves for later (all, and those of this section's phase)
         "comes_up_now": now,
         "say_later": later,
@@ -231,16 +239,23 @@ def _start_context(**extra) -> dict:
 @require_safe
 def teach_find(request: HttpRequest) -> HttpResponse:
     """``?code=…``: follow the table with that code (typed any way: :func:`normalize_code`),
-    or say it is unknown or expired."""
+    or say it is unknown or expired; past the client's failed lookups, say so (429) and
+    point to the QR code, which still opens the table."""
     form = JoinForm.bind(request)
     if not form.is_valid():
         ctx = _start_context(join_error=form.refusals()["code"], join_code=form.code_typed())
         return render(request, "teach/start.html", ctx, status=422)
     typed = form.cleaned_data["code"]
     code = normalize_code(typed)
-    with suppress(TableGone):
-        if code:
+    if code:
+        try:
             return redirect("tutorials:teach-guest", code=_session(request, code).code)
+        except TableGone:
+            pass
+        except RateLimited as limited:  # on the start page, beside the field, as any refusal
+            ctx = _start_context(join_error=limited.message, join_code=form.code_typed())
+            return refusal(render(request, "teach/start.html", ctx, status=429),
+                           limited.retry_after, "rate-limited")
     if code:  # what the visitor typed, isolated in <bdi> and escaped
         message = mark_safe(conditional_escape(_(
             "No table uses the code “%(code)s”. Check the code on the presenter's screen; "
@@ -257,14 +272,14 @@ def teach_present(request: HttpRequest, code: str) -> HttpResponse:
     """The presenter's screen: the current section in large type, controls, QR code."""
     session = _session(request, code)
     if not _is_presenter(request, session):
-        return redirect("tutorials:teach-guest", code=session.code)
+        return redirect(_guest_path(request, session.code))
     return _present_page(request, session)
 
 
 def _present_page(request: HttpRequest, session: TeachSession, *, note: str = "",
                   status: int = 200) -> HttpResponse:
     ctx = _context(request, session, presenter=True)
-    ctx["qr_svg"] = segno.make(ctx["guest_url"], error="m").svg_inline(scale=4, dark="#11394a")
+    ctx["qr_svg"] = segno.make(ctx["qr_url"], error="m").svg_inline(scale=4, dark="#11394a")
     ctx["note"] = note
     return render(request, "teach/present.html", ctx, status=status)
 
@@ -380,7 +395,14 @@ def teach_join(request: HttpRequest, code: str) -> HttpResponse:
 
     lang = get_language_from_request(request)
     with translation.override(lang):
-        return redirect("tutorials:teach-guest", code=code)
+        return redirect(_guest_path(request, code))
+
+
+def _guest_path(request: HttpRequest, code: str) -> str:
+    """The guest page of table ``code``, keeping the guest link's token when the request
+    carries the right one (the QR code's redirects)."""
+    path = reverse("tutorials:teach-guest", args=[code])
+    return TABLE_LINK.carried(request, path, normalize_code(code))
 
 
 @require_safe
@@ -394,7 +416,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     """
     session = _session(request, code)
     if code != session.code:
-        return redirect("tutorials:teach-guest", code=session.code)
+        return redirect(_guest_path(request, session.code))
     response = render(request, "teach/guest.html", _context(request, session, presenter=False))
     GUEST.give(request, response, session.code, "1")
     return response
