@@ -177,6 +177,9 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         # typed by hand, so short; the QR code and the link behind it carry the token
         "guest_url": request.build_absolute_uri(guest_path),
         "qr_url": request.build_absolute_uri(qr_path),
+        # a guest who came by the QR code polls with its token: a browser without cookies
+        # is then not limited with the guessers at its address either
+        "link_token": TABLE_LINK.of(session.code) if TABLE_LINK.opens(request, session.code) else "",
         # the rules the script leaves for later (all, and those of this section's phase)
         "comes_up_now": now,
         "say_later": later,
