@@ -141,7 +141,7 @@ class ProxySite:
     http_port: int | None = 80  # answers only with a redirect to HTTPS; None: no such server
     certificate: str = ""
     certificate_key: str = ""
-    requests_per_second: int = 50
+    requests_per_second: int = 100
     ipv6: bool = True           # listen on [::] too
 
     @property

@@ -29,9 +29,9 @@ class Command(BaseCommand):
         parser.add_argument("--https-port", type=int, default=443)
         parser.add_argument("--http-port", type=int, default=80,
                             help="plain HTTP, which only redirects to HTTPS; 0: none")
-        parser.add_argument("--requests-per-second", type=int, default=50,
-                            help="per client address before requests wait (guests at a table ask "
-                                 "once a second each; default 50)")
+        parser.add_argument("--requests-per-second", type=int, default=100,
+                            help="per client address before requests wait (a guest's phone asks "
+                                 "once a second; default 100)")
         parser.add_argument("--no-ipv6", action="store_true", help="listen on IPv4 only")
 
     def handle(self, *args, folder: Path, **options):
