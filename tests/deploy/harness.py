@@ -295,11 +295,15 @@ class Browser:
 #: /etc/nginx/nginx.conf plays this part), every path below the test's own folder
 NGINX_MAIN = """\
 daemon off;
+load_module /usr/lib/nginx/modules/ngx_stream_module.so;
 worker_processes 1;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 {user}
-events {{ worker_connections 2048; }}
+events {{ worker_connections 4096; }}
+stream {{
+    include {site}/stream.conf;
+}}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;

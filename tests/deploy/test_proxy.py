@@ -72,6 +72,33 @@ def test_links_name_the_public_host_whatever_host_the_client_sent(proxy):
     assert guest_links and set(guest_links) == {f"https://127.0.0.1:{proxy.port}/t/{code}"}
 
 
+def test_one_address_cannot_take_up_the_connections_of_everyone(proxy):
+    # connections that never send a byte, from one address: past its share nginx closes them
+    # at once, and every other reader is answered as before
+    held = []
+    try:
+        for _ in range(256 + 60):
+            sock = socket.socket()
+            sock.bind(("127.0.9.1", 0))
+            sock.connect(("127.0.0.1", proxy.port))
+            held.append(sock)
+        time.sleep(0.5)
+        closed = 0
+        for sock in held:
+            sock.settimeout(0.01)
+            try:
+                closed += sock.recv(1) == b""
+            except TimeoutError:
+                pass
+            except ConnectionResetError:
+                closed += 1
+        assert closed == 60, closed
+        assert proxy.get("/en/rules/")[0] == 200
+    finally:
+        for sock in held:
+            sock.close()
+
+
 def test_plain_http_leads_to_https_keeping_the_method(proxy):
     with socket.create_connection(("127.0.0.1", proxy.http_port), timeout=10) as sock:
         sock.sendall(b"POST /api/v1/positions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")

@@ -18,6 +18,7 @@ LANGUAGES = ("ja", "en", "de")
 
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so"  # Debian's libnginx-mod-stream
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +56,12 @@ def test_nginx_answers_carry_the_headers_the_site_gives_its_own(client, site):
     assert included.count("add_header") == len(security_headers()) >= 6
 
 
-@pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed (bin/setup installs it)")
+@pytest.mark.skipif(not (os.path.exists(NGINX) and os.path.exists(STREAM_MODULE)),
+                    reason="nginx and its stream module are not installed (bin/setup installs them)")
 def test_nginx_reads_the_configuration_without_a_warning(site, tmp_path):
     main = tmp_path / "nginx.conf"
-    main.write_text(f"pid {tmp_path}/nginx.pid;\nevents {{}}\n"
+    main.write_text(f"load_module {STREAM_MODULE};\npid {tmp_path}/nginx.pid;\nevents {{}}\n"
+                    f"stream {{ include {site}/stream.conf; }}\n"
                     f"http {{ include /etc/nginx/mime.types; include {site}/site.conf; }}\n")
     proc = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"),
                            "-c", str(main)], capture_output=True, text=True)

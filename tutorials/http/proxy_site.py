@@ -142,6 +142,7 @@ class ProxySite:
     certificate: str = ""
     certificate_key: str = ""
     requests_per_second: int = 100
+    connections_per_address: int = 256
     ipv6: bool = True           # listen on [::] too
 
     @property
@@ -150,9 +151,10 @@ class ProxySite:
 
 
 def write_site(site: ProxySite, folder: Path) -> list[Path]:
-    """Write ``folder/site.conf`` (an ``http``-context file for nginx's ``include``), the
-    files it includes (``front.conf``, ``security_headers.conf``) and the answers it serves
-    below ``folder/errors/``; returns the files written."""
+    """Write ``folder/site.conf`` (for nginx's ``http`` block), ``folder/stream.conf`` (for
+    its ``stream`` block: the ports clients connect to), the files site.conf includes
+    (``front.conf``, ``security_headers.conf``) and the answers it serves below
+    ``folder/errors/``; returns the files written. nginx makes its sockets in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     errors = folder / "errors"
     written = []
@@ -178,13 +180,18 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
         "body_limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}k",
         "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT}), encoding="utf-8")
     written.append(front)
+    sockets = folder.resolve()
+    stream = folder / "stream.conf"
+    stream.write_text(render_to_string("deploy/nginx_stream.conf", {"site": site, "sockets": sockets}),
+                      encoding="utf-8")
+    written.append(stream)
     conf = folder / "site.conf"
     conf.write_text(render_to_string("deploy/nginx.conf", {
         "site": site, "errors": errors.resolve(), "static_root": Path(settings.STATIC_ROOT).resolve(),
         "static_url": settings.STATIC_URL, "languages": languages,
         "default_language": settings.LANGUAGE_CODE.split("-")[0],
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,
-        "headers": headers.resolve(), "front": front.resolve(),
+        "headers": headers.resolve(), "front": front.resolve(), "sockets": sockets,
         # ten seconds of requests may queue; the first two seconds' worth pass at once
         "burst": site.requests_per_second * 10, "delay": site.requests_per_second * 2,
         "address_limit": ADDRESS_LIMIT,

@@ -1,7 +1,8 @@
 """``python manage.py nginx_site <folder>``: the release step that writes nginx's part.
 
-Writes ``<folder>/site.conf``, to be included in nginx's ``http`` block, and the pages
-and API problems nginx answers with itself below ``<folder>/errors/``
+Writes ``<folder>/site.conf`` and ``<folder>/stream.conf``, to be included in nginx's
+``http`` and ``stream`` blocks, and the pages and API problems nginx answers with itself
+below ``<folder>/errors/``
 (:mod:`tutorials.http.proxy_site`). Run it after ``collectstatic`` on every release, then
 ``nginx -s reload``; docs/production.md shows the whole set-up.
 """
@@ -32,11 +33,14 @@ class Command(BaseCommand):
         parser.add_argument("--requests-per-second", type=int, default=100,
                             help="per client address before requests wait (a guest's phone asks "
                                  "once a second; default 100)")
+        parser.add_argument("--connections-per-address", type=int, default=256,
+                            help="connections one client address may hold at once (default 256)")
         parser.add_argument("--no-ipv6", action="store_true", help="listen on IPv4 only")
 
     def handle(self, *args, folder: Path, **options):
-        if options["requests_per_second"] < 1:
-            raise CommandError("--requests-per-second must be at least 1")
+        for name in ("requests_per_second", "connections_per_address"):
+            if options[name] < 1:
+                raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
         for name in ("certificate", "certificate_key"):
             if not Path(options[name]).is_file():
                 raise CommandError(f"--{name.replace('_', '-')}: no file {options[name]}")
@@ -44,7 +48,9 @@ class Command(BaseCommand):
                          https_port=options["https_port"], http_port=options["http_port"] or None,
                          certificate=str(Path(options["certificate"]).resolve()),
                          certificate_key=str(Path(options["certificate_key"]).resolve()),
-                         requests_per_second=options["requests_per_second"], ipv6=not options["no_ipv6"])
+                         requests_per_second=options["requests_per_second"],
+                         connections_per_address=options["connections_per_address"],
+                         ipv6=not options["no_ipv6"])
         written = write_site(site, folder)
         self.stdout.write(f"wrote {len(written)} files to {folder}: include {folder / 'site.conf'} "
-                          "in nginx's http block")
+                          f"in nginx's http block and {folder / 'stream.conf'} in its stream block")
