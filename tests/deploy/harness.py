@@ -121,17 +121,19 @@ def start_redis(folder: Path) -> Iterator[str]:
 
 #: redis-server runs with this many databases: 0 to 15 belong to the test processes
 #: themselves (one per pytest-xdist worker, tests/conftest.py), and each test process
-#: gives its servers eight of the rest (16-23 for the first worker, 24-31 the second…)
-REDIS_DATABASES = 64
+#: gives its servers sixteen of the rest (16-31 for the first worker, 32-47 the second…, for
+#: up to six workers)
+SERVERS_PER_WORKER = 16
+REDIS_DATABASES = 16 + SERVERS_PER_WORKER * 6
 _WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-_redis_databases = itertools.count(16 + 8 * _WORKER)
+_redis_databases = itertools.count(16 + SERVERS_PER_WORKER * _WORKER)
 
 
 def redis_database(redis_base: str) -> str:
     """A Redis URL with a database number no other server of this run has used
     (:func:`serve` empties it first: another run may have used it before)."""
     number = next(_redis_databases)
-    assert number < min(REDIS_DATABASES, 24 + 8 * _WORKER), "too many servers for this worker's databases"
+    assert number < 16 + SERVERS_PER_WORKER * (_WORKER + 1), "too many servers for this worker's databases"
     return f"{redis_base}/{number}"
 
 
