@@ -1,12 +1,11 @@
 """gunicorn's settings for this site, read from the project folder (the command of docs/production.md).
 
 Threads: a worker waiting for a PDF render (a child process at the lowest priority,
-tutorials.sheets.pdf_worker) or for a slow client keeps answering other requests on its
-other threads. Workers come
-from ``WEB_CONCURRENCY`` (default 3), which the site also reads to check for a shared
-cache (``check --deploy``). Each thread may hold a database connection: keep
-``WEB_CONCURRENCY × GUNICORN_THREADS`` below PostgreSQL's ``max_connections`` (100 by
-default).
+tutorials.sheets.pdf_worker) keeps answering other requests on its other threads; slow
+clients are nginx's to hold (docs/production.md). Workers come from ``WEB_CONCURRENCY``
+(default 3), which the site also reads to check for a shared cache (``check --deploy``).
+Each thread may hold a database connection: keep ``WEB_CONCURRENCY × GUNICORN_THREADS``
+below PostgreSQL's ``max_connections`` (100 by default).
 """
 
 import os

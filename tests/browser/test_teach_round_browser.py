@@ -236,12 +236,24 @@ def test_a_second_tap_while_the_first_is_on_its_way_is_dropped(site, browser):
     expect(page.get_by_test_id("present-note")).to_have_count(0)
     table.refresh_from_db()
     assert table.version == int(version) + 1
-    # a tap and, a moment later, Next: the tap is made, Next is not (the section stays)
+    # a tap and, while it is on its way, Next: the tap is made, Next is not (the section
+    # stays); the tap's answer is held back until Next was clicked, whatever the machine's speed
     version = str(table.version)
     expect(page.locator("#present-section")).to_have_attribute("data-version", version)
     section = page.locator("#present-section").get_attribute("data-index")
-    nxt = page.locator('[data-nav="next"]').element_handle()
-    taps.nth(1).evaluate("(tap, next) => { tap.click(); setTimeout(() => next.click(), 5); }", nxt)
+    held: list = []
+
+    def hold(route):
+        held.append(route)
+
+    page.route("**/board/round/**", hold)
+    taps.nth(1).click()
+    page.wait_for_function("() => document.documentElement.dataset.requests !== '0'")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator('[data-nav="next"]').click()
+    held[0].continue_()
+    page.unroute("**/board/round/**", hold)
     expect(page.locator("#present-section")).not_to_have_attribute("data-version", version)
     page.wait_for_function("() => document.documentElement.dataset.requests === '0'")
     assert statuses == [200, 200]

@@ -38,7 +38,8 @@ MESSAGES = {
     "table-miss": _("Too many table codes that do not exist were tried from your network, so typed "
                     "codes are not accepted for a while. Scan the QR code on the presenter's screen "
                     "instead: it always opens the table."),
-    "code-miss": _("Too many short links that do not exist were tried from your network."),
+    "code-miss": _("Too many short links that do not exist were tried from your network, so typed "
+                   "codes are not accepted for a while. A link copied from the site still opens."),
     "game-miss": _("Too many wrong game keys were tried from your network."),
 }
 
