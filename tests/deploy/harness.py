@@ -177,6 +177,17 @@ def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: b
 
 
 # --- gunicorn ------------------------------------------------------------------------------
+def exchange(conn: http.client.HTTPConnection, method: str, path: str, body: bytes | None,
+             headers: dict[str, str]) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """One request on ``conn``, which is closed after: ``(status, headers, body)``."""
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        conn.close()
+
+
 @dataclass
 class Server:
     """A running gunicorn with the production settings."""
@@ -199,13 +210,8 @@ class Server:
         sent = {"X-Forwarded-Proto": "https", "Host": "127.0.0.1", **(headers or {})}
         if client:
             sent["X-Forwarded-For"] = client
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        try:
-            conn.request(method, path, body=body, headers=sent)
-            response = conn.getresponse()
-            return response.status, response.headers, response.read()
-        finally:
-            conn.close()
+        return exchange(http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout),
+                        method, path, body, sent)
 
     def get(self, path: str, **kwargs) -> tuple[int, http.client.HTTPMessage, bytes]:
         return self.request("GET", path, **kwargs)
@@ -354,13 +360,8 @@ class Proxy:
                 client: str | None = None, timeout: float = 60) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One request on a new connection: ``(status, headers, body)``; ``client`` (as
         :class:`Browser` gives it) is a loopback address to send from, like ``source``."""
-        conn = self.connection(source=client or source, timeout=timeout)
-        try:
-            conn.request(method, path, body=body, headers=headers or {})
-            response = conn.getresponse()
-            return response.status, response.headers, response.read()
-        finally:
-            conn.close()
+        return exchange(self.connection(source=client or source, timeout=timeout),
+                        method, path, body, headers or {})
 
     def get(self, path: str, **kwargs) -> tuple[int, http.client.HTTPMessage, bytes]:
         return self.request("GET", path, **kwargs)

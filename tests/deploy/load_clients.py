@@ -53,37 +53,32 @@ def _get(path: str) -> bytes:
     return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: de\r\n\r\n".encode()
 
 
-async def slow_headers(args, until: float, got: collections.Counter) -> None:
+async def _trickle(args, until: float, got: collections.Counter, kind: str, start: bytes, more) -> None:
+    """Send ``start``, then ``more()`` every two seconds until ``until``, on one connection
+    after another: counts each held to the end, or closed by the server first."""
     while time.monotonic() < until:
         try:
             _reader, writer = await _connect(args, SLOW_SOURCE)
-            writer.write(b"GET /en/tutorial/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            writer.write(start)
             while time.monotonic() < until:
                 await asyncio.sleep(2)
-                writer.write(f"X-Slow-{secrets.token_hex(2)}: 1\r\n".encode())
+                writer.write(more())
                 await writer.drain()
             writer.close()
-            got["headers held"] += 1
+            got[f"{kind} held"] += 1
         except (OSError, asyncio.IncompleteReadError, ssl.SSLError):
-            got["headers closed by the server"] += 1
+            got[f"{kind} closed by the server"] += 1
             await asyncio.sleep(0.5)
 
 
-async def slow_body(args, until: float, got: collections.Counter) -> None:
-    while time.monotonic() < until:
-        try:
-            _reader, writer = await _connect(args, SLOW_SOURCE)
-            writer.write(b"POST /api/v1/solve HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
-            while time.monotonic() < until:
-                await asyncio.sleep(2)
-                writer.write(b" ")
-                await writer.drain()
-            writer.close()
-            got["body held"] += 1
-        except (OSError, asyncio.IncompleteReadError, ssl.SSLError):
-            got["body closed by the server"] += 1
-            await asyncio.sleep(0.5)
+def slow_headers(args, until: float, got: collections.Counter):
+    return _trickle(args, until, got, "headers", b"GET /en/tutorial/ HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+                    lambda: f"X-Slow-{secrets.token_hex(2)}: 1\r\n".encode())
+
+
+def slow_body(args, until: float, got: collections.Counter):
+    return _trickle(args, until, got, "body", b"POST /api/v1/solve HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{", lambda: b" ")
 
 
 async def refused(args, until: float, got: collections.Counter) -> None:
