@@ -200,6 +200,18 @@ class TeachSession(VersionedRow):
     #: current section was reached; both survive reloads and show on every screen
     started_at = models.DateTimeField(null=True, blank=True)
     section_since = models.DateTimeField(null=True, blank=True)
+    #: the round the table's seats enter cards for, whether its cards are revealed, and
+    #: whether the last seated player's entry reveals them (:mod:`tutorials.teach.seats`)
+    round = models.PositiveSmallIntegerField(default=1)
+    revealed = models.BooleanField(default=False)
+    reveal_when_all = models.BooleanField(default=False)
+    #: goes up with every change of a seat (taken, freed, a card entered): the screens'
+    #: polls ask for it beside ``version``, but no move or board action is refused for it,
+    #: so guests entering cards never make the presenter's Next stale
+    seating = models.PositiveIntegerField(default=0)
+    #: a presenter handover link's key, hashed, and until when it opens
+    handover_key_hash = models.CharField(max_length=64, blank=True, default="")
+    handover_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("teaching session")
@@ -224,6 +236,46 @@ class TeachSession(VersionedRow):
     def presented_by(self, key: str | None) -> bool:
         """Whether ``key`` (from the presenter's cookie) is this table's presenter key."""
         return key_opens(self.presenter_key_hash, key)
+
+
+class TableGuest(models.Model):
+    """One browser following a table: its key (in the guest's cookie; stored hashed) and
+    when it last asked for the table, so the presenter sees how many follow."""
+
+    session = models.ForeignKey(TeachSession, on_delete=models.CASCADE, related_name="guests")
+    key_hash = models.CharField(max_length=64)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "key_hash"], name="one_guest_per_key")]
+
+
+class TableSeat(models.Model):
+    """One colour at a table: who sits there (a guest, or nobody: a player without a
+    phone) and that player's cards as the phone keeps them.
+
+    ``cards`` are the cards laid face down this round, by position (``"1-2": 3``), which
+    nobody but the seat's own guest sees before the table's reveal; ``discard`` the speeds
+    in the discard pile. ``locked`` closes the entries at the reveal: an entry is written
+    with ``locked = false`` in its condition, so none slips in after the cards were read.
+    ``version`` goes up with every change (two taps at once never lose one).
+    """
+
+    session = models.ForeignKey(TeachSession, on_delete=models.CASCADE, related_name="seats")
+    colour = models.CharField(max_length=8)
+    guest = models.ForeignKey(TableGuest, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="seats")
+    cards = models.JSONField(default=dict)
+    discard = models.JSONField(default=list)
+    locked = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "colour"], name="one_seat_per_colour"),
+            models.UniqueConstraint(fields=["guest"], condition=models.Q(guest__isnull=False),
+                                    name="one_seat_per_guest"),
+        ]
 
 
 class PracticeGame(VersionedRow):
