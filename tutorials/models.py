@@ -258,7 +258,8 @@ class TableSeat(models.Model):
     nobody but the seat's own guest sees before the table's reveal; ``discard`` the speeds
     in the discard pile. ``locked`` closes the entries at the reveal: an entry is written
     with ``locked = false`` in its condition, so none slips in after the cards were read.
-    ``version`` goes up with every change (two taps at once never lose one).
+    ``ready`` says the player has laid every card of this round; ``version`` goes up with
+    every change (two taps at once never lose one).
     """
 
     session = models.ForeignKey(TeachSession, on_delete=models.CASCADE, related_name="seats")
@@ -268,6 +269,8 @@ class TableSeat(models.Model):
     cards = models.JSONField(default=dict)
     discard = models.JSONField(default=list)
     locked = models.BooleanField(default=False)
+    #: the player said every card of theirs is down (the reveal can come when all are)
+    ready = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -9,6 +9,7 @@ from django.views.generic import RedirectView
 from tutorials.analyzer import views as analyzer
 from tutorials.play import views as play
 from tutorials.sheets import views as sheets
+from tutorials.teach import seat_views
 from tutorials.teach import views as teach
 from tutorials.tutorial import views as tutorial
 
@@ -39,9 +40,12 @@ urlpatterns = [
     path("teach/<slug:code>/go/", teach.teach_go, name="teach-go"),
     path("teach/<slug:code>/poll/", teach.teach_present_poll, name="teach-present-poll"),
     path("teach/<slug:code>/board/<slug:board_id>/", teach.teach_board, name="teach-board"),
+    path("teach/<slug:code>/seats/", seat_views.presenter_seats, name="teach-seats"),
     # guests type codes any way (full-width, upper case, spaces): str, normalised in the view
     path("t/<str:code>/", teach.teach_guest, name="teach-guest"),
     path("t/<str:code>/poll/", teach.teach_poll, name="teach-poll"),
+    path("t/<str:code>/seat/", seat_views.guest_seat, name="teach-seat"),
+    path("t/<str:code>/hand/", seat_views.guest_hand, name="teach-hand"),
     # playing a practice game against computer captains
     path("play/", play.play_start, name="play"),
     path("play/<slug:code>/", play.play_game, name="play-game"),

@@ -87,6 +87,8 @@
     var elt = e.detail.elt;
     if (elt && elt.closest && elt.closest("#present-section")) {
       e.detail.parameters.v = version();
+      // the poll also asks whether a seat changed (taken, freed, a card entered)
+      if (elt.id === "present-section") e.detail.parameters.s = elt.dataset.seating || "";
     }
   });
   document.body.addEventListener("tableVersion", function (e) {

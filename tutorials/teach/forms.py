@@ -92,3 +92,30 @@ class BoardActionForm(StrictForm):
     @property
     def version_seen(self) -> int:
         return int(self.cleaned_data["v"])
+
+
+class SeatForm(StrictForm):
+    """A guest takes the seat of colour ``at`` (``do=take``) or stands up to watch
+    (``do=leave``)."""
+
+    do = forms.ChoiceField(choices=[("take", "take"), ("leave", "leave")])
+    at = forms.ChoiceField(choices=[(c, c) for c in COLOUR_VALUES], required=False)
+
+
+class HandForm(StrictForm):
+    """A seated guest's card: ``lay`` card ``card`` (a speed) at position ``at``, ``take``
+    the card at ``at`` back, or say all cards are down (``ready``) or not yet (``unready``)."""
+
+    do = forms.ChoiceField(choices=[(d, d) for d in ("lay", "take", "ready", "unready")])
+    at = TextField(max_length=8)
+    card = forms.TypedChoiceField(choices=[(str(v), str(v)) for v in range(6)], coerce=int, required=False)
+
+
+class SeatsForm(StrictForm):
+    """The presenter's seat controls: ``free`` the seat of colour ``at``, ``reveal`` the
+    cards, reveal when every seated player is done (``auto``, ``at`` = ``on``/``off``), or
+    start the ``next-round``; ``v`` is the table's version the screen showed."""
+
+    do = forms.ChoiceField(choices=[(d, d) for d in ("free", "reveal", "auto", "next-round")])
+    at = TextField(max_length=8)
+    v = _whole_number("v")

@@ -9,8 +9,10 @@ reading times), its example boards, moving on, acting on a board.
 from __future__ import annotations
 
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from tutorials.teach.round import RoundBoard
+from tutorials.teach import seats
+from tutorials.teach.round import ENTER, RoundBoard
 from tutorials.tutorial import boards
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.examples import TREASURE_SETS
@@ -71,6 +73,14 @@ def load_board(session, section: Section, board_id: str):
     return board
 
 
+class NotReady(Exception):
+    """A move the table is not ready for; ``message`` says why, in the active language."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 def move(session, to: int, seen: int) -> None:
     """Move the table to section ``to`` (clamped to the script), as a move made from
     version ``seen`` of the table.
@@ -81,9 +91,18 @@ def move(session, to: int, seen: int) -> None:
     changes nothing. The first move starts the whole-teach timer (``started_at``); every
     move restarts the section's (``section_since``).
     """
-    count = len(sections(session.options))
-    to = max(0, min(to, count - 1))
+    script = sections(session.options)
+    to = max(0, min(to, len(script) - 1))
     session.expect(seen)
+    here = current_section(session).slug
+    if here == ENTER and to > session.section and not RoundBoard.from_state(
+            ENTER, session.options, session.board_states.get("round", "")).cards:
+        raise NotReady(_("No card is entered yet: enter where the table's attack cards lie first."))
+    slugs = [s.slug for s in script]
+    if to >= slugs.index(ENTER) and not session.revealed:
+        # past Setting Time every card lies face up: moving on turns them over
+        seats.reveal(session, seen)
+        seen = session.version
     if to != session.section:
         now = timezone.now()
         session.change(seen, section=to, section_since=now, started_at=session.started_at or now)

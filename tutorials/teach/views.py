@@ -41,7 +41,9 @@ from tutorials.forms import COLOUR_VALUES
 from tutorials.http.cookies import SignedCookie
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
-from tutorials.teach.plan import act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach import seats as seating
+from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.teach.selectors import table_by_code
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
@@ -50,7 +52,8 @@ from tutorials.wording.glossary import COLOUR_NAMES
 
 #: the presenter's key of each table this browser teaches
 PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
-#: a mark on each table this browser follows as a guest (no secret: "1")
+#: the guest's key of each table this browser follows (the table keeps only its hash:
+#: :mod:`tutorials.teach.seats`); it holds the guest's seat and cards
 GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
 
 
@@ -161,7 +164,12 @@ def _timing(session: TeachSession, index: int) -> dict:
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
 
 
-def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) -> dict:
+def guest_of(request: HttpRequest, session: TeachSession):
+    """The guest this browser is at ``session`` (its cookie's key), or ``None``."""
+    return seating.guest_by_key(session, GUEST.read(request, session.code))
+
+
+def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None) -> dict:
     options = stored_options(session.options)
     script = sections(options)
     index = min(session.section, len(script) - 1)
@@ -173,7 +181,7 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
         "script_sections": script, "boards": _boards(session, section, presenter=presenter),
-        "options": options, "presenter": presenter,
+        "options": options, "presenter": presenter, "in_round": section.slug.startswith("round-"),
         # typed by hand, so short; the QR code and the link behind it carry the token
         "guest_url": request.build_absolute_uri(guest_path),
         "qr_url": request.build_absolute_uri(qr_path),
@@ -184,6 +192,8 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool) ->
         "comes_up_now": now,
         "say_later": later,
         **(_timing(session, index) if presenter else {}),
+        # the seats: for a guest their own cards only, for the presenter who has entered
+        **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
@@ -315,6 +325,8 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     except Stale:
         session = _session(request, code)
         note, status = _stale_message(), 409
+    except NotReady as not_ready:
+        note, status = not_ready.message, 422
     if request.htmx:
         ctx = {**_context(request, session, presenter=True), "note": note}
         return render(request, "teach/present.html#section", ctx, status=status)
@@ -331,9 +343,16 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
     session = _session(request, code)
     if not _is_presenter(request, session):
         return _forbidden(_("Only the person teaching can move the table along."))
-    if request.GET.get("v", "") == str(session.version):
+    if _unchanged(request, session):
         return HttpResponse(status=204)
     return render(request, "teach/present.html#section", _context(request, session, presenter=True))
+
+
+def _unchanged(request: HttpRequest, session: TeachSession) -> bool:
+    """Whether a poll's screen shows the table as it is: its version ``v`` and its seats'
+    ``s`` (:attr:`~tutorials.models.TeachSession.seating`)."""
+    return (request.GET.get("v", "") == str(session.version)
+            and request.GET.get("s", "") == str(session.seating))
 
 
 @require_POST
@@ -420,21 +439,25 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     session = _session(request, code)
     if code != session.code:
         return redirect(_guest_path(request, session.code))
-    response = render(request, "teach/guest.html", _context(request, session, presenter=False))
-    GUEST.give(request, response, session.code, "1")
+    guest, key = seating.follow(session, GUEST.read(request, session.code))
+    response = render(request, "teach/guest.html", _context(request, session, presenter=False, guest=guest))
+    GUEST.give(request, response, session.code, key or "1")
     return response
 
 
 @require_safe
 @table_view
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
-    """``?v=<version>&i=<section index shown>``: 204 while nothing changed, else the new
-    section (htmx swaps it), listing the sections the guest missed when the table jumped
+    """``?v=<version>&s=<seating>&i=<section index shown>``: 204 while nothing changed,
+    else the new section (htmx swaps it), listing the sections the guest missed when the table jumped
     ahead by more than one."""
     session = _session(request, code)
-    if request.GET.get("v", "") == str(session.version):
+    guest = guest_of(request, session)
+    if guest is not None:
+        seating.seen(guest)
+    if _unchanged(request, session):
         return HttpResponse(status=204)
-    ctx = _context(request, session, presenter=False)
+    ctx = _context(request, session, presenter=False, guest=guest)
     shown = request.GET.get("i", "")
     if re.fullmatch(r"[0-9]{1,4}", shown) and ctx["index"] - int(shown) > 1:
         ctx["missed"] = [s.title for s in ctx["script_sections"][int(shown) + 1:ctx["index"]]]

@@ -1,0 +1,176 @@
+"""Seats and secret hands: guests take a colour, enter the cards they lay face down on
+their own phone, and nobody else sees one before the table's reveal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from tutorials.models import TableGuest, TableSeat, TeachSession, hash_key
+from tutorials.teach import seats as seating
+from tutorials.tutorial.teaching import sections
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _start(client: Client, lang: str = "en", **data) -> TeachSession:
+    response = client.post(f"/{lang}/teach/", {"players": "4", "mode": "action", "script": "quick", **data})
+    assert response.status_code == 302, response.content[:300]
+    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+
+
+def _index(table: TeachSession, slug: str) -> int:
+    return [s.slug for s in sections(table.options)].index(slug)
+
+
+def _go(client: Client, table: TeachSession, slug: str, **headers):
+    table.refresh_from_db()
+    return client.post(f"/en/teach/{table.code}/go/", {"to": str(_index(table, slug)), "v": str(table.version)},
+                       **headers)
+
+
+def _guest(table: TeachSession, lang: str = "en", colour: str | None = None) -> Client:
+    guest = Client()
+    assert guest.get(f"/{lang}/t/{table.code}/").status_code == 200
+    if colour:
+        assert guest.post(f"/{lang}/t/{table.code}/seat/", {"do": "take", "at": colour}).status_code == 302
+    return guest
+
+
+def _hand(guest: Client, table: TeachSession, lang: str = "en", **data):
+    return guest.post(f"/{lang}/t/{table.code}/hand/", data, **HX)
+
+
+def _seats(client: Client, table: TeachSession, do: str, at: str = "", **headers):
+    table.refresh_from_db()
+    return client.post(f"/en/teach/{table.code}/seats/", {"do": do, "at": at, "v": str(table.version)}, **headers)
+
+
+def test_a_seat_is_held_by_one_phone_and_survives_a_reload(client):
+    table = _start(client)
+    red = _guest(table, colour="red")
+    other = _guest(table)
+    taken = other.post(f"/en/t/{table.code}/seat/", {"do": "take", "at": "red"}, **HX)
+    assert taken.status_code == 409 and "Someone else already sits at red" in taken.content.decode()
+    page = red.get(f"/en/t/{table.code}/").content.decode()  # a reload
+    assert 'data-testid="my-seat">red<' in page
+    assert TableGuest.objects.filter(session=table).count() == 2
+    seat = TableSeat.objects.get(session=table, colour="red")
+    key = red.cookies[f"follow_{table.code}"].value
+    assert seat.guest.key_hash != key and seat.guest.key_hash == hash_key(
+        red.get(f"/en/t/{table.code}/").wsgi_request.get_signed_cookie(
+            f"follow_{table.code}", salt="teach-guest"))
+
+
+def test_the_presenter_frees_a_seat_for_a_new_phone_and_the_cards_stay(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red = _guest(table, colour="red")
+    assert _hand(red, table, do="lay", card="3", at="1-2").status_code == 200
+    assert _seats(client, table, "free", "red").status_code == 302
+    new_phone = _guest(table, colour="red")
+    html = new_phone.get(f"/en/t/{table.code}/").content.decode()
+    assert 'data-testid="hand-cell-1-2"' in html and re.search(r'hand-cell laid colour-red" data-testid="hand-cell-1-2"',
+                                                              html)
+    lost = _hand(red, table, do="lay", card="0", at="0-0")
+    assert lost.status_code == 422 and "Take your seat first" in lost.content.decode()
+
+
+def test_cards_entered_stay_secret_until_the_reveal(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red, blue = _guest(table, "en", "red"), _guest(table, "de", "blue")
+    assert "[3]" in _hand(red, table, do="lay", card="3", at="1-2").content.decode()
+    presenter = client.get(f"/en/teach/{table.code}/").content.decode()
+    assert 'data-testid="entered-red">1 card entered' in presenter
+    assert "colour-red laid" not in presenter and "r3" not in presenter
+    assert "colour-red laid" not in blue.get(f"/de/t/{table.code}/").content.decode()
+    assert _seats(client, table, "reveal", **HX).status_code == 200
+    table.refresh_from_db()
+    assert table.revealed and "1-2r3" in table.board_states["round"]
+    late = _hand(red, table, do="lay", card="0", at="0-0")
+    assert late.status_code == 409 and "revealed" in late.content.decode()
+    _go(client, table, "round-table")
+    shown = blue.get(f"/de/t/{table.code}/").content.decode()
+    assert "<strong>Rot</strong>: [3] Kanone von Rot (C2)" in shown
+
+
+def test_moving_on_from_setting_time_reveals_and_an_empty_table_cannot_go_on(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    _go(client, table, "round-table")
+    table.refresh_from_db()
+    assert table.revealed and table.section == _index(table, "round-table")
+    refused = _go(client, table, "round-resolve", **HX)
+    assert refused.status_code == 422 and "No card is entered yet" in refused.content.decode()
+
+
+@pytest.mark.parametrize(("players", "variants", "count"), [("4", [], 9), ("2", [], 7), ("3", ["v2"], 5)])
+def test_a_hand_holds_the_tables_cards(client, players, variants, count):
+    table = _start(client, players=players, variants=variants)
+    _go(client, table, "round-setting")
+    red = _guest(table, colour="red")
+    html = red.get(f"/en/t/{table.code}/").content.decode()
+    assert f"({count} cards)" in html
+
+
+def test_an_empty_hand_takes_the_discard_pile_back_first(client):
+    table = _start(client, players="2", variants=["v2"])  # 5 cards: [0] to [4]
+    _go(client, table, "round-setting")
+    red = _guest(table, colour="red")
+    for speed in range(5):
+        assert _hand(red, table, do="lay", card=str(speed), at=f"{speed // 3}-{speed % 3}").status_code == 200
+    _go(client, table, "round-table")
+    _go(client, table, "round-resolve")
+    _go(client, table, "round-next")
+    assert _seats(client, table, "next-round").status_code == 302
+    table.refresh_from_db()
+    assert table.round == 2 and not table.revealed and table.section == _index(table, "round-dice")
+    seat = TableSeat.objects.get(session=table, colour="red")
+    assert sorted(seat.discard) == [0, 1, 2, 3, 4] and seat.cards == {}
+    _go(client, table, "round-setting")
+    answer = _hand(red, table, do="lay", card="2", at="0-0").content.decode()
+    assert "SET-4" in answer
+    seat.refresh_from_db()
+    assert seat.discard == [] and seat.cards == {"0-0": 2}
+
+
+def test_the_last_player_done_reveals_when_the_presenter_chose_it(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red, blue = _guest(table, colour="red"), _guest(table, colour="blue")
+    _seats(client, table, "auto", "on")
+    _hand(red, table, do="lay", card="1", at="0-0")
+    _hand(red, table, do="ready")
+    table.refresh_from_db()
+    assert not table.revealed
+    _hand(blue, table, do="ready")  # blue laid nothing this round
+    table.refresh_from_db()
+    assert table.revealed and "0-0r1" in table.board_states["round"]
+
+
+def test_two_seats_entering_one_position_leave_it_to_the_presenter(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red, blue = _guest(table, colour="red"), _guest(table, colour="blue")
+    _hand(red, table, do="lay", card="1", at="0-0")
+    _hand(blue, table, do="lay", card="2", at="0-0")
+    _hand(blue, table, do="lay", card="3", at="2-2")
+    answer = _seats(client, table, "reveal", **HX).content.decode()
+    assert "Two players entered a card at A1" in answer
+    table.refresh_from_db()
+    assert "0-0" not in table.board_states["round"] and "2-2b3" in table.board_states["round"]
+
+
+def test_seat_forms_are_read_strictly(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red = _guest(table, colour="red")
+    for data in ({"do": "lay", "card": "9", "at": "0-0"}, {"do": "fly"}, {"do": "lay", "at": "0-0"},
+                 {"do": "lay", "card": "1", "at": "7-7"}):
+        assert _hand(red, table, **data).status_code == 422, data
+    assert Client().post(f"/en/teach/{table.code}/seats/", {"do": "reveal", "v": "1"}).status_code == 403
+    assert not seating.session_revealed(table)

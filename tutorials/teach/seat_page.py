@@ -1,0 +1,71 @@
+"""What the teaching pages show of the seats: the seat bar and the hand on a guest's phone,
+the seat list on the presenter's screen.
+
+A guest's own cards come only from their own seat (:func:`guest_seats`); every other
+screen gets :func:`~tutorials.teach.seats.seat_summary`, which never says which card lies
+where, until the table's reveal puts the cards on its own board.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from captain.rules import AttackCard, AttackKind, Colour, Position
+from tutorials.http.positions import position_arg
+from tutorials.models import TableGuest, TeachSession
+from tutorials.teach import seats as seating
+from tutorials.tutorial.teaching import stored_options
+from tutorials.wording.facts import table_facts
+from tutorials.wording.glossary import COLOUR_NAMES, position_label
+
+#: the sections where the seats matter: the guided round
+ROUND_PREFIX = "round-"
+
+
+def _seat_rows(session: TeachSession, mine: str | None) -> list[dict]:
+    return [{"colour": s.colour, "name": COLOUR_NAMES[s.colour], "phone": s.phone, "here": s.here,
+             "entered": s.entered, "ready": s.ready, "mine": s.colour.value == mine}
+            for s in seating.seat_summary(session)]
+
+
+def _hand_view(session: TeachSession, seat) -> dict:
+    hand = seating.hand_of(session, seat)
+    colour = Colour(seat.colour)
+    side = table_facts(stored_options(session.options)["players"])["side"]
+    held = Counter(hand.held)
+    grid = [[{"at": position_arg((r, c)), "label": position_label((r, c)),
+              "card": AttackCard(colour, AttackKind(hand.laid[Position(r, c)]))
+              if Position(r, c) in hand.laid else None}
+             for c in range(side)] for r in range(side)]
+    return {"colour": colour, "name": COLOUR_NAMES[colour],
+            "held": [{"card": AttackCard(colour, AttackKind(v)), "speed": v, "count": n}
+                     for v, n in sorted(held.items())],
+            "held_count": len(hand.held),
+            "discard": hand.cards(hand.discard),
+            "laid": [{"card": AttackCard(colour, AttackKind(v)), "label": position_label(p),
+                      "at": position_arg(p)} for p, v in sorted(hand.laid.items())],
+            "grid": grid, "ready": seat.ready}
+
+
+def guest_seats(session: TeachSession, guest: TableGuest | None, slug: str) -> dict:
+    """The seat bar and, for a seated guest, their own hand (``hand``); ``entry_open``
+    while they can lay cards (the guided round's Setting Time, before the reveal)."""
+    mine = seating.own_seat(session, guest)
+    rows = _seat_rows(session, mine.colour if mine else None)
+    return {"seat_rows": rows, "my_seat": mine.colour if mine else "",
+            "can_sit": guest is not None,
+            "hand": _hand_view(session, mine) if mine and slug.startswith(ROUND_PREFIX) else None,
+            "entry_open": bool(mine) and slug == seating.ENTRY_SECTION and not session.revealed,
+            "revealed": session.revealed, "round_number": session.round}
+
+
+def presenter_seats(session: TeachSession) -> dict:
+    """Who sits where, who is still here, how many follow and, before the reveal, who has
+    entered how many cards (never which)."""
+    rows = _seat_rows(session, None)
+    seated_here = sum(1 for r in rows if r["phone"] and r["here"])
+    follow = seating.following(session)
+    return {"seat_rows": rows, "following": follow, "watching": max(0, follow - seated_here),
+            "revealed": session.revealed, "reveal_when_all": session.reveal_when_all,
+            "round_number": session.round,
+            "all_ready": any(r["phone"] for r in rows) and all(r["ready"] for r in rows if r["phone"])}
