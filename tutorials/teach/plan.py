@@ -81,7 +81,7 @@ class NotReady(Exception):
         self.message = message
 
 
-def move(session, to: int, seen: int) -> None:
+def move(session, to: int, seen: int) -> list:
     """Move the table to section ``to`` (clamped to the script), as a move made from
     version ``seen`` of the table.
 
@@ -90,22 +90,27 @@ def move(session, to: int, seen: int) -> None:
     screen never takes the table backwards. Moving to the section the table is at
     changes nothing. The first move starts the whole-teach timer (``started_at``); every
     move restarts the section's (``section_since``).
+
+    Past the guided round's Setting Time every card lies face up, so a move there reveals
+    the seats' cards in the same change (:func:`~tutorials.teach.seats.reveal`, whose
+    clashing positions it returns). Raises :class:`NotReady` for a move on from entering
+    the table's cards while none is entered.
     """
     script = sections(session.options)
     to = max(0, min(to, len(script) - 1))
     session.expect(seen)
-    here = current_section(session).slug
-    if here == ENTER and to > session.section and not RoundBoard.from_state(
+    if current_section(session).slug == ENTER and to > session.section and not RoundBoard.from_state(
             ENTER, session.options, session.board_states.get("round", "")).cards:
         raise NotReady(_("No card is entered yet: enter where the table's attack cards lie first."))
-    slugs = [s.slug for s in script]
-    if to >= slugs.index(ENTER) and not session.revealed:
-        # past Setting Time every card lies face up: moving on turns them over
-        seats.reveal(session, seen)
-        seen = session.version
+    fields = {}
     if to != session.section:
         now = timezone.now()
-        session.change(seen, section=to, section_since=now, started_at=session.started_at or now)
+        fields = {"section": to, "section_since": now, "started_at": session.started_at or now}
+    if to >= [s.slug for s in script].index(ENTER) and not session.revealed:
+        return seats.reveal(session, seen, **fields)
+    if fields:
+        session.change(seen, **fields)
+    return []
 
 
 def act_on_board(session, board_id: str, action: str, arg: str, seen: int, rng):

@@ -44,6 +44,8 @@ ROUND_NOTES = {
     "too-many": gettext_lazy("%(colour)s has no more %(card)s cards: each colour has %(n)s of them "
                              "(SETUP-1)."),
     "not-seated": gettext_lazy("Only the colours at this table can be chosen."),
+    "occupied": gettext_lazy("%(card)s already lies at %(position)s. Tap it with its own card to take it off "
+                             "first."),
 }
 
 _STATE = re.compile(r"(?P<start>[rbgw])(?P<brush>[rbgw][0-5]|-)(?P<k>[0-9]{1,3})"
@@ -164,6 +166,10 @@ class RoundBoard(ExampleBoard):
         if cards.get(pos) == self.brush:  # the same card again: take it off
             del cards[pos]
             return self._with(cards=cards)
+        there = cards.get(pos)
+        if there is not None and there.colour != self.brush.colour:  # one card per position
+            return self._noted("occupied", position=position_label(pos),
+                               card=capfirst(card_phrase(there.token)))
         allowed = self.allowed(self.brush)
         held = sum(1 for p, c in cards.items() if c == self.brush and p != pos)
         if held >= allowed:

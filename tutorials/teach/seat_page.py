@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.utils.translation import gettext as _
+
 from captain.rules import AttackCard, AttackKind, Colour, Position
 from tutorials.http.positions import position_arg
 from tutorials.models import TableGuest, TeachSession
@@ -69,3 +71,11 @@ def presenter_seats(session: TeachSession) -> dict:
             "revealed": session.revealed, "reveal_when_all": session.reveal_when_all,
             "round_number": session.round,
             "all_ready": any(r["phone"] for r in rows) and all(r["ready"] for r in rows if r["phone"])}
+
+
+def clash_note(clashes: list[Position]) -> str:
+    """The presenter's note after a reveal where two seats entered one position."""
+    if not clashes:
+        return ""
+    return _("Two players entered a card at %(positions)s; enter the card that lies there.") % {
+        "positions": ", ".join(position_label(p) for p in clashes)}

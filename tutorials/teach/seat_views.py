@@ -19,7 +19,8 @@ from tutorials.teach import seats as seating
 from tutorials.teach.forms import HandForm, SeatForm, SeatsForm
 from tutorials.teach.views import (_context, _forbidden, _is_presenter, _present_page, _session,
                                    _stale_message, guest_of, table_view)
-from tutorials.wording.glossary import COLOUR_NAMES, position_label
+from tutorials.teach.seat_page import clash_note
+from tutorials.wording.glossary import COLOUR_NAMES
 
 #: why a seat action was refused, by :class:`~tutorials.teach.seats.SeatRefused` code
 SEAT_NOTES = {
@@ -128,10 +129,7 @@ def presenter_seats(request: HttpRequest, code: str) -> HttpResponse:
         elif do == "auto":
             seating.set_reveal_when_all(session, at == "on")
         elif do == "reveal":
-            clashes = seating.reveal(session, seen)
-            if clashes:
-                note = _("Two players entered a card at %(positions)s; enter the card that lies there.") % {
-                    "positions": ", ".join(position_label(p) for p in clashes)}
+            note = clash_note(seating.reveal(session, seen))
         else:
             seating.next_round(session, seen)
     except Stale:

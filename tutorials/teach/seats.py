@@ -332,11 +332,12 @@ def set_reveal_when_all(session: TeachSession, on: bool) -> None:
 
 
 # --- the reveal and the next round ------------------------------------------------------------------
-def reveal(session: TeachSession, seen: int) -> list[Position]:
+def reveal(session: TeachSession, seen: int, **also) -> list[Position]:
     """Turn every card over: close every seat's entries and put the seats' cards into the
-    table's own board (beside any the presenter entered), as a change made from version
-    ``seen`` of the table. Returns the positions two seats both entered: neither card is
-    put there, so the presenter enters the one that lies there.
+    table's own board (beside any the presenter entered), as one change made from version
+    ``seen`` of the table that also writes the fields ``also`` (a move to the next
+    section). Returns the positions two seats both entered: neither card is put there, so
+    the presenter enters the one that lies there.
 
     The seats are closed first, in one statement: an entry still on its way is then either
     written before (and read here) or refused, never lost after the cards were read.
@@ -345,6 +346,8 @@ def reveal(session: TeachSession, seen: int) -> list[Position]:
     """
     session.expect(seen)
     if session.revealed:
+        if also:
+            session.change(seen, **also)
         return []
     with transaction.atomic():
         TableSeat.objects.filter(session=session).update(locked=True, version=F("version") + 1)
@@ -363,7 +366,8 @@ def reveal(session: TeachSession, seen: int) -> list[Position]:
             else:
                 cards.pop(pos, None)
         board = RoundBoard(REVEALED_SECTION, session.options, start=board.start, cards=cards)
-        session.change(seen, revealed=True, board_states={**session.board_states, "round": board.state()})
+        session.change(seen, revealed=True, board_states={**session.board_states, "round": board.state()},
+                       **also)
     _bump(session)
     return clashes
 

@@ -43,7 +43,7 @@ from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach import seats as seating
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, move, reading_minutes
-from tutorials.teach.seat_page import guest_seats, presenter_seats
+from tutorials.teach.seat_page import clash_note, guest_seats, presenter_seats
 from tutorials.teach.selectors import table_by_code
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
@@ -321,7 +321,9 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     to, seen = int(form.cleaned_data["to"]), int(form.cleaned_data["v"])
     note, status = "", 200
     try:
-        move(session, to, seen)
+        clashes = move(session, to, seen)
+        if clashes:
+            note = clash_note(clashes)
     except Stale:
         session = _session(request, code)
         note, status = _stale_message(), 409
@@ -350,9 +352,10 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
 
 def _unchanged(request: HttpRequest, session: TeachSession) -> bool:
     """Whether a poll's screen shows the table as it is: its version ``v`` and its seats'
-    ``s`` (:attr:`~tutorials.models.TeachSession.seating`)."""
+    ``s`` (:attr:`~tutorials.models.TeachSession.seating`; a page that sends none, drawn
+    before the seats existed, asks for the version only)."""
     return (request.GET.get("v", "") == str(session.version)
-            and request.GET.get("s", "") == str(session.seating))
+            and request.GET.get("s", str(session.seating)) == str(session.seating))
 
 
 @require_POST
