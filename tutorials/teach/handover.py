@@ -62,7 +62,7 @@ def take(session: TeachSession, key: str | None) -> str:
     """The new presenter key of the device that took the role with ``key``; raises
     :class:`HandoverRefused` when ``key`` opens nothing, or another device was first."""
     judge(session, key)
-    new_key = session.hand_over(key)  # type: ignore[arg-type]
+    new_key = session.hand_over(key) if key else None
     if new_key is None:
         raise HandoverRefused("used")
     return new_key
@@ -110,14 +110,15 @@ def teach_take(request: HttpRequest, code: str, key: str) -> HttpResponse:
     check_limit(request, "table-miss")
     given = HandoverKeyForm.of_address(key).key_given
     try:
-        new_key = take(session, given) if request.method == "POST" else judge(session, given)
+        if request.method != "POST":
+            judge(session, given)
+            return render(request, "teach/take.html", {"session": session})
+        new_key = take(session, given)
     except HandoverRefused as refused:
         if refused.kind == "wrong":
             miss(request, "table-miss")
         ctx = {"session": session, "kind": refused.kind, "minutes": TeachSession.HANDOVER_MINUTES}
         return render(request, "teach/handover_refused.html", ctx, status=refused.status)
-    if request.method != "POST":
-        return render(request, "teach/take.html", {"session": session})
     response = redirect("tutorials:teach-present", code=session.code)
     PRESENTER.give(request, response, session.code, new_key)
     return response
