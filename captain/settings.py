@@ -305,7 +305,9 @@ PERMISSIONS_POLICY = {feature: [] for feature in (
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a presenter handover link's key is in its address: never in the log
+    "filters": {"hide_link_keys": {"()": "tutorials.http.log_filters.HideLinkKeys"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_link_keys"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 

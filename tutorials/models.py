@@ -237,6 +237,45 @@ class TeachSession(VersionedRow):
         """Whether ``key`` (from the presenter's cookie) is this table's presenter key."""
         return key_opens(self.presenter_key_hash, key)
 
+    #: how long a handover link opens after the presenter made it
+    HANDOVER_MINUTES = 10
+
+    def offer_handover(self) -> str | None:
+        """A fresh handover key (given once, for the link; the row keeps only its hash),
+        open for :attr:`HANDOVER_MINUTES`; a newer one replaces an older one.
+
+        Written only while the presenter key is the one read with this row: a device whose
+        role was taken in between makes no link. ``None`` then.
+        """
+        key = secrets.token_urlsafe(24)
+        until = timezone.now() + timedelta(minutes=self.HANDOVER_MINUTES)
+        offered = type(self).objects.filter(pk=self.pk, presenter_key_hash=self.presenter_key_hash).update(
+            handover_key_hash=hash_key(key), handover_until=until)
+        if not offered:
+            return None
+        self.handover_key_hash, self.handover_until = hash_key(key), until
+        return key
+
+    def hand_over(self, key: str) -> str | None:
+        """Give the presenter role to the holder of the handover key ``key``: a new
+        presenter key (returned, for the new device's cookie; the old device's key no
+        longer opens) and no handover key any more, so the link works once.
+
+        One ``UPDATE`` whose condition is the handover key itself, still open: of two
+        devices taking the same link at once, only one is written. ``None`` for the other,
+        and when the link has closed or was replaced meanwhile.
+        """
+        new_key = secrets.token_urlsafe(32)
+        now = timezone.now()
+        taken = type(self).objects.filter(pk=self.pk, handover_key_hash=hash_key(key),
+                                          handover_until__gt=now).update(
+            presenter_key_hash=hash_key(new_key), handover_key_hash="", handover_until=None, updated_at=now)
+        if not taken:
+            return None
+        self.presenter_key_hash, self.handover_key_hash, self.handover_until = hash_key(new_key), "", None
+        self.updated_at = now
+        return new_key
+
 
 class TableGuest(models.Model):
     """One browser following a table: its key (in the guest's cookie; stored hashed) and

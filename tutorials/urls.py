@@ -9,6 +9,7 @@ from django.views.generic import RedirectView
 from tutorials.analyzer import views as analyzer
 from tutorials.play import views as play
 from tutorials.sheets import views as sheets
+from tutorials.teach import handover
 from tutorials.teach import seat_views
 from tutorials.teach import views as teach
 from tutorials.tutorial import views as tutorial
@@ -41,6 +42,9 @@ urlpatterns = [
     path("teach/<slug:code>/poll/", teach.teach_present_poll, name="teach-present-poll"),
     path("teach/<slug:code>/board/<slug:board_id>/", teach.teach_board, name="teach-board"),
     path("teach/<slug:code>/seats/", seat_views.presenter_seats, name="teach-seats"),
+    # the presenter's role moved to another device by a link that works once
+    path("teach/<slug:code>/handover/", handover.teach_handover, name="teach-handover"),
+    path("teach/<slug:code>/take/<str:key>/", handover.teach_take, name="teach-take"),
     # guests type codes any way (full-width, upper case, spaces): str, normalised in the view
     path("t/<str:code>/", teach.teach_guest, name="teach-guest"),
     path("t/<str:code>/poll/", teach.teach_poll, name="teach-poll"),

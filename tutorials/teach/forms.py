@@ -119,3 +119,20 @@ class SeatsForm(StrictForm):
     do = forms.ChoiceField(choices=[(d, d) for d in ("free", "reveal", "auto", "next-round")])
     at = TextField(max_length=8)
     v = _whole_number("v")
+
+
+class HandoverKeyForm(StrictForm):
+    """The key of a presenter handover link, from the link's address: what
+    ``secrets.token_urlsafe(24)`` makes (32 URL-safe characters). Anything else opens no
+    table and is judged as a wrong key, without telling how it was wrong."""
+
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{32}$", strip=False)
+
+    @classmethod
+    def of_address(cls, key: str) -> HandoverKeyForm:
+        return cls({"key": key})
+
+    @property
+    def key_given(self) -> str | None:
+        """The key of a valid form, else ``None`` (which no table's hash opens)."""
+        return self.cleaned_data["key"] if self.is_valid() else None
