@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 
 from django.utils.text import capfirst
@@ -89,6 +89,15 @@ class RoundBoard(ExampleBoard):
         self.walk = Walkthrough(self.situation()) if self.resolving else None
         self.k = self.walk.clamp(k) if self.walk else 0
         self.fixed_players = True
+        #: on a guest's phone (:meth:`follow`): whether it is, the address of each step there
+        #: (a function, which templates would call: only :attr:`nav` uses it), the address
+        #: that follows the table again, the table's own step, and whether the phone shows
+        #: a step of its own
+        self.guest_view = False
+        self._step_url: Callable[[int], str] | None = None
+        self.live_url = ""
+        self.live_k = self.k
+        self.own_pace = False
 
     # --- the protocol of example boards -------------------------------------------------------
     @property
@@ -206,11 +215,32 @@ class RoundBoard(ExampleBoard):
                     cell.href = self.action_url("put", position_arg(cell.pos))
         return grid
 
+    def follow(self, step_url: Callable[[int], str], live_url: str, own: int | None) -> None:
+        """Show the board on a guest's phone, which steps at its own pace: ``step_url(j)``
+        shows step ``j`` there (a plain GET: the table and the other phones stay as they
+        are), ``live_url`` follows the table's step again; ``own`` is the phone's own step
+        (clamped to the steps), ``None`` while it follows the table. Only the steps of
+        Battle Time and Treasure Time are the guest's to move: entering the cards stays
+        the presenter's."""
+        if self.walk is None or not self.walk.steps:
+            return
+        self.guest_view, self._step_url, self.live_url = True, step_url, live_url
+        if own is not None:
+            self.k, self.own_pace = self.walk.clamp(own), True
+
+    @property
+    def live_number(self) -> int:
+        """The table's own step, counted from 1 as the steps are shown."""
+        return self.live_k + 1
+
     @cached_property
     def nav(self) -> StepNav | None:
-        """The table's round step by step, moved by the presenter, followed by the guests."""
+        """The table's round step by step: moved by the presenter for everyone, or on a
+        guest's phone (:meth:`follow`) by the guest for that phone alone."""
         if self.walk is None or not self.walk.steps:
             return None
+        if self._step_url is not None:
+            return StepNav(self.walk, self.k, self._step_url, anchor=self.anchor, push=False)
         return StepNav(self.walk, self.k, lambda j: self.action_url("step", str(j)), anchor=self.anchor,
                        post_url=self.post_url, readonly=self.readonly, push=False)
 

@@ -33,6 +33,7 @@ from django_htmx.http import push_url
 from captain.rules import Colour
 from captain.rules.situation import VARIANTS
 from tutorials.http.limits import RateLimited, check_limit, hit, miss
+from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.http.middleware import refusal
 from tutorials.http.not_found import shown_code
@@ -43,6 +44,7 @@ from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach import seats as seating
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach.round import RoundBoard
 from tutorials.teach.seat_page import clash_note, guest_seats, presenter_seats
 from tutorials.teach.selectors import table_by_code
 from tutorials.tutorial.boards import NOTES
@@ -52,6 +54,9 @@ from tutorials.wording.glossary import COLOUR_NAMES
 
 #: the presenter's key of each table this browser teaches
 PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
+#: the query parameter of the step a guest's phone shows at its own pace (``k`` is taken:
+#: it carries the guest link's token)
+OWN_STEP = "step"
 #: the guest's key of each table this browser follows (the table keeps only its hash:
 #: :mod:`tutorials.teach.seats`); it holds the guest's seat and cards
 GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
@@ -130,8 +135,13 @@ def _forbidden(message: str) -> HttpResponse:
     return response
 
 
-def _boards(session: TeachSession, section, *, presenter: bool) -> list:
+def _boards(session: TeachSession, section, *, presenter: bool, own_step: int | None = None,
+            token: str = "") -> list:
+    """The section's boards as the table holds them; a guest's are read-only, but the
+    table's own round steps at the guest's pace (``own_step``, ``None``: the table's step),
+    by links that carry the guest link's ``token`` as the poll does."""
     out = []
+    page = reverse("tutorials:teach-guest", args=[session.code])
     for board_id in section.boards:
         board = load_board(session, section, board_id)
         board.note = ""
@@ -139,9 +149,27 @@ def _boards(session: TeachSession, section, *, presenter: bool) -> list:
             _presenter_urls(board, session)
         else:
             board.readonly = True
-            board.page_base = reverse("tutorials:teach-guest", args=[session.code])
+            board.page_base = page
+            if isinstance(board, RoundBoard):
+                board.follow(lambda j: _guest_address(page, token, step=j), _guest_address(page, token),
+                             own_step)
         out.append(board)
     return out
+
+
+def _guest_address(page: str, token: str, step: int | None = None) -> str:
+    """The guest page ``page`` at the phone's own ``step`` (``None``: following the table),
+    keeping the guest link's ``token``."""
+    query = {**({OWN_STEP: str(step)} if step is not None else {}), **({LINK_TOKEN: token} if token else {})}
+    return f"{page}?{urlencode(query)}" if query else page
+
+
+def _own_step(request: HttpRequest) -> int | None:
+    """The step a guest's phone asks to show at its own pace (``?step=N``), or ``None``:
+    anything but a whole number of up to three digits is no step and follows the table
+    (the board clamps a number past its last step)."""
+    value = request.GET.get(OWN_STEP, "")
+    return int(value) if re.fullmatch(r"[0-9]{1,3}", value) else None
 
 
 def _presenter_urls(board, session: TeachSession) -> None:
@@ -169,7 +197,10 @@ def guest_of(request: HttpRequest, session: TeachSession):
     return seating.guest_by_key(session, GUEST.read(request, session.code))
 
 
-def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None) -> dict:
+def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None,
+             own_step: int | None = None) -> dict:
+    """What the presenter's or a guest's page shows; ``own_step``: the step a guest's
+    phone shows at its own pace in the table's round (:func:`_own_step`)."""
     options = stored_options(session.options)
     script = sections(options)
     index = min(session.section, len(script) - 1)
@@ -177,17 +208,22 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
     guest_path = reverse("teach-join", args=[session.code])
     qr_path = TABLE_LINK.url(guest_path, session.code)
     now, later = comes_up(options, section)
+    link_token = TABLE_LINK.of(session.code) if TABLE_LINK.opens(request, session.code) else ""
+    boards = _boards(session, section, presenter=presenter, own_step=own_step, token=link_token)
     return {
         **script_context(options),
         "session": session, "section": section, "index": index, "count": len(script),
-        "script_sections": script, "boards": _boards(session, section, presenter=presenter),
+        "script_sections": script, "boards": boards,
+        # the guest's own step as a board shows it (clamped), which the poll carries on;
+        # None where no board takes it (the section has no round steps)
+        "own_step": next((b.k for b in boards if getattr(b, "own_pace", False)), None),
         "options": options, "presenter": presenter, "in_round": section.slug.startswith("round-"),
         # typed by hand, so short; the QR code and the link behind it carry the token
         "guest_url": request.build_absolute_uri(guest_path),
         "qr_url": request.build_absolute_uri(qr_path),
         # a guest who came by the QR code polls with its token: a browser without cookies
         # is then not limited with the guessers at its address either
-        "link_token": TABLE_LINK.of(session.code) if TABLE_LINK.opens(request, session.code) else "",
+        "link_token": link_token,
         # the rules the script leaves for later (all, and those of this section's phase)
         "comes_up_now": now,
         "say_later": later,
@@ -443,7 +479,10 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     if code != session.code:
         return redirect(_guest_path(request, session.code))
     guest, key = seating.follow(session, GUEST.read(request, session.code))
-    response = render(request, "teach/guest.html", _context(request, session, presenter=False, guest=guest))
+    ctx = _context(request, session, presenter=False, guest=guest, own_step=_own_step(request))
+    # a step the guest takes on their phone comes by htmx: the section, holding the poll
+    # that carries that step on
+    response = render(request, "teach/guest.html#section" if request.htmx else "teach/guest.html", ctx)
     GUEST.give(request, response, session.code, key or "1")
     return response
 
@@ -451,17 +490,21 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 @table_view
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
-    """``?v=<version>&s=<seating>&i=<section index shown>``: 204 while nothing changed,
-    else the new section (htmx swaps it), listing the sections the guest missed when the table jumped
-    ahead by more than one."""
+    """``?v=<version>&s=<seating>&i=<section index shown>&step=<own step>``: 204 while
+    nothing changed, else the new section (htmx swaps it), listing the sections the guest
+    missed when the table jumped ahead by more than one.
+
+    A phone at its own step (``step``) stays there while the presenter steps the table's
+    round, and follows the table again once the table is in another section."""
     session = _session(request, code)
     guest = guest_of(request, session)
     if guest is not None:
         seating.seen(guest)
     if _unchanged(request, session):
         return HttpResponse(status=204)
-    ctx = _context(request, session, presenter=False, guest=guest)
     shown = request.GET.get("i", "")
+    own_step = _own_step(request) if shown == str(session.section) else None
+    ctx = _context(request, session, presenter=False, guest=guest, own_step=own_step)
     if re.fullmatch(r"[0-9]{1,4}", shown) and ctx["index"] - int(shown) > 1:
         ctx["missed"] = [s.title for s in ctx["script_sections"][int(shown) + 1:ctx["index"]]]
     return render(request, "teach/guest.html#section", ctx)
