@@ -146,3 +146,22 @@ def test_a_teaching_tables_own_round(site, browser):
         page.locator("#board-round").evaluate("el => el.scrollIntoView()")  # under the section's words
 
     _each_size(browser, setup, "#board-round", "teaching table", cookies=cookies, site=site)
+
+
+def test_a_guests_phone_stepping_the_tables_round_at_its_own_pace(site, browser):
+    from tutorials.tutorial.teaching import sections
+
+    client = Client()
+    response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
+    code = response["Location"].rstrip("/").split("/")[-1]
+    slugs = [s.slug for s in sections(TeachSession.objects.get(code=code).options)]
+    TeachSession.objects.filter(code=code).update(
+        section=slugs.index("round-resolve"), board_states={"round": "b-0|00r1.03g4.11b1.20w2.33g0"})
+
+    def setup(page):  # a guest, under the section's words; the presenter stays at the first step
+        page.goto(f"{site}/en/t/{code}/")
+        page.locator("#board-round [data-step-nav]").wait_for()
+        page.locator("#board-round").evaluate("el => el.scrollIntoView()")
+
+    _each_size(browser, setup, "#board-round", "a guest's own steps")
+    assert TeachSession.objects.get(code=code).board_states["round"] == "b-0|00r1.03g4.11b1.20w2.33g0"

@@ -41,7 +41,8 @@ def _on_screen(page) -> None:
     expect(page.locator("#board-round .current-step-title")).to_be_in_viewport()
     title = page.locator("#board-round .current-step-title").bounding_box()
     board = page.locator("#board-round [data-walk-board]").bounding_box()
-    assert title["y"] >= board["y"] + board["height"] - 2 and title["y"] + title["height"] <= 844, (title, board)
+    below_board = title["y"] >= board["y"] + board["height"] - 2
+    assert below_board and title["y"] + title["height"] <= 844, (title, board)
 
 
 def test_a_guest_steps_back_on_their_phone_and_comes_back_to_live(site, browser):
