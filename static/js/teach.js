@@ -44,8 +44,35 @@
     });
     document.addEventListener("htmx:sendError", function () { setSync(false); });
     document.addEventListener("htmx:timeout", function () { setSync(false); });
+    // A player's own cards: hidden with a tap (someone looks over their shoulder) they stay
+    // hidden when the section is drawn again, and a card chosen but not yet placed stays
+    // chosen when a poll redraws the section meanwhile.
+    var HIDDEN = "captain-hand-hidden";
+    var chosen = null;
+    function remember(key, value) { try { sessionStorage.setItem(key, value); } catch (err) { /* private mode */ } }
+    function recall(key) { try { return sessionStorage.getItem(key); } catch (err) { return null; } }
+    function keepHand() {
+      var hand = document.querySelector("details.my-hand");
+      if (!hand) return;
+      if (recall(HIDDEN) === "1") hand.open = false;
+      if (chosen) {
+        var radio = hand.querySelector('input[name="card"][value="' + chosen + '"]');
+        if (radio) radio.checked = true;
+      }
+    }
+    document.addEventListener("toggle", function (e) {
+      if (e.target.matches && e.target.matches("details.my-hand")) remember(HIDDEN, e.target.open ? "0" : "1");
+    }, true);
+    document.addEventListener("change", function (e) {
+      if (e.target.matches && e.target.matches('.my-hand input[name="card"]')) chosen = e.target.value;
+    });
+    document.addEventListener("htmx:beforeRequest", function (e) {
+      // a card laid or taken back: the choice is used up
+      if (e.detail.elt && e.detail.elt.closest && e.detail.elt.closest(".my-hand")) chosen = null;
+    });
+    keepHand();
     document.addEventListener("htmx:afterSettle", function (e) {
-      if (e.target && e.target.id === "guest-section") arrived();
+      if (e.target && e.target.id === "guest-section") { keepHand(); arrived(); }
       if (!document.querySelector("#guest-section[hx-get]") && sync) sync.hidden = true; // table ended
     });
     guest.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));

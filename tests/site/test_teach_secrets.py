@@ -18,6 +18,7 @@ from django.utils import translation
 
 from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.models import TeachSession
+from tutorials.teach.seats import entries_stamp
 from tutorials.tutorial.teaching import sections
 from tutorials.wording.events import card_phrase
 from tutorials.wording.glossary import position_label
@@ -54,8 +55,8 @@ def _phrases(lang: str, colours: set[str]) -> list[str]:
 _VOLATILE = [
     (re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'), "csrf"),
     (re.compile(r'"X-CSRFToken": "[^"]*"'), "csrf"),
-    (re.compile(r"([?&;]s=)\d+"), r"\1S"),
-    (re.compile(r'data-seating="\d+"'), "seating"),
+    (re.compile(r"([?&;]s=)[0-9-]+"), r"\1S"),
+    (re.compile(r'data-seating="[0-9-]+"'), "seating"),
     (re.compile(r'<span data-testid="entered-\w+">[^<]*</span>( · ✓ [^<\n]*)?'), "entered"),
 ]
 
@@ -106,7 +107,7 @@ class Table:
     def viewers(self):
         """(who, language, client, colours whose cards they may see, pages they can read)."""
         self.table.refresh_from_db()
-        v, s = self.table.version, self.table.seating
+        v, s = self.table.version, entries_stamp(self.table)
         guest_pages = [f"/{{lang}}/t/{self.code}/", f"/{{lang}}/t/{self.code}/poll/?v=0&s=0&i=0"]
         presenter_pages = [f"/ja/teach/{self.code}/", f"/ja/teach/{self.code}/poll/?v=0&s=0"]
         for lang, colour, _cards in ENTRIES:
