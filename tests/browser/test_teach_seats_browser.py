@@ -45,50 +45,82 @@ def _engine_steps(table: TeachSession, lang: str) -> list[str]:
         return [StepNav(board.walk, k, str).title for k in range(len(board.walk.steps))]
 
 
-def test_each_player_enters_their_own_cards_and_every_phone_resolves_them(site, browser):
-    presenter_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
-    presenter = presenter_ctx.new_page()
+def _table_at_round_dice(site, browser):
+    """A Japanese presenter's 4-player table, the script read: at the first round's Dice Time."""
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
+    presenter = ctx.new_page()
     presenter.goto(f"{site}/ja/teach/")
     presenter.locator("form.teach-form button[type=submit]").click()
     expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
-    code = presenter.get_by_test_id("table-code").inner_text()
-    table = TeachSession.objects.get(code=code)
+    table = TeachSession.objects.get(code=presenter.get_by_test_id("table-code").inner_text())
     slugs = [s.slug for s in sections(table.options)]
-    table.change(table.version, section=slugs.index("round-dice"))  # the script was read
+    table.change(table.version, section=slugs.index("round-dice"))
     presenter.reload()
+    return ctx, presenter, table, slugs
 
+
+def _next(presenter, slugs, slug: str) -> None:
+    presenter.locator('#present-section [data-nav="next"]').click()
+    expect(presenter.locator("#present-section")).to_have_attribute("data-index", str(slugs.index(slug)))
+
+
+def _lay(page, cards) -> None:
+    expect(page.get_by_test_id("my-hand")).to_be_visible(timeout=FOLLOW)
+    expect(page.get_by_test_id("hand-held")).to_contain_text("9")
+    for value, at in cards:
+        page.get_by_test_id(f"hand-card-{value}").first.tap()
+        page.get_by_test_id(f"hand-cell-{at}").tap()
+        expect(page.get_by_test_id(f"hand-cell-{at}")).to_have_class(re.compile("laid"))
+        expect(page.get_by_test_id(f"hand-cell-{at}")).to_be_in_viewport()
+
+
+def _board_action(presenter, action) -> None:
+    version = presenter.locator("#present-section").get_attribute("data-version")
+    action()
+    expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
+
+
+def _steps_agree(presenter, viewers, expected) -> int:
+    """Step through the round on the presenter's screen; at every step each viewer shows
+    the engine's step in its language. Returns the last step."""
+    k = 0
+    while True:
+        for lang, page in viewers:
+            expect(page.locator("#board-round .current-step-title strong")).to_have_text(
+                expected[lang][k], timeout=FOLLOW)
+        expect(presenter.locator("#board-round .current-step-title strong")).to_have_text(expected["ja"][k])
+        next_step = presenter.locator("#board-round").get_by_role("button", name="次の手順")
+        if not next_step.count():
+            return k
+        _board_action(presenter, next_step.click)
+        k += 1
+
+
+def test_each_player_enters_their_own_cards_and_every_phone_resolves_them(site, browser):
+    presenter_ctx, presenter, table, slugs = _table_at_round_dice(site, browser)
     phones = {}
     for lang, colour, _cards in SEATED:
         ctx, page = _phone(browser, lang)
-        page.goto(f"{site}/t/{code}/")
+        page.goto(f"{site}/t/{table.code}/")
         expect(page.locator(".guest")).to_have_attribute("data-ready", "1")
         page.locator(f'button[data-seat="{colour}"]').tap()
         expect(page.get_by_test_id("my-seat")).to_be_visible()
         phones[colour] = (lang, ctx, page)
     watcher_ctx, watcher = _phone(browser, "en")
-    watcher.goto(f"{site}/t/{code}/")
-    expect(watcher.locator(".guest")).to_have_attribute("data-ready", "1")
+    watcher.goto(f"{site}/t/{table.code}/")
     for colour in ("red", "blue", "green"):  # taken seats cannot be taken again
         expect(watcher.locator(f'[data-seat="{colour}"]')).to_have_class(re.compile("taken"), timeout=FOLLOW)
 
-    # Setting Time: each seated player lays their cards on their own phone
-    presenter.locator('#present-section [data-nav="next"]').click()
-    expect(presenter.locator("#present-section")).to_have_attribute("data-index", str(slugs.index("round-setting")))
-    red_ctx, red = phones["red"][1], phones["red"][2]
-    for lang, colour, cards in SEATED:
-        page = phones[colour][2]
-        expect(page.get_by_test_id("my-hand")).to_be_visible(timeout=FOLLOW)
-        expect(page.get_by_test_id("hand-held")).to_contain_text("9")
-        for value, at in cards:
-            page.get_by_test_id(f"hand-card-{value}").first.tap()
-            page.get_by_test_id(f"hand-cell-{at}").tap()
-            expect(page.get_by_test_id(f"hand-cell-{at}")).to_have_class(re.compile("laid"))
-            expect(page.get_by_test_id(f"hand-cell-{at}")).to_be_in_viewport()
-        if colour == "red":  # red's phone loses its connection for a while
-            red_ctx.set_offline(True)
+    # Setting Time: each seated player lays their cards on their own phone; red's phone
+    # then loses its connection for a while, blue's page is reloaded
+    _next(presenter, slugs, "round-setting")
+    for _lang, colour, cards in SEATED:
+        _lay(phones[colour][2], cards)
+        if colour == "red":
+            phones["red"][1].set_offline(True)
             offline_since = time.monotonic()
-    blue = phones["blue"][2]
-    blue.reload()  # a reload keeps the seat and the cards
+    blue, red = phones["blue"][2], phones["red"][2]
+    blue.reload()
     expect(blue.get_by_test_id("my-seat")).to_have_text("Blau")
     expect(blue.get_by_test_id("hand-cell-1-1")).to_have_class(re.compile("laid"))
 
@@ -103,7 +135,7 @@ def test_each_player_enters_their_own_cards_and_every_phone_resolves_them(site, 
 
     time.sleep(max(0.0, OFFLINE_SECONDS - (time.monotonic() - offline_since)))
     expect(red.locator("#sync-state")).to_have_attribute("data-state", "lost")
-    red_ctx.set_offline(False)
+    phones["red"][1].set_offline(False)
     expect(red.locator("#sync-state")).to_have_attribute("data-state", "ok", timeout=FOLLOW)
     expect(red.get_by_test_id("my-seat")).to_have_text("red")
     expect(red.get_by_test_id("hand-cell-0-0")).to_have_class(re.compile("laid"))
@@ -112,45 +144,25 @@ def test_each_player_enters_their_own_cards_and_every_phone_resolves_them(site, 
     presenter.get_by_test_id("reveal").click()
     expect(presenter.get_by_test_id("revealed")).to_be_visible()
     for _lang, _ctx, page in phones.values():
-        expect(page.get_by_test_id("my-hand")).not_to_contain_text("face down", timeout=FOLLOW)
         expect(page.locator(".lay-form")).to_have_count(0, timeout=FOLLOW)
 
     # the cards on the table, and the seat without a phone entered by the presenter
-    presenter.locator('#present-section [data-nav="next"]').click()
+    _next(presenter, slugs, "round-table")
     board = presenter.locator("#board-round")
     expect(board.locator(".entered")).to_contain_text("D4")
-    row = board.locator(".palette-row").nth(3)  # white
-    row.get_by_role("button", name=re.compile(rf"\[{WHITE[0]}\]")).click()
-    version = presenter.locator("#present-section").get_attribute("data-version")
-    expect(row.locator('[aria-pressed="true"]')).to_have_count(1)
-    board.locator(f'[data-pos="{WHITE[1]}"]').click()
-    expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
-    version = presenter.locator("#present-section").get_attribute("data-version")
-    board.get_by_role("button", name="青", exact=True).first.click()  # blue rang the bell
-    expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
-    for _lang, _ctx, page in [*phones.values(), ("en", watcher_ctx, watcher)]:
+    white = board.locator(".palette-row").nth(3)
+    _board_action(presenter, white.get_by_role("button", name=re.compile(rf"\[{WHITE[0]}\]")).click)
+    _board_action(presenter, board.locator(f'[data-pos="{WHITE[1]}"]').click)
+    _board_action(presenter, board.get_by_role("button", name="青", exact=True).first.click)  # blue rang
+    viewers = [*((lang, page) for lang, _c, page in phones.values()), ("en", watcher)]
+    for _lang, page in viewers:
         expect(page.locator("#board-round .entered")).to_contain_text("A3", timeout=FOLLOW)
 
     # step by step: every phone's step is the engine's, in its language
-    presenter.locator('#present-section [data-nav="next"]').click()
-    expect(presenter.locator("#present-section")).to_have_attribute("data-index", str(slugs.index("round-resolve")))
-    viewers = [*((lang, page) for lang, _c, page in phones.values()), ("en", watcher)]
+    _next(presenter, slugs, "round-resolve")
     expected = {lang: _engine_steps(table, lang) for lang in ("ja", "en", "de")}
     assert len(expected["en"]) >= 6
-    k = 0
-    while True:
-        for lang, page in viewers:
-            expect(page.locator("#board-round .current-step-title strong")).to_have_text(
-                expected[lang][k], timeout=FOLLOW)
-        expect(presenter.locator("#board-round .current-step-title strong")).to_have_text(expected["ja"][k])
-        next_step = presenter.locator("#board-round").get_by_role("button", name="次の手順")
-        if not next_step.count():
-            break
-        version = presenter.locator("#present-section").get_attribute("data-version")
-        next_step.click()
-        expect(presenter.locator("#present-section")).not_to_have_attribute("data-version", version)
-        k += 1
-    assert k == len(expected["en"]) - 1
-    expect(phones["blue"][2].locator("#board-round .explanations")).to_contain_text("weil Blau Startspieler ist")
+    assert _steps_agree(presenter, viewers, expected) == len(expected["en"]) - 1
+    expect(blue.locator("#board-round .explanations")).to_contain_text("weil Blau Startspieler ist")
     for ctx in (presenter_ctx, watcher_ctx, *(c for _l, c, _p in phones.values())):
         ctx.close()
