@@ -30,6 +30,21 @@
   var presenter = document.querySelector(".presenter");
   var guest = document.querySelector(".guest");
 
+  // A poll sent just before an action (or a move seen through another poll) can be
+  // answered with the table as it was, and arrive after the newer answer: it must not
+  // put the older table back on the screen.
+  function versionOf(html) {
+    var m = /data-version="(\d+)"/.exec(html || "");
+    return m ? parseInt(m[1], 10) : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var s = section();
+    var elt = e.detail.elt;
+    if (!s || !elt || elt !== s || e.detail.xhr.status !== 200) return; // only the section's own poll
+    var shown = parseInt(s.dataset.version, 10), answered = versionOf(e.detail.xhr.responseText);
+    if (answered !== null && answered < shown) e.detail.shouldSwap = false;
+  });
+
   // --- guests -------------------------------------------------------------------------------
   if (guest) {
     var sync = document.getElementById("sync-state");
@@ -135,6 +150,7 @@
   function busy() { return action !== null; }
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
+    if (elt && elt.id === "present-section" && action) { e.preventDefault(); return; } // the poll waits
     if (!elt || !elt.closest || elt.id === "present-section" ||
         !elt.closest("#present-section, .present-nav")) return; // the poll, or not the table's
     if (action) { e.preventDefault(); return; }
