@@ -39,6 +39,8 @@ SEEN_EVERY_SECONDS = 10
 GUESTS_KEPT = 64
 #: the section where seated players enter their cards, and the one that follows the reveal
 ENTRY_SECTION, REVEALED_SECTION = "round-setting", "round-table"
+#: the sections from which the table can start its next round with the site
+AFTER_REVEAL = ("round-resolve", "round-next")
 
 
 class SeatRefused(Exception):
