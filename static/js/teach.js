@@ -30,6 +30,21 @@
   var presenter = document.querySelector(".presenter");
   var guest = document.querySelector(".guest");
 
+  // A poll sent just before an action (or a move seen through another poll) can be
+  // answered with the table as it was, and arrive after the newer answer: it must not
+  // put the older table back on the screen.
+  function versionOf(html) {
+    var m = /data-version="(\d+)"/.exec(html || "");
+    return m ? parseInt(m[1], 10) : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var s = section();
+    var elt = e.detail.elt;
+    if (!s || !elt || elt !== s || e.detail.xhr.status !== 200) return; // only the section's own poll
+    var shown = parseInt(s.dataset.version, 10), answered = versionOf(e.detail.xhr.responseText);
+    if (answered !== null && answered < shown) e.detail.shouldSwap = false;
+  });
+
   // --- guests -------------------------------------------------------------------------------
   if (guest) {
     var sync = document.getElementById("sync-state");
@@ -44,8 +59,35 @@
     });
     document.addEventListener("htmx:sendError", function () { setSync(false); });
     document.addEventListener("htmx:timeout", function () { setSync(false); });
+    // A player's own cards: hidden with a tap (someone looks over their shoulder) they stay
+    // hidden when the section is drawn again, and a card chosen but not yet placed stays
+    // chosen when a poll redraws the section meanwhile.
+    var HIDDEN = "captain-hand-hidden";
+    var chosen = null;
+    function remember(key, value) { try { sessionStorage.setItem(key, value); } catch (err) { /* private mode */ } }
+    function recall(key) { try { return sessionStorage.getItem(key); } catch (err) { return null; } }
+    function keepHand() {
+      var hand = document.querySelector("details.my-hand");
+      if (!hand) return;
+      if (recall(HIDDEN) === "1") hand.open = false;
+      if (chosen) {
+        var radio = hand.querySelector('input[name="card"][value="' + chosen + '"]');
+        if (radio) radio.checked = true;
+      }
+    }
+    document.addEventListener("toggle", function (e) {
+      if (e.target.matches && e.target.matches("details.my-hand")) remember(HIDDEN, e.target.open ? "0" : "1");
+    }, true);
+    document.addEventListener("change", function (e) {
+      if (e.target.matches && e.target.matches('.my-hand input[name="card"]')) chosen = e.target.value;
+    });
+    document.addEventListener("htmx:beforeRequest", function (e) {
+      // a card laid or taken back: the choice is used up
+      if (e.detail.elt && e.detail.elt.closest && e.detail.elt.closest(".my-hand")) chosen = null;
+    });
+    keepHand();
     document.addEventListener("htmx:afterSettle", function (e) {
-      if (e.target && e.target.id === "guest-section") arrived();
+      if (e.target && e.target.id === "guest-section") { keepHand(); arrived(); }
       if (!document.querySelector("#guest-section[hx-get]") && sync) sync.hidden = true; // table ended
     });
     guest.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
@@ -108,6 +150,7 @@
   function busy() { return action !== null; }
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
+    if (elt && elt.id === "present-section" && action) { e.preventDefault(); return; } // the poll waits
     if (!elt || !elt.closest || elt.id === "present-section" ||
         !elt.closest("#present-section, .present-nav")) return; // the poll, or not the table's
     if (action) { e.preventDefault(); return; }

@@ -188,3 +188,13 @@ def test_a_card_of_another_colour_is_never_replaced_silently(client):
     assert "Red [0] Hostage Gambit already lies at A1" in answer
     table.refresh_from_db()
     assert "0-0r0" in table.board_states["round"] and "b1" not in table.board_states["round"].split("|")[1]
+
+
+def test_reveal_and_next_round_only_where_they_belong(client):
+    table = _start(client)
+    _go(client, table, "round-dice")
+    refused = _seats(client, table, "reveal", **HX)
+    assert refused.status_code == 422 and "Setting Time" in refused.content.decode()
+    assert _seats(client, table, "next-round", **HX).status_code == 422
+    table.refresh_from_db()
+    assert not table.revealed and table.round == 1

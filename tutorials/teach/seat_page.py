@@ -69,7 +69,7 @@ def presenter_seats(session: TeachSession) -> dict:
     follow = seating.following(session)
     return {"seat_rows": rows, "following": follow, "watching": max(0, follow - seated_here),
             "revealed": session.revealed, "reveal_when_all": session.reveal_when_all,
-            "round_number": session.round,
+            "round_number": session.round, "seat_stamp": seating.entries_stamp(session),
             "all_ready": any(r["phone"] for r in rows) and all(r["ready"] for r in rows if r["phone"])}
 
 

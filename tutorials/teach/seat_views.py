@@ -36,6 +36,7 @@ SEAT_NOTES = {
     "not-in-hand": _("[%(card)s] is not in your hand."),
     "no-card": _("First choose one of your cards, then tap the position where you laid it."),
     "busy": _("Your phone sent several changes at once; look at your cards and try again."),
+    "not-resolved": _("The next round starts once this round's cards are revealed and resolved."),
     "set-4": _("Your hand was empty, so your discard pile came back into your hand first (SET-4)."),
 }
 
@@ -129,9 +130,15 @@ def presenter_seats(request: HttpRequest, code: str) -> HttpResponse:
         elif do == "auto":
             seating.set_reveal_when_all(session, at == "on")
         elif do == "reveal":
+            if seating.current_slug(session) != seating.ENTRY_SECTION:
+                raise seating.SeatRefused("not-setting")
             note = clash_note(seating.reveal(session, seen))
         else:
+            if not session.revealed or seating.current_slug(session) not in seating.AFTER_REVEAL:
+                raise seating.SeatRefused("not-resolved")
             seating.next_round(session, seen)
+    except seating.SeatRefused as refused:
+        return _present_answer(request, session, _note(refused.code), 422)
     except Stale:
         session = _session(request, code)
         return _present_answer(request, session, _stale_message(), 409)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
@@ -39,6 +39,8 @@ SEEN_EVERY_SECONDS = 10
 GUESTS_KEPT = 64
 #: the section where seated players enter their cards, and the one that follows the reveal
 ENTRY_SECTION, REVEALED_SECTION = "round-setting", "round-table"
+#: the sections from which the table can start its next round with the site
+AFTER_REVEAL = ("round-resolve", "round-next")
 
 
 class SeatRefused(Exception):
@@ -110,6 +112,15 @@ def seat_rows(session: TeachSession) -> list[TableSeat]:
                                        for c in missing], ignore_conflicts=True)
         rows = {s.colour: s for s in TableSeat.objects.filter(session=session).select_related("guest")}
     return [rows[c] for c in colours]
+
+
+def entries_stamp(session: TeachSession) -> str:
+    """What the presenter's poll compares: the seats as every screen shows them
+    (``seating``) and every change of a seat's cards, which only the presenter's screen
+    counts. A guest's screen asks for ``seating`` alone, so another player's entries never
+    redraw it while its player is choosing a card."""
+    total = TableSeat.objects.filter(session=session).aggregate(total=Sum("version"))["total"] or 0
+    return f"{session.seating}-{total}"
 
 
 def _bump(session: TeachSession) -> None:
@@ -253,8 +264,7 @@ def _entry(session: TeachSession, guest: TableGuest | None, change) -> str:
         if current_slug(session) != ENTRY_SECTION:
             raise SeatRefused("not-setting")
         fields, note = change(hand_of(session, seat))
-        if _write_seat(seat, **fields):
-            _bump(session)
+        if _write_seat(seat, **fields):  # only the presenter's screen shows it: see entries_stamp
             return note
     raise SeatRefused("busy")
 

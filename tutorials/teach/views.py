@@ -381,17 +381,18 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
     session = _session(request, code)
     if not _is_presenter(request, session):
         return _forbidden(_("Only the person teaching can move the table along."))
-    if _unchanged(request, session):
+    if _unchanged(request, session, seating.entries_stamp(session)):
         return HttpResponse(status=204)
     return render(request, "teach/present.html#section", _context(request, session, presenter=True))
 
 
-def _unchanged(request: HttpRequest, session: TeachSession) -> bool:
-    """Whether a poll's screen shows the table as it is: its version ``v`` and its seats'
-    ``s`` (:attr:`~tutorials.models.TeachSession.seating`; a page that sends none, drawn
+def _unchanged(request: HttpRequest, session: TeachSession, seats: str | None = None) -> bool:
+    """Whether a poll's screen shows the table as it is: its version ``v`` and its seats
+    ``s`` (``seats``: a guest's screen :attr:`~tutorials.models.TeachSession.seating`, the
+    presenter's :func:`~tutorials.teach.seats.entries_stamp`; a page that sends none, drawn
     before the seats existed, asks for the version only)."""
-    return (request.GET.get("v", "") == str(session.version)
-            and request.GET.get("s", str(session.seating)) == str(session.seating))
+    seats = str(session.seating) if seats is None else seats
+    return request.GET.get("v", "") == str(session.version) and request.GET.get("s", seats) == seats
 
 
 @require_POST
