@@ -311,8 +311,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
-# Tests that run a live server (browser tests) need a file-backed SQLite database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # a transaction that reads before it writes takes the write lock when it begins, so two
+    # at once wait for each other instead of one failing with "database is locked"
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=10)
+    # Tests that run a live server (browser tests) need a file-backed SQLite database.
     # one file per test process, so parallel runs on one machine never share it
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")}
 

@@ -15,7 +15,8 @@ import pytest
 from django.db import connection, connections
 from django.test import Client
 
-from tutorials.models import TeachSession
+from tutorials.models import TableSeat, TeachSession
+from tutorials.tutorial.teaching import sections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,8 +128,39 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
                 pool.submit(rival).result()
         return execute(sql, params, many, context)
 
+    # SQLite's transactions here begin by taking the write lock, so no other worker can
+    # insert inside one; the interleaving this test makes is then PostgreSQL's alone
+    connection.ensure_connection()
+    monkeypatch.setattr(connection, "transaction_mode", None, raising=False)
     with connection.execute_wrapper(hook):
         session, _key = TeachSession.start({"players": 4})
     assert rival_done.is_set()
     assert session.code == "bbbbb"
     assert TeachSession.objects.get(code="aaaaa").presenter_key_hash == "rival"
+
+
+def test_two_next_rounds_at_once_are_one_round_and_one_refusal(client):
+    """Both read the seats before either writes: the second waits for the first and is
+    then refused as stale, never failing on a locked database."""
+    response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
+    table = TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    slugs = [s.slug for s in sections(table.options)]
+    red = Client()
+    red.get(f"/en/t/{table.code}/")
+    for slug in ("round-setting", "round-table", "round-resolve"):
+        if slug == "round-table":
+            red.post(f"/en/t/{table.code}/seat/", {"do": "take", "at": "red"})
+            red.post(f"/en/t/{table.code}/hand/", {"do": "lay", "card": "2", "at": "1-1"})
+        table.refresh_from_db()
+        client.post(f"/en/teach/{table.code}/go/", {"to": str(slugs.index(slug)), "v": str(table.version)})
+    table.refresh_from_db()
+    assert table.revealed and slugs[table.section] == "round-resolve"
+    before = table.version
+    first, second = _same_presenter(client), _same_presenter(client)
+    results = _at_once(*[lambda c=c: c.post(f"/en/teach/{table.code}/seats/",
+                                            {"do": "next-round", "at": "", "v": str(before)})
+                         for c in (first, second)])
+    assert sorted(r.status_code for r in results) == [302, 409], [r.status_code for r in results]
+    table.refresh_from_db()
+    assert table.round == 2 and not table.revealed
+    assert TableSeat.objects.get(session=table, colour="red").discard == [2]

@@ -55,7 +55,9 @@ def test_a_seat_is_held_by_one_phone_and_survives_a_reload(client):
     other = _guest(table)
     taken = other.post(f"/en/t/{table.code}/seat/", {"do": "take", "at": "red"}, **HX)
     assert taken.status_code == 409 and "Someone else already sits at red" in taken.content.decode()
-    page = red.get(f"/en/t/{table.code}/").content.decode()  # a reload
+    reload = red.get(f"/en/t/{table.code}/")
+    assert "no-store" in reload["Cache-Control"] and "private" in reload["Cache-Control"]
+    page = reload.content.decode()
     assert 'data-testid="my-seat">red<' in page
     assert TableGuest.objects.filter(session=table).count() == 2
     seat = TableSeat.objects.get(session=table, colour="red")
@@ -65,17 +67,56 @@ def test_a_seat_is_held_by_one_phone_and_survives_a_reload(client):
             f"follow_{table.code}", salt="teach-guest"))
 
 
-def test_the_presenter_frees_a_seat_for_a_new_phone_and_the_cards_stay(client):
+@pytest.mark.parametrize("how", ["freed", "left"])
+def test_a_seat_given_up_before_the_reveal_shows_the_next_phone_no_card(client, how):
     table = _start(client)
     _go(client, table, "round-setting")
     red = _guest(table, colour="red")
     assert _hand(red, table, do="lay", card="3", at="1-2").status_code == 200
-    assert _seats(client, table, "free", "red").status_code == 302
+    assert _hand(red, table, do="ready").status_code == 200
+    if how == "freed":
+        assert _seats(client, table, "free", "red").status_code == 302
+    else:
+        assert red.post(f"/en/t/{table.code}/seat/", {"do": "leave"}).status_code == 302
+    seat = TableSeat.objects.get(session=table, colour="red")
+    assert seat.guest is None and seat.cards == {} and not seat.ready
     new_phone = _guest(table, colour="red")
     html = new_phone.get(f"/en/t/{table.code}/").content.decode()
-    assert 'hand-cell laid colour-red" data-testid="hand-cell-1-2"' in html
+    assert 'data-testid="hand-cell-1-2"' in html and "hand-cell laid" not in html
+    assert "(9 cards)" in html
     lost = _hand(red, table, do="lay", card="0", at="0-0")
     assert lost.status_code == 422 and "Take your seat first" in lost.content.decode()
+
+
+def test_a_seat_freed_after_the_reveal_keeps_its_cards_on_the_board(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red = _guest(table, colour="red")
+    _hand(red, table, do="lay", card="3", at="1-2")
+    assert _seats(client, table, "reveal").status_code == 302
+    assert _seats(client, table, "free", "red").status_code == 302
+    assert TableSeat.objects.get(session=table, colour="red").cards == {"1-2": 3}
+    table.refresh_from_db()
+    assert "1-2r3" in table.board_states["round"]
+
+
+def test_clients_that_keep_no_cookie_never_fill_the_table(client):
+    table = _start(client)
+    for _ in range(seating.GUESTS_KEPT + 10):
+        assert Client().get(f"/en/t/{table.code}/").status_code == 200
+    assert TableGuest.objects.filter(session=table).count() == 0
+    red = _guest(table, colour="red")  # the first request that carries the cookie counts it
+    assert TableSeat.objects.get(session=table, colour="red").guest is not None
+    assert TableGuest.objects.filter(session=table).count() == 1
+    watchers = [_guest(table) for _ in range(seating.GUESTS_KEPT)]
+    for watcher in watchers:
+        watcher.get(f"/en/t/{table.code}/")
+    assert TableGuest.objects.filter(session=table).count() == seating.GUESTS_KEPT
+    late = _guest(table, colour="blue")  # a full table makes room with a watcher, not a seat
+    assert TableSeat.objects.get(session=table, colour="blue").guest is not None
+    assert TableGuest.objects.filter(session=table).count() == seating.GUESTS_KEPT
+    assert 'data-testid="my-seat">red<' in red.get(f"/en/t/{table.code}/").content.decode()
+    assert 'data-testid="my-seat">blue<' in late.get(f"/en/t/{table.code}/").content.decode()
 
 
 def test_cards_entered_stay_secret_until_the_reveal(client):
@@ -169,8 +210,10 @@ def test_seat_forms_are_read_strictly(client):
     _go(client, table, "round-setting")
     red = _guest(table, colour="red")
     for data in ({"do": "lay", "card": "9", "at": "0-0"}, {"do": "fly"}, {"do": "lay", "at": "0-0"},
-                 {"do": "lay", "card": "1", "at": "7-7"}):
-        assert _hand(red, table, **data).status_code == 422, data
+                 {"do": "lay", "card": "", "at": "0-0"}, {"do": "lay", "card": "1", "at": "7-7"}):
+        answer = _hand(red, table, **data)
+        assert answer.status_code == 422 and "[]" not in answer.content.decode(), data
+    assert "First choose one of your cards" in _hand(red, table, do="lay", card="", at="0-0").content.decode()
     assert Client().post(f"/en/teach/{table.code}/seats/", {"do": "reveal", "v": "1"}).status_code == 403
     assert not seating.session_revealed(table)
 

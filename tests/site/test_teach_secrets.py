@@ -146,7 +146,8 @@ def _answers_of_actions(t: Table) -> list[tuple[str, str, set[str], str, str]]:
         post(colour, lang, guest, {colour}, f"/{lang}/t/{code}/hand/", {"do": "ready"})
         post(colour, lang, guest, {colour}, f"/{lang}/t/{code}/hand/", {"do": "unready"})
         post(colour, lang, guest, {colour}, f"/{lang}/t/{code}/hand/", {"do": "lay", "card": "9"})
-        post(colour, lang, guest, {colour}, f"/{lang}/t/{code}/seat/", {"do": "take", "at": "white"})
+        taken = next(c for _l, c, _cards in ENTRIES if c != colour)
+        post(colour, lang, guest, {colour}, f"/{lang}/t/{code}/seat/", {"do": "take", "at": taken})
         post(colour, lang, guest, {colour}, f"/{lang}/t/{code}/seat/", {"do": "take", "at": colour})
         for page in (f"/t/{code}/", f"/{lang}/teach/join/?code={code}"):
             response = guest.get(page, follow=True)

@@ -108,7 +108,8 @@ class HandForm(StrictForm):
 
     do = forms.ChoiceField(choices=[(d, d) for d in ("lay", "take", "ready", "unready")])
     at = TextField(max_length=8)
-    card = forms.TypedChoiceField(choices=[(str(v), str(v)) for v in range(6)], coerce=int, required=False)
+    card = forms.TypedChoiceField(choices=[(str(v), str(v)) for v in range(6)], coerce=int, required=False,
+                                  empty_value=None)
 
 
 class SeatsForm(StrictForm):

@@ -55,7 +55,6 @@ def guest_seats(session: TeachSession, guest: TableGuest | None, slug: str) -> d
     mine = seating.own_seat(session, guest)
     rows = _seat_rows(session, mine.colour if mine else None)
     return {"seat_rows": rows, "my_seat": mine.colour if mine else "",
-            "can_sit": guest is not None,
             "hand": _hand_view(session, mine) if mine and slug.startswith(ROUND_PREFIX) else None,
             "entry_open": bool(mine) and slug == seating.ENTRY_SECTION and not session.revealed,
             "revealed": session.revealed, "round_number": session.round}

@@ -14,13 +14,14 @@ pile (BAT-4, TRE-4).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
@@ -58,33 +59,42 @@ def new_guest_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+def _is_key(key: str | None) -> bool:
+    return bool(key) and re.fullmatch(r"[A-Za-z0-9_-]{32}", key) is not None
+
+
 def guest_by_key(session: TeachSession, key: str | None) -> TableGuest | None:
-    """The guest of ``session`` whose cookie holds ``key`` (looked up by its hash)."""
-    if not key or len(key) > 64:
+    """The guest of ``session`` whose cookie holds ``key`` (looked up by its hash), made
+    when a browser first comes back with the key the table gave it.
+
+    A guest is counted only from their second request on, the first that carries the
+    cookie: a client that keeps no cookies then never fills the table. Past
+    :data:`GUESTS_KEPT` guests, the watcher seen longest ago makes room; a seated guest
+    never does, so a phone can always take a free seat."""
+    if not _is_key(key):
         return None
-    return TableGuest.objects.filter(session=session, key_hash=hash_key(key)).first()
+    key_hash = hash_key(key)
+    guest = TableGuest.objects.filter(session=session, key_hash=key_hash).first()
+    if guest is not None:
+        return guest
+    excess = TableGuest.objects.filter(session=session).count() - GUESTS_KEPT + 1
+    if excess > 0:
+        oldest = (TableGuest.objects.filter(session=session, seats__isnull=True)
+                  .order_by("seen_at").values_list("pk", flat=True)[:excess])
+        TableGuest.objects.filter(pk__in=list(oldest)).delete()
+    guest, _made = TableGuest.objects.get_or_create(session=session, key_hash=key_hash,
+                                                   defaults={"seen_at": timezone.now()})
+    return guest
 
 
 def follow(session: TeachSession, key: str | None) -> tuple[TableGuest | None, str]:
-    """The guest a page view comes from, made when the browser has none yet: returns the
-    guest (``None`` when the table already counts :data:`GUESTS_KEPT` guests who are still
-    here) and the key for the browser's cookie. Marks the guest as seen now."""
+    """The guest a page view comes from (``None`` on a browser's first visit) and the key
+    for the browser's cookie, a new one when it brought none. Marks the guest as seen now."""
     guest = guest_by_key(session, key)
-    if guest is not None:
-        seen(guest)
-        return guest, key or ""
-    now = timezone.now()
-    if TableGuest.objects.filter(session=session).count() >= GUESTS_KEPT:
-        gone = now - timedelta(seconds=FOLLOWING_SECONDS * 4)
-        TableGuest.objects.filter(session=session, seen_at__lt=gone, seats__isnull=True).delete()
-        if TableGuest.objects.filter(session=session).count() >= GUESTS_KEPT:
-            return None, key or ""
-    key = new_guest_key()
-    try:
-        guest = TableGuest.objects.create(session=session, key_hash=hash_key(key), seen_at=now)
-    except IntegrityError:  # a key drawn twice: practically never, and then just not counted
-        return None, key
-    return guest, key
+    if guest is None:
+        return None, new_guest_key()
+    seen(guest)
+    return guest, key or ""
 
 
 def seen(guest: TableGuest) -> None:
@@ -146,7 +156,7 @@ def take_seat(session: TeachSession, guest: TableGuest | None, colour: str) -> T
     if seat.guest_id == guest.pk:
         return seat
     with transaction.atomic():
-        TableSeat.objects.filter(session=session, guest=guest).update(guest=None, version=F("version") + 1)
+        _vacate(TableSeat.objects.filter(session=session, guest=guest))
         taken = TableSeat.objects.filter(pk=seat.pk, guest__isnull=True).update(
             guest=guest, version=F("version") + 1)
         if not taken:
@@ -157,18 +167,26 @@ def take_seat(session: TeachSession, guest: TableGuest | None, colour: str) -> T
     return seat
 
 
+def _vacate(seats) -> int:
+    """Empty ``seats`` (a query of this table's seats); returns how many were held. While a
+    seat is open the cards its phone entered go back into the hand and the seat is no
+    longer done: what one player laid face down is never shown to the next phone that takes
+    the seat. A locked seat's cards are revealed, face up for everyone, so it keeps them."""
+    held = seats.filter(guest__isnull=False)
+    emptied = (held.filter(locked=False).update(guest=None, cards={}, ready=False, version=F("version") + 1)
+               + held.filter(locked=True).update(guest=None, version=F("version") + 1))
+    return emptied
+
+
 def leave_seat(session: TeachSession, guest: TableGuest | None) -> None:
-    """``guest`` stands up and watches; the seat keeps its cards for whoever sits next."""
-    if guest is not None and TableSeat.objects.filter(session=session, guest=guest).update(
-            guest=None, version=F("version") + 1):
+    """``guest`` stands up and watches."""
+    if guest is not None and _vacate(TableSeat.objects.filter(session=session, guest=guest)):
         _bump(session)
 
 
 def free_seat(session: TeachSession, colour: str) -> None:
-    """The presenter frees ``colour`` (a phone lost, a player swapped): the next phone to
-    take it holds its cards."""
-    if TableSeat.objects.filter(session=session, colour=colour, guest__isnull=False).update(
-            guest=None, version=F("version") + 1):
+    """The presenter frees ``colour`` (a phone lost, a player swapped) for the next phone."""
+    if _vacate(TableSeat.objects.filter(session=session, colour=colour)):
         _bump(session)
 
 

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_from_request
@@ -116,13 +117,16 @@ def _gone_page(request: HttpRequest, gone: TableGone) -> HttpResponse:
 
 def table_view(view):
     """Decorator of the views under ``/teach/<code>/`` and ``/t/<code>/``: a table that is
-    gone answers :func:`_gone_page` instead of a bare 404."""
+    gone answers :func:`_gone_page` instead of a bare 404. No answer is kept by a cache:
+    each is one person's view of the table as it is now, a player's own hand among them."""
     @wraps(view)
     def wrapped(request: HttpRequest, code: str, *args, **kwargs) -> HttpResponse:
         try:
-            return view(request, code, *args, **kwargs)
+            response = view(request, code, *args, **kwargs)
         except TableGone as gone:
-            return _gone_page(request, gone)
+            response = _gone_page(request, gone)
+        add_never_cache_headers(response)
+        return response
     return wrapped
 
 
@@ -484,7 +488,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     # a step the guest takes on their phone comes by htmx: the section, holding the poll
     # that carries that step on
     response = render(request, "teach/guest.html#section" if request.htmx else "teach/guest.html", ctx)
-    GUEST.give(request, response, session.code, key or "1")
+    GUEST.give(request, response, session.code, key)
     return response
 
 
