@@ -44,8 +44,8 @@ ROUND_NOTES = {
     "too-many": gettext_lazy("%(colour)s has no more %(card)s cards: each colour has %(n)s of them "
                              "(SETUP-1)."),
     "not-seated": gettext_lazy("Only the colours at this table can be chosen."),
-    "occupied": gettext_lazy("%(card)s already lies at %(position)s. Tap it with its own card to take it off "
-                             "first."),
+    "occupied": gettext_lazy("%(card)s already lies at %(position)s. To take it off, choose that card and "
+                             "tap the position."),
 }
 
 _STATE = re.compile(r"(?P<start>[rbgw])(?P<brush>[rbgw][0-5]|-)(?P<k>[0-9]{1,3})"

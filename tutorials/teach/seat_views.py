@@ -31,7 +31,7 @@ SEAT_NOTES = {
                     "if it is yours."),
     "no-seat": _("Take your seat first: tap your colour above."),
     "revealed": _("The cards are revealed: they can no longer be changed on the phones."),
-    "not-setting": _("Cards are entered in the first round's Setting Time."),
+    "not-setting": _("Cards can be entered only during Setting Time."),
     "bad-position": _("That position is not on the grid."),
     "not-in-hand": _("[%(card)s] is not in your hand."),
     "no-card": _("First choose one of your cards, then tap the position where you laid it."),
