@@ -53,6 +53,29 @@ def table_pages(page, site: str, lang: str) -> list[str]:
     return [f"/{lang}/teach/{code}/", f"/{lang}/t/{code}/"]
 
 
+def start_table(page, site: str, lang: str = "en", *, full: bool = False, at: str | None = None,
+                board_states: dict | None = None):
+    """Start a 4-player table in ``page`` (its context becomes the presenter), move it to the
+    section with slug ``at`` (and its boards to ``board_states``) directly in the database,
+    and return the table, its page ready."""
+    from tutorials.models import TeachSession
+    from tutorials.tutorial.teaching import sections
+
+    page.goto(f"{site}/{lang}/teach/")
+    if full:
+        page.locator('input[name="script"][value="full"]').check()
+    page.locator("form.teach-form button[type=submit]").click()
+    page.wait_for_selector('.presenter[data-ready="1"]')
+    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    if at is not None:
+        slugs = [s.slug for s in sections(table.options)]
+        fields = {"section": slugs.index(at)} | ({"board_states": board_states} if board_states else {})
+        table.change(table.version, **fields)
+        page.reload()
+        page.wait_for_selector('.presenter[data-ready="1"]')
+    return table
+
+
 def sections_with_boards(code: str) -> list[int]:
     """Indices of the sections of table ``code`` that show example boards or the table's own
     board (one of each kind of board)."""

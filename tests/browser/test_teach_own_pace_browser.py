@@ -9,8 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tutorials.models import TeachSession
-from tutorials.tutorial.teaching import sections
+from tests.browser.site_pages import start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,15 +47,8 @@ def _on_screen(page) -> None:
 def test_a_guest_steps_back_on_their_phone_and_comes_back_to_live(site, browser):
     presenter_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     presenter = presenter_ctx.new_page()
-    presenter.goto(f"{site}/en/teach/")
-    presenter.locator("form.teach-form button[type=submit]").click()
-    expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
-    code = presenter.get_by_test_id("table-code").inner_text()
-    table = TeachSession.objects.get(code=code)
-    slugs = [s.slug for s in sections(table.options)]
-    table.change(table.version, section=slugs.index("round-resolve"), board_states={"round": ROUND})
-    presenter.reload()
-    expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
+    table = start_table(presenter, site, at="round-resolve", board_states={"round": ROUND})
+    code = table.code
     for _ in range(3):
         live = _presenter_step(presenter)
     assert live == "3"

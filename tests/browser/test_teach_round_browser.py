@@ -11,7 +11,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from teach_options import teach_options
-from tutorials.models import TeachSession
+from tests.browser.site_pages import start_table
 from tutorials.tutorial.teaching import sections
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,10 +49,7 @@ def _board_action(presenter, label: str) -> None:
 def test_a_japanese_presenter_and_two_guests_play_the_first_round(site, browser):
     presenter_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
     presenter = presenter_ctx.new_page()
-    presenter.goto(f"{site}/ja/teach/")
-    presenter.locator("form.teach-form button[type=submit]").click()
-    expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
-    code = presenter.get_by_test_id("table-code").inner_text()
+    code = start_table(presenter, site, "ja").code
     guests = {lang: _phone(browser, lang) for lang in ("de", "en")}
     for lang, (_ctx, page) in guests.items():
         page.goto(f"{site}/t/{code}/")
@@ -120,9 +117,7 @@ def test_a_japanese_presenter_and_two_guests_play_the_first_round(site, browser)
 def test_two_presenter_tabs_never_take_the_table_backwards(site, browser):
     ctx = browser.new_context()
     tab_a = ctx.new_page()
-    tab_a.goto(f"{site}/en/teach/")
-    tab_a.locator("form.teach-form button[type=submit]").click()
-    expect(tab_a.locator(".presenter")).to_have_attribute("data-ready", "1")
+    start_table(tab_a, site)
     tab_b = ctx.new_page()
     tab_b.goto(tab_a.url)
     expect(tab_b.locator(".presenter")).to_have_attribute("data-ready", "1")
@@ -146,13 +141,7 @@ def test_a_stale_tabs_board_move_is_refused_and_shows_the_table(site, browser):
     the section's top is far above the board."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     tab_a = ctx.new_page()
-    tab_a.goto(f"{site}/en/teach/")
-    tab_a.locator("form.teach-form button[type=submit]").click()
-    expect(tab_a.locator(".presenter")).to_have_attribute("data-ready", "1")
-    code = tab_a.get_by_test_id("table-code").inner_text()
-    table = TeachSession.objects.get(code=code)
-    table.change(table.version, section=[s.slug for s in sections(table.options)].index("round-table"))
-    tab_a.reload()
+    table = start_table(tab_a, site, at="round-table")
     tab_b = ctx.new_page()
     tab_b.goto(tab_a.url)
     for tab in (tab_a, tab_b):
@@ -191,11 +180,7 @@ def test_the_presenter_acts_on_two_boards_of_one_section_in_turn(site, browser):
     from the new version (teach.js), not from the one the page was drawn at."""
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(f"{site}/en/teach/")
-    page.locator("input[name=script][value=full]").check()
-    page.locator("form.teach-form button[type=submit]").click()
-    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
-    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    table = start_table(page, site, full=True)
     section = next(i for i, s in enumerate(sections(table.options)) if {"sandwich", "block"} <= set(s.boards))
     table.change(table.version, section=section)
     page.reload()
@@ -216,13 +201,7 @@ def test_a_second_tap_while_the_first_is_on_its_way_is_dropped(site, browser):
     second is not, so the presenter never sees the stale-table note for their own tap."""
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(f"{site}/en/teach/")
-    page.locator("form.teach-form button[type=submit]").click()
-    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
-    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
-    table.change(table.version, section=[s.slug for s in sections(table.options)].index("round-table"))
-    page.reload()
-    expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
+    table = start_table(page, site, at="round-table")
     statuses: list[int] = []
     page.on("response", lambda r: statuses.append(r.status) if "/board/round/" in r.url else None)
     version = page.locator("#present-section").get_attribute("data-version")

@@ -14,6 +14,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
+from tests.browser.site_pages import start_table
 from tutorials.models import TeachSession
 from tutorials.teach.round import RESOLVE, RoundBoard
 from tutorials.tutorial.teaching import sections
@@ -49,14 +50,8 @@ def _table_at_round_dice(site, browser):
     """A Japanese presenter's 4-player table, the script read: at the first round's Dice Time."""
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
     presenter = ctx.new_page()
-    presenter.goto(f"{site}/ja/teach/")
-    presenter.locator("form.teach-form button[type=submit]").click()
-    expect(presenter.locator(".presenter")).to_have_attribute("data-ready", "1")
-    table = TeachSession.objects.get(code=presenter.get_by_test_id("table-code").inner_text())
-    slugs = [s.slug for s in sections(table.options)]
-    table.change(table.version, section=slugs.index("round-dice"))
-    presenter.reload()
-    return ctx, presenter, table, slugs
+    table = start_table(presenter, site, "ja", at="round-dice")
+    return ctx, presenter, table, [s.slug for s in sections(table.options)]
 
 
 def _next(presenter, slugs, slug: str) -> None:
