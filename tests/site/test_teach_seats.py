@@ -199,10 +199,25 @@ def test_two_seats_entering_one_position_leave_it_to_the_presenter(client):
     _hand(red, table, do="lay", card="1", at="0-0")
     _hand(blue, table, do="lay", card="2", at="0-0")
     _hand(blue, table, do="lay", card="3", at="2-2")
+    assert "Two players" not in red.get(f"/en/t/{table.code}/").content.decode()  # says nothing before
     answer = _seats(client, table, "reveal", **HX).content.decode()
-    assert "Two players entered a card at A1" in answer
+    assert "Two players entered a card at A1; enter the card that lies there." in answer
     table.refresh_from_db()
     assert "0-0" not in table.board_states["round"] and "2-2b3" in table.board_states["round"]
+    assert "Every card is face up now" in red.get(f"/en/t/{table.code}/").content.decode()
+    # every screen says why a card entered is not on the board, until the presenter enters it
+    _go(client, table, "round-table")
+    why = "Two players entered a card at A1, so neither is on the board yet"
+    for phone in (red, blue):
+        assert why in phone.get(f"/en/t/{table.code}/").content.decode()
+    assert "enter the card that lies there" in client.get(f"/en/teach/{table.code}/").content.decode()
+    for do, at in (("brush", "b2"), ("put", "0-0")):
+        table.refresh_from_db()
+        client.post(f"/en/teach/{table.code}/board/round/?v={table.version}", {"do": do, "at": at})
+    table.refresh_from_db()
+    assert "0-0b2" in table.board_states["round"]
+    assert why not in red.get(f"/en/t/{table.code}/").content.decode()
+    assert "Two players" not in client.get(f"/en/teach/{table.code}/").content.decode()
 
 
 def test_seat_forms_are_read_strictly(client):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
 from tutorials.http.positions import position_arg
@@ -57,7 +58,8 @@ def guest_seats(session: TeachSession, guest: TableGuest | None, slug: str) -> d
     return {"seat_rows": rows, "my_seat": mine.colour if mine else "",
             "hand": _hand_view(session, mine) if mine and slug.startswith(ROUND_PREFIX) else None,
             "entry_open": bool(mine) and slug == seating.ENTRY_SECTION and not session.revealed,
-            "revealed": session.revealed, "round_number": session.round}
+            "revealed": session.revealed, "round_number": session.round,
+            "clash_note": guest_clash_note(seating.open_clashes(session))}
 
 
 def presenter_seats(session: TeachSession) -> dict:
@@ -69,12 +71,26 @@ def presenter_seats(session: TeachSession) -> dict:
     return {"seat_rows": rows, "following": follow, "watching": max(0, follow - seated_here),
             "revealed": session.revealed, "reveal_when_all": session.reveal_when_all,
             "round_number": session.round, "seat_stamp": seating.entries_stamp(session),
+            "clash_note": clash_note(seating.open_clashes(session)),
             "all_ready": any(r["phone"] for r in rows) and all(r["ready"] for r in rows if r["phone"])}
 
 
+def _positions(clashes: list[Position]) -> str:
+    return pgettext("list separator", ", ").join(position_label(p) for p in clashes)
+
+
 def clash_note(clashes: list[Position]) -> str:
-    """The presenter's note after a reveal where two seats entered one position."""
+    """The presenter's note where two seats entered one position and the table's board
+    has no card there yet (:func:`~tutorials.teach.seats.open_clashes`)."""
     if not clashes:
         return ""
     return _("Two players entered a card at %(positions)s; enter the card that lies there.") % {
-        "positions": ", ".join(position_label(p) for p in clashes)}
+        "positions": _positions(clashes)}
+
+
+def guest_clash_note(clashes: list[Position]) -> str:
+    """The same for the phones: why a card they entered is not on the table's board."""
+    if not clashes:
+        return ""
+    return _("Two players entered a card at %(positions)s, so neither is on the board yet: the "
+             "person teaching enters the card that lies there.") % {"positions": _positions(clashes)}

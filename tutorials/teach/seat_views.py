@@ -19,7 +19,6 @@ from tutorials.teach import seats as seating
 from tutorials.teach.forms import HandForm, SeatForm, SeatsForm
 from tutorials.teach.views import (_context, _forbidden, _is_presenter, _present_page, _session,
                                    _stale_message, guest_of, table_view)
-from tutorials.teach.seat_page import clash_note
 from tutorials.wording.glossary import COLOUR_NAMES
 
 #: why a seat action was refused, by :class:`~tutorials.teach.seats.SeatRefused` code
@@ -132,7 +131,7 @@ def presenter_seats(request: HttpRequest, code: str) -> HttpResponse:
         elif do == "reveal":
             if seating.current_slug(session) != seating.ENTRY_SECTION:
                 raise seating.SeatRefused("not-setting")
-            note = clash_note(seating.reveal(session, seen))
+            seating.reveal(session, seen)  # the seats panel shows any clash
         else:
             if not session.revealed or seating.current_slug(session) not in seating.AFTER_REVEAL:
                 raise seating.SeatRefused("not-resolved")

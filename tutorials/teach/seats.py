@@ -400,6 +400,17 @@ def reveal(session: TeachSession, seen: int, **also) -> list[Position]:
     return clashes
 
 
+def open_clashes(session: TeachSession) -> list[Position]:
+    """After the reveal, the positions two seats both entered where the table's board has
+    no card yet: :func:`reveal` put neither there, and the presenter has still to enter
+    the one that lies there. Empty before the reveal, so it says nothing of any entry."""
+    if not session.revealed:
+        return []
+    board = RoundBoard.from_state(REVEALED_SECTION, session.options, session.board_states.get("round", ""))
+    entered = Counter(pos for seat in seat_rows(session) for pos in hand_of(session, seat).laid)
+    return sorted(p for p, n in entered.items() if n > 1 and p not in board.cards)
+
+
 def next_round(session: TeachSession, seen: int) -> None:
     """Start the table's next round with the site: every card of the round just resolved
     goes to its owner's discard pile (BAT-4, TRE-4), the seats open again and the table
