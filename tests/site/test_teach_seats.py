@@ -233,6 +233,20 @@ def test_seat_forms_are_read_strictly(client):
     assert not seating.session_revealed(table)
 
 
+def test_a_tap_on_your_own_card_with_no_card_chosen_takes_it_back(client):
+    table = _start(client)
+    _go(client, table, "round-setting")
+    red = _guest(table, colour="red")
+    assert _hand(red, table, do="lay", card="3", at="1-2").status_code == 200
+    laid = 'laid colour-red" data-testid="hand-cell-1-2"'
+    assert laid in red.get(f"/en/t/{table.code}/").content.decode()
+    answer = _hand(red, table, do="lay", card="", at="1-2")
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert 'data-testid="hand-cell-1-2"' in page and laid not in page
+    assert seating.hand_of(table, TableSeat.objects.get(session=table, colour="red")).laid == {}
+
+
 def test_a_card_of_another_colour_is_never_replaced_silently(client):
     table = _start(client)
     _go(client, table, "round-setting")

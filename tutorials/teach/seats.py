@@ -300,10 +300,11 @@ def _cards_field(laid: dict[Position, int]) -> dict[str, int]:
     return {position_arg(p): v for p, v in sorted(laid.items())}
 
 
-def lay(session: TeachSession, guest: TableGuest | None, at: str, speed: int) -> str:
+def lay(session: TeachSession, guest: TableGuest | None, at: str, speed: int | None) -> str:
     """The seated ``guest`` lays their card ``speed`` face down at position ``at`` (a card
-    of theirs already there goes back to the hand). Returns a note code: ``"set-4"`` when
-    the discard pile came back into the hand first (SET-4)."""
+    of theirs already there goes back to the hand); with no card chosen (``None``), a tap
+    on their own card takes it back, as on the table's board. Returns a note code:
+    ``"set-4"`` when the discard pile came back into the hand first (SET-4)."""
     options = stored_options(session.options)
     side = table_facts(options["players"])["side"]
     pos = read_position(at)
@@ -315,8 +316,12 @@ def lay(session: TeachSession, guest: TableGuest | None, at: str, speed: int) ->
         held = Counter(hand.held)
         discard = list(hand.discard)
         note = ""
+        if speed is None and pos not in laid:
+            raise SeatRefused("no-card")
         if pos in laid:
             held[laid.pop(pos)] += 1
+        if speed is None:
+            return {"cards": _cards_field(laid), "ready": False}, ""
         if not +held and discard:  # SET-4: an empty hand takes the discard pile back first
             held.update(discard)
             discard = []
@@ -326,7 +331,7 @@ def lay(session: TeachSession, guest: TableGuest | None, at: str, speed: int) ->
         laid[pos] = speed
         return {"cards": _cards_field(laid), "discard": discard, "ready": False}, note
 
-    if speed not in full_hand(options):
+    if speed is not None and speed not in full_hand(options):
         raise SeatRefused("not-in-hand", card=speed)
     return _entry(session, guest, change)
 
