@@ -361,7 +361,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     to, seen = int(form.cleaned_data["to"]), int(form.cleaned_data["v"])
     note, status = "", 200
     try:
-        move(session, to, seen)  # the seats panel shows any clash (seat_page.open_clashes)
+        move(session, to, seen)  # the seats panel shows any clash (seats.open_clashes)
     except Stale:
         session = _session(request, code)
         note, status = _stale_message(), 409
