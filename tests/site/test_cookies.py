@@ -12,7 +12,7 @@ from django.test import RequestFactory
 
 from tutorials.models import PracticeGame, TeachSession
 from tutorials.play.views import LEARNER
-from tutorials.teach.views import GUEST, PRESENTER
+from tutorials.teach.access import GUEST, PRESENTER
 
 KINDS = [(PRESENTER, TeachSession.LIFETIME_HOURS), (GUEST, TeachSession.LIFETIME_HOURS),
          (LEARNER, PracticeGame.LIFETIME_HOURS)]

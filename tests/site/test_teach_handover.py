@@ -18,7 +18,7 @@ from tests.site.test_races import _at_once
 from tutorials.http.log_filters import HideLinkKeys
 from tutorials.models import TeachSession, hash_key
 from tutorials.teach.handover import HandoverRefused, take
-from tutorials.teach.views import PRESENTER
+from tutorials.teach.access import PRESENTER
 
 pytestmark = pytest.mark.django_db
 

@@ -140,7 +140,7 @@ def test_the_presenter_key_is_stored_only_as_a_hash(client):
     from django.test import RequestFactory
 
     from tutorials.models import hash_key
-    from tutorials.teach.views import PRESENTER
+    from tutorials.teach.access import PRESENTER
 
     code = _start(client)
     holder = RequestFactory().get("/")

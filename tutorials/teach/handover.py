@@ -30,7 +30,8 @@ from tutorials.http.limits import check_limit, miss
 from tutorials.http.refused import require_form_body
 from tutorials.models import TeachSession, key_opens
 from tutorials.teach.forms import HandoverKeyForm
-from tutorials.teach.views import PRESENTER, _context, _forbidden, _is_presenter, _session, table_view
+from tutorials.teach.access import PRESENTER, forbidden, is_presenter, live_session, table_view
+from tutorials.teach.views import _context
 
 
 class HandoverRefused(Exception):
@@ -85,10 +86,10 @@ def handover_path(code: str, key: str) -> str:
 def teach_handover(request: HttpRequest, code: str) -> HttpResponse:
     """A new handover link (presenter only): the presenter's page again, with the link and
     its QR code in the side panel. The key is in this answer only (never cached)."""
-    session = _session(request, code)
-    key = session.offer_handover() if _is_presenter(request, session) else None
+    session = live_session(request, code)
+    key = session.offer_handover() if is_presenter(request, session) else None
     if key is None:
-        return _forbidden(_("Only the person teaching can hand the table over."))
+        return forbidden(_("Only the person teaching can hand the table over."))
     link = request.build_absolute_uri(handover_path(session.code, key))
     ctx = _context(request, session, presenter=True)
     ctx["qr_svg"] = segno.make(ctx["qr_url"], error="m").svg_inline(scale=4, dark="#11394a")
@@ -106,7 +107,7 @@ def teach_take(request: HttpRequest, code: str, key: str) -> HttpResponse:
     """GET: ask whether this device takes over teaching the table. POST: take it (the
     presenter's cookie, then the presenter's page). A link that gives no role answers a
     page that says why (403 wrong, 410 expired or just used by another device)."""
-    session = _session(request, code)
+    session = live_session(request, code)
     check_limit(request, "table-miss")
     given = HandoverKeyForm.of_address(key).key_given
     try:

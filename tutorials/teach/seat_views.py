@@ -17,8 +17,8 @@ from tutorials.models import Stale
 from tutorials.http.refused import require_form_body
 from tutorials.teach import seats as seating
 from tutorials.teach.forms import HandForm, SeatForm, SeatsForm
-from tutorials.teach.views import (_context, _forbidden, _is_presenter, _present_page, _session,
-                                   _stale_message, guest_of, table_view)
+from tutorials.teach.access import forbidden, guest_of, is_presenter, live_session, table_view
+from tutorials.teach.views import _context, _present_page, _stale_message
 from tutorials.wording.glossary import COLOUR_NAMES
 
 #: why a seat action was refused, by :class:`~tutorials.teach.seats.SeatRefused` code
@@ -61,7 +61,7 @@ def _guest_answer(request: HttpRequest, session, guest, note: str, status: int =
 @table_view
 def guest_seat(request: HttpRequest, code: str) -> HttpResponse:
     """POST ``do=take&at=<colour>``: sit at that colour; ``do=leave``: watch instead."""
-    session = _session(request, code)
+    session = live_session(request, code)
     guest = guest_of(request, session)
     form = SeatForm.bind(request)
     if not form.is_valid():
@@ -85,7 +85,7 @@ def guest_seat(request: HttpRequest, code: str) -> HttpResponse:
 def guest_hand(request: HttpRequest, code: str) -> HttpResponse:
     """A seated guest's cards (:class:`~tutorials.teach.forms.HandForm`): lay one, take one
     back, say all are down. Refused once the table's cards are revealed (409)."""
-    session = _session(request, code)
+    session = live_session(request, code)
     guest = guest_of(request, session)
     form = HandForm.bind(request)
     if not form.is_valid():
@@ -113,9 +113,9 @@ def presenter_seats(request: HttpRequest, code: str) -> HttpResponse:
     """The presenter's seat controls (:class:`~tutorials.teach.forms.SeatsForm`): free a
     seat, reveal the cards, reveal when all seated players are done, start the next round.
     A reveal or next round made from an older version of the table is refused with 409."""
-    session = _session(request, code)
-    if not _is_presenter(request, session):
-        return _forbidden(_("Only the person teaching can change the seats."))
+    session = live_session(request, code)
+    if not is_presenter(request, session):
+        return forbidden(_("Only the person teaching can change the seats."))
     form = SeatsForm.bind(request)
     if not form.is_valid():
         return _present_answer(request, session, next(iter(form.refusals().values())), 422)
@@ -137,7 +137,7 @@ def presenter_seats(request: HttpRequest, code: str) -> HttpResponse:
     except seating.SeatRefused as refused:
         return _present_answer(request, session, _note(refused.code), 422)
     except Stale:
-        session = _session(request, code)
+        session = live_session(request, code)
         return _present_answer(request, session, _stale_message(), 409)
     session.refresh_from_db()
     return _present_answer(request, session, note)

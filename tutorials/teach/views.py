@@ -1,13 +1,8 @@
 """Presenter and guest views of a teaching session. Thin: parse, update, render.
 
 Everything that changes a table is a POST with Django's CSRF check (forms without
-JavaScript, htmx with the token header). Table codes are looked up through
-:func:`_session` (its query is :func:`tutorials.teach.selectors.table_by_code`), which
-counts failed lookups per client (rate limit ``table-miss``) but never limits the
-presenter, a guest who has already opened that table, or the table's own guest link (the
-QR code, whose token :data:`~tutorials.http.link_tokens.TABLE_LINK` checks). The cookies that say who opened
-a table are :data:`PRESENTER` (the presenter's key, which the table keeps only hashed) and
-:data:`GUEST`.
+JavaScript, htmx with the token header). Who is asking and which table, and what a table
+that is gone answers: :mod:`tutorials.teach.access`.
 """
 
 from __future__ import annotations
@@ -15,15 +10,13 @@ from __future__ import annotations
 import json
 import random
 import re
-from functools import wraps
 from urllib.parse import urlencode
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.cache import add_never_cache_headers
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_from_request
@@ -33,110 +26,28 @@ from django_htmx.http import push_url
 
 from captain.rules import Colour
 from captain.rules.situation import VARIANTS
-from tutorials.http.limits import RateLimited, check_limit, hit, miss
+from tutorials.http.limits import RateLimited, hit
 from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.http.middleware import refusal
-from tutorials.http.not_found import shown_code
 from tutorials.http.refused import require_form_body
 from tutorials.forms import COLOUR_VALUES
-from tutorials.http.cookies import SignedCookie
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach import seats as seating
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, move, reading_minutes
 from tutorials.teach.round import RoundBoard
+from tutorials.teach.access import (GUEST, PRESENTER, TableGone, forbidden, guest_of, is_presenter,
+                                    live_session, table_view)
 from tutorials.teach.seat_page import guest_seats, presenter_seats
-from tutorials.teach.selectors import table_by_code
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 
-#: the presenter's key of each table this browser teaches
-PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
 #: the query parameter of the step a guest's phone shows at its own pace (``k`` is taken:
 #: it carries the guest link's token)
 OWN_STEP = "step"
-#: the guest's key of each table this browser follows (the table keeps only its hash:
-#: :mod:`tutorials.teach.seats`); it holds the guest's seat and cards
-GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
-
-
-def _is_presenter(request: HttpRequest, session: TeachSession) -> bool:
-    return session.presented_by(PRESENTER.read(request, session.code))
-
-
-def _knows_table(request: HttpRequest, code: str) -> bool:
-    """Whether this browser has opened table ``code`` before (presenter or guest cookie)."""
-    return any(cookie.read(request, code) is not None for cookie in (PRESENTER, GUEST))
-
-
-class TableGone(Exception):
-    """No live table under ``code``: ``expired`` when it existed and its time is up."""
-
-    def __init__(self, code: str, expired: bool) -> None:
-        super().__init__(code)
-        self.code = code
-        self.expired = expired
-
-
-def _session(request: HttpRequest, code: str) -> TeachSession:
-    """The live session under ``code`` (normalised, :func:`normalize_code`).
-
-    Raises :class:`TableGone` for an unknown or expired code (a failed lookup, counted),
-    and :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
-    lookups, unless it holds a cookie of this very table or its guest link's token. A
-    lookup with the token is never counted: only the site can have written that link.
-    """
-    code = normalize_code(code)
-    linked = TABLE_LINK.opens(request, code)
-    if not linked and not _knows_table(request, code):
-        check_limit(request, "table-miss")
-    session = table_by_code(code)
-    if session is None or session.expired:
-        if not linked:
-            miss(request, "table-miss")
-        raise TableGone(code, expired=session is not None)
-    return session
-
-
-def _gone_page(request: HttpRequest, gone: TableGone) -> HttpResponse:
-    """An ended or unknown table, said in the visitor's language. Full pages answer 410
-    (ended) or 404 (never existed); htmx requests get the message as the new section with
-    status 200 and no polling attribute, so the page shows it and stops asking."""
-    presenter = "/teach/" in request.path
-    ctx = {"code": shown_code(gone.code, 16), "expired": gone.expired, "presenter": presenter}
-    if request.htmx:  # in place of the section, whichever part of the page asked
-        response = render(request, "teach/gone.html#message", ctx)
-        response["HX-Retarget"] = "#present-section" if presenter else "#guest-section"
-        response["HX-Reswap"] = "outerHTML"
-        return response
-    return render(request, "teach/gone.html", ctx, status=410 if gone.expired else 404)
-
-
-def table_view(view):
-    """Decorator of the views under ``/teach/<code>/`` and ``/t/<code>/``: a table that is
-    gone answers :func:`_gone_page` instead of a bare 404. No answer is kept by a cache:
-    each is one person's view of the table as it is now, a player's own hand among them."""
-    @wraps(view)
-    def wrapped(request: HttpRequest, code: str, *args, **kwargs) -> HttpResponse:
-        try:
-            response = view(request, code, *args, **kwargs)
-        except TableGone as gone:
-            response = _gone_page(request, gone)
-        add_never_cache_headers(response)
-        return response
-    return wrapped
-
-
-def _forbidden(message: str) -> HttpResponse:
-    """403 with a sentence in the visitor's language (not a bare English string) and the
-    problem code ``not-presenter``: this browser does not hold the presenter's cookie (any
-    more), which an htmx request says in the page's notice (static/js/site.js)."""
-    response = HttpResponseForbidden(message, content_type="text/plain; charset=utf-8")
-    response["Problem-Code"] = "not-presenter"
-    return response
 
 
 def _boards(session: TeachSession, section, *, presenter: bool, own_step: int | None = None,
@@ -194,11 +105,6 @@ def _timing(session: TeachSession, index: int) -> dict:
             # strings, so that no language's number format (3,5 in German) reaches the script
             "started": f"{session.started_at.timestamp():.3f}" if session.started_at else "",
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
-
-
-def guest_of(request: HttpRequest, session: TeachSession):
-    """The guest this browser is at ``session`` (its cookie's key), or ``None``."""
-    return seating.guest_by_key(session, GUEST.read(request, session.code))
 
 
 def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None,
@@ -302,7 +208,7 @@ def teach_find(request: HttpRequest) -> HttpResponse:
     code = normalize_code(typed)
     if code:
         try:
-            return redirect("tutorials:teach-guest", code=_session(request, code).code)
+            return redirect("tutorials:teach-guest", code=live_session(request, code).code)
         except TableGone:
             pass
         except RateLimited as limited:  # on the start page, beside the field, as any refusal
@@ -323,8 +229,8 @@ def teach_find(request: HttpRequest) -> HttpResponse:
 @table_view
 def teach_present(request: HttpRequest, code: str) -> HttpResponse:
     """The presenter's screen: the current section in large type, controls, QR code."""
-    session = _session(request, code)
-    if not _is_presenter(request, session):
+    session = live_session(request, code)
+    if not is_presenter(request, session):
         return redirect(_guest_path(request, session.code))
     return _present_page(request, session)
 
@@ -348,9 +254,9 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     refused with 409 and the table as it is now, so no stale screen ever takes the table
     backwards. ``to`` or ``v`` missing or not a number: 400 with the reason.
     """
-    session = _session(request, code)
-    if not _is_presenter(request, session):
-        return _forbidden(_("Only the person teaching can move the table along."))
+    session = live_session(request, code)
+    if not is_presenter(request, session):
+        return forbidden(_("Only the person teaching can move the table along."))
     form = GoForm.bind(request)
     if not form.is_valid():
         refused = next((r for r in form.refusals().values()
@@ -363,7 +269,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     try:
         move(session, to, seen)  # the seats panel shows any clash (seats.open_clashes)
     except Stale:
-        session = _session(request, code)
+        session = live_session(request, code)
         note, status = _stale_message(), 409
     except NotReady as not_ready:
         note, status = not_ready.message, 422
@@ -380,9 +286,9 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
 def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
     """``?v=<version>``: 204 while the table is where this presenter screen shows it, else
     the current section (a move made on another tab or device); presenter only."""
-    session = _session(request, code)
-    if not _is_presenter(request, session):
-        return _forbidden(_("Only the person teaching can move the table along."))
+    session = live_session(request, code)
+    if not is_presenter(request, session):
+        return forbidden(_("Only the person teaching can move the table along."))
     if _unchanged(request, session, seating.entries_stamp(session)):
         return HttpResponse(status=204)
     return render(request, "teach/present.html#section", _context(request, session, presenter=True))
@@ -411,9 +317,9 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
     section move is; a form that cannot be read (a field sent twice, no version) with 422,
     the table as it is and the reason.
     """
-    session = _session(request, code)
-    if not _is_presenter(request, session):
-        return _forbidden(_("Only the person teaching can change the boards."))
+    session = live_session(request, code)
+    if not is_presenter(request, session):
+        return forbidden(_("Only the person teaching can change the boards."))
     form = BoardActionForm.bind(request, from_address=("v",))
     if not form.is_valid():
         return _table_as_it_is(request, session, note=next(iter(form.refusals().values())), status=422)
@@ -423,7 +329,7 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
     except LookupError:
         raise Http404("no such board in this section") from None
     except Stale:
-        return _table_as_it_is(request, _session(request, code), note=_stale_message(), status=409)
+        return _table_as_it_is(request, live_session(request, code), note=_stale_message(), status=409)
     if not request.htmx:
         return redirect(reverse("tutorials:teach-present", args=[session.code]) + f"#board-{board_id}")
     _presenter_urls(board, session)
@@ -454,7 +360,7 @@ def teach_join(request: HttpRequest, code: str) -> HttpResponse:
 
     That page reads the code however it was typed (:func:`normalize_code`), counts failed
     lookups, and says in the guest's language when no table has the code (404) or the
-    table has ended (410, :func:`_gone_page`).
+    table has ended (410, :func:`~tutorials.teach.access.table_view`).
     """
 
     lang = get_language_from_request(request)
@@ -478,7 +384,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     as failed lookups of other people on the same network. A code typed another way
     (full-width, upper case, with spaces) is redirected to its canonical address.
     """
-    session = _session(request, code)
+    session = live_session(request, code)
     if code != session.code:
         return redirect(_guest_path(request, session.code))
     guest, key = seating.follow(session, GUEST.read(request, session.code))
@@ -499,7 +405,7 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
 
     A phone at its own step (``step``) stays there while the presenter steps the table's
     round, and follows the table again once the table is in another section."""
-    session = _session(request, code)
+    session = live_session(request, code)
     guest = guest_of(request, session)
     if guest is not None:
         seating.seen(guest)
