@@ -47,8 +47,10 @@
 
   // --- guests -------------------------------------------------------------------------------
   if (guest) {
-    var sync = document.getElementById("sync-state");
+    // the badge comes with every section drawn (in sync: the section just arrived); a poll
+    // that fails or goes unanswered turns it, where the pinned bar keeps it in view
     var setSync = function (ok) {
+      var sync = document.getElementById("sync-state");
       if (!sync) return;
       sync.dataset.state = ok ? "ok" : "lost";
       sync.textContent = ok ? sync.dataset.ok : sync.dataset.lost;
@@ -59,6 +61,15 @@
     });
     document.addEventListener("htmx:sendError", function () { setSync(false); });
     document.addEventListener("htmx:timeout", function () { setSync(false); });
+    // A guest reading further down, past the section's heading, stays where they read when
+    // the table moves on: the poll asks for the section shown as the guest's own, and the
+    // pinned bar offers the way back to the table.
+    document.addEventListener("htmx:configRequest", function (e) {
+      var s = section();
+      if (!s || e.detail.elt !== s || s.hasAttribute("data-own-section")) return;
+      var heading = s.querySelector("h1");
+      if (heading && heading.getBoundingClientRect().bottom < 0) e.detail.parameters.at = s.dataset.index;
+    });
     // A player's own cards: hidden with a tap (someone looks over their shoulder) they stay
     // hidden when the section is drawn again, and a card chosen but not yet placed stays
     // chosen when a poll redraws the section meanwhile.
@@ -88,7 +99,6 @@
     keepHand();
     document.addEventListener("htmx:afterSettle", function (e) {
       if (e.target && e.target.id === "guest-section") { keepHand(); arrived(); }
-      if (!document.querySelector("#guest-section[hx-get]") && sync) sync.hidden = true; // table ended
     });
     guest.dispatchEvent(new CustomEvent("captain:ready", { bubbles: true }));
     return;
@@ -189,6 +199,34 @@
     var s = section();
     return s && s.getBoundingClientRect().bottom > window.innerHeight + 4;
   }
+  function aboveScreen() {
+    var s = section();
+    return s && s.getBoundingClientRect().top < -4;
+  }
+  // Page Down's scroll: the first part of the section that does not fit above the pinned
+  // Next / Back bar comes to the top of the screen, whole where it fits, so no board is
+  // ever cut in two between one screen and the next; a part taller than the screen
+  // scrolls by a screen, less a line to keep the place.
+  function scrollOn() {
+    var s = section();
+    var nav = s.querySelector(".present-nav");
+    var bottom = Math.min(window.innerHeight, nav ? nav.getBoundingClientRect().top : window.innerHeight);
+    var parts = s.querySelectorAll(":scope > :not(.present-nav):not(.script), :scope > .script > *");
+    var margin = 12;
+    for (var i = 0; i < parts.length; i++) {
+      var r = parts[i].getBoundingClientRect();
+      if (r.height === 0 || r.bottom <= bottom + 2) continue;
+      var by = r.top > margin ? r.top - margin : bottom - 48;
+      window.scrollBy({ top: Math.max(by, 48), behavior: "instant" });
+      return;
+    }
+    window.scrollBy({ top: bottom - 48, behavior: "instant" });
+  }
+  // the table's round shown step by step takes Next and Back for its steps
+  function walking() {
+    var s = section();
+    return !!(s && s.querySelector("[data-walk][data-walk-keys]"));
+  }
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
     var el = document.activeElement;
@@ -201,6 +239,10 @@
       if (belowScreen()) return; // the browser scrolls: the section goes on below
       dir = "next";
     }
+    // A clicker's "next" and "back" are Page Down and Page Up: a long section scrolls to
+    // its boards before the table moves on (and back up before it moves back)
+    if (e.key === "PageDown" && !walking() && belowScreen()) { e.preventDefault(); scrollOn(); return; }
+    if (e.key === "PageUp" && !walking() && aboveScreen()) return; // the browser scrolls up
     if (!dir) return;
     e.preventDefault();
     if (busy()) queue.push(dir); else go(dir);

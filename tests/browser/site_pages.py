@@ -98,3 +98,30 @@ def go_to_section(code: str, index: int) -> None:
     from tutorials.models import TeachSession
 
     TeachSession.objects.filter(code=code).update(section=index, board_states={})
+
+
+def press_on_presenter(page, key: str) -> None:
+    """Press ``key`` on a presenter page and wait for what it does: the table moves (a new
+    version of the section) or the page scrolls (until it comes to rest)."""
+    import time
+
+    def state():
+        return page.evaluate("[document.getElementById('present-section').dataset.version, window.scrollY]")
+
+    before = state()
+    page.keyboard.press(key)
+    deadline = time.monotonic() + 10
+    now = state()
+    while now == before and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        now = state()
+    assert now != before, f"{key} neither moved the table nor scrolled"
+    if now[0] != before[0]:
+        page.wait_for_selector(f'#present-section[data-version="{now[0]}"]')
+        return
+    while True:  # a smooth scroll: until it rests
+        page.wait_for_timeout(120)
+        rest = state()
+        if rest == now:
+            return
+        now = rest

@@ -58,6 +58,8 @@ _VOLATILE = [
     (re.compile(r"([?&;]s=)[0-9-]+"), r"\1S"),
     (re.compile(r'data-seating="[0-9-]+"'), "seating"),
     (re.compile(r'<span data-testid="entered-\w+">[^<]*</span>( · ✓ [^<\n]*)?'), "entered"),
+    # a guest's first view lists the sections covered before they came
+    (re.compile(r'<details class="digest".*?</details>', re.S), ""),
 ]
 
 

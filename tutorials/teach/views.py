@@ -48,6 +48,9 @@ from tutorials.wording.glossary import COLOUR_NAMES
 #: the query parameter of the step a guest's phone shows at its own pace (``k`` is taken:
 #: it carries the guest link's token)
 OWN_STEP = "step"
+#: the query parameter of the section a guest reads at their own pace, one the table has
+#: covered (the phone follows the table again at the table's own section)
+OWN_SECTION = "at"
 
 
 def _boards(session: TeachSession, section, *, presenter: bool, own_step: int | None = None,
@@ -72,19 +75,41 @@ def _boards(session: TeachSession, section, *, presenter: bool, own_step: int | 
     return out
 
 
-def _guest_address(page: str, token: str, step: int | None = None) -> str:
-    """The guest page ``page`` at the phone's own ``step`` (``None``: following the table),
-    keeping the guest link's ``token``."""
-    query = {**({OWN_STEP: str(step)} if step is not None else {}), **({LINK_TOKEN: token} if token else {})}
+def _guest_address(page: str, token: str, step: int | None = None, at: int | None = None) -> str:
+    """The guest page ``page`` at the phone's own round ``step`` and own section ``at``
+    (``None``: following the table), keeping the guest link's ``token``."""
+    query = {**({OWN_SECTION: str(at)} if at is not None else {}),
+             **({OWN_STEP: str(step)} if step is not None else {}), **({LINK_TOKEN: token} if token else {})}
     return f"{page}?{urlencode(query)}" if query else page
 
 
-def _own_step(request: HttpRequest) -> int | None:
-    """The step a guest's phone asks to show at its own pace (``?step=N``), or ``None``:
-    anything but a whole number of up to three digits is no step and follows the table
-    (the board clamps a number past its last step)."""
-    value = request.GET.get(OWN_STEP, "")
+def _own_step(request: HttpRequest, name: str = OWN_STEP) -> int | None:
+    """The step (or with ``name`` :data:`OWN_SECTION`, the section) a guest's phone asks to
+    show at its own pace (``?step=N``), or ``None``: anything but a whole number of up to
+    three digits follows the table (the board clamps a step past its last, the page a
+    section past the table's)."""
+    value = request.GET.get(name, "")
     return int(value) if re.fullmatch(r"[0-9]{1,3}", value) else None
+
+
+def _catching_up(session: TeachSession, script: list, index: int, token: str, *, joined: bool) -> dict:
+    """What lets a guest read at their own pace: every section the table has covered, with
+    links to it, back and forward, and the way back to the table's section (``live``).
+    ``index``: the section the phone shows; ``joined``: the guest's first view of a table
+    already under way, which lists what it covered so far (the late joiner's digest)."""
+    page = reverse("tutorials:teach-guest", args=[session.code])
+    live = min(session.section, len(script) - 1)
+
+    def address(i: int) -> str:
+        return _guest_address(page, token, at=None if i == live else i)
+
+    covered = [{"n": i + 1, "title": s.title, "url": address(i), "shown": i == index, "live": i == live}
+               for i, s in enumerate(script[:live + 1])]
+    return {"live_index": live, "live_title": script[live].title, "own_section": index != live,
+            "covered": covered, "live_url": address(live),
+            "prev_url": address(index - 1) if index > 0 else "",
+            "next_url": address(index + 1) if index < live else "",
+            "digest": covered[:-1] if joined and live > 0 and index == live else []}
 
 
 def _presenter_urls(board, session: TeachSession) -> None:
@@ -108,12 +133,15 @@ def _timing(session: TeachSession, index: int) -> dict:
 
 
 def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None,
-             own_step: int | None = None) -> dict:
-    """What the presenter's or a guest's page shows; ``own_step``: the step a guest's
-    phone shows at its own pace in the table's round (:func:`_own_step`)."""
+             own_step: int | None = None, own_section: int | None = None, joined: bool = False) -> dict:
+    """What the presenter's or a guest's page shows; ``own_step`` and ``own_section``: the
+    round's step and the section a guest's phone shows at its own pace (:func:`_own_step`);
+    ``joined``: a guest's first view (:func:`_catching_up`)."""
     options = stored_options(session.options)
     script = sections(options)
     index = min(session.section, len(script) - 1)
+    if own_section is not None and own_section < index:
+        index, own_step = own_section, None  # a section already covered: no live round step
     section = script[index]
     guest_path = reverse("teach-join", args=[session.code])
     qr_path = TABLE_LINK.url(guest_path, session.code)
@@ -140,6 +168,7 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
         **(_timing(session, index) if presenter else {}),
         # the seats: for a guest their own cards only, for the presenter who has entered
         **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
+        **({} if presenter else _catching_up(session, script, index, link_token, joined=joined)),
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
@@ -388,7 +417,8 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     if code != session.code:
         return redirect(_guest_path(request, session.code))
     guest, key = seating.follow(session, GUEST.read(request, session.code))
-    ctx = _context(request, session, presenter=False, guest=guest, own_step=_own_step(request))
+    ctx = _context(request, session, presenter=False, guest=guest, own_step=_own_step(request),
+                   own_section=_own_step(request, OWN_SECTION), joined=guest is None)
     # a step the guest takes on their phone comes by htmx: the section, holding the poll
     # that carries that step on
     response = render(request, "teach/guest.html#section" if request.htmx else "teach/guest.html", ctx)
@@ -399,12 +429,14 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 @table_view
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
-    """``?v=<version>&s=<seating>&i=<section index shown>&step=<own step>``: 204 while
-    nothing changed, else the new section (htmx swaps it), listing the sections the guest
-    missed when the table jumped ahead by more than one.
+    """``?v=<version>&s=<seating>&i=<section index shown>&step=<own step>&at=<own section>``:
+    204 while nothing changed, else the new section (htmx swaps it), listing the sections
+    the guest missed when the table jumped ahead by more than one.
 
     A phone at its own step (``step``) stays there while the presenter steps the table's
-    round, and follows the table again once the table is in another section."""
+    round, and follows the table again once the table is in another section. A phone at its
+    own section (``at``: one the guest went back to, or was reading further down when the
+    table moved on, static/js/teach.js) stays there and is told where the table is now."""
     session = live_session(request, code)
     guest = guest_of(request, session)
     if guest is not None:
@@ -412,8 +444,9 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     if _unchanged(request, session):
         return HttpResponse(status=204)
     shown = request.GET.get("i", "")
+    own_section = _own_step(request, OWN_SECTION)
     own_step = _own_step(request) if shown == str(session.section) else None
-    ctx = _context(request, session, presenter=False, guest=guest, own_step=own_step)
-    if re.fullmatch(r"[0-9]{1,4}", shown) and ctx["index"] - int(shown) > 1:
-        ctx["missed"] = [s.title for s in ctx["script_sections"][int(shown) + 1:ctx["index"]]]
+    ctx = _context(request, session, presenter=False, guest=guest, own_step=own_step, own_section=own_section)
+    if own_section is None and re.fullmatch(r"[0-9]{1,4}", shown) and ctx["index"] - int(shown) > 1:
+        ctx["missed"] = ctx["covered"][int(shown) + 1:ctx["index"]]
     return render(request, "teach/guest.html#section", ctx)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from captain.rules import Situation
 from tutorials.drawing.cells import BoardAction, CellView
 from tutorials.http.links import analyzer_url
+from tutorials.tutorial.script import LESSONS
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import COLUMN_LETTERS
 
@@ -99,6 +100,13 @@ class ExampleBoard:
         if self.note:
             query[f"{self.board_id}-note"] = self.note
         return f"{url}?{urlencode(query)}#{self.anchor}"
+
+    def own_copy_url(self) -> str:
+        """This board, in the state shown, in the tutorial lesson that holds it: where a
+        guest of a table (whose copy follows the person teaching) works it on their own."""
+        lesson = next((item.slug for item in LESSONS if self.board_id in item.boards), self.lesson)
+        url = reverse("tutorials:lesson", args=[lesson])
+        return f"{url}?{urlencode({self.board_id: self.state()})}#{self.anchor}"
 
     @property
     def posts(self) -> bool:
