@@ -124,7 +124,7 @@ def _pool() -> concurrent.futures.ProcessPoolExecutor:
 
 def render_pdf(html: str, lease: Lease | None = None) -> Rendered:
     """Render ``html`` in a child process at the lowest CPU priority
-    (:mod:`tutorials.sheets.pdf_worker`), with the static files it refers to read from disk
+    (:mod:`tutorials.http.pdf_worker`), with the static files it refers to read from disk
     here and nothing else reachable. While waiting, renews ``lease`` (the render limit's)
     every third of its life.
 
