@@ -31,7 +31,7 @@ NOT_STATIC = {"home", "board", "analyze-edit", "analyze-what-if", "analyze-save"
               "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll",
               "teach-board", "teach-handover", "teach-take", "teach-guest", "teach-poll",
               "play-game", "play-act", "play-replay", "play-shared", "teach-seat", "teach-hand",
-              "teach-seats"}
+              "teach-seats", "teach-card"}
 
 
 def static_addresses(lang: str) -> list[str]:

@@ -28,7 +28,7 @@ from captain.rules import notation
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing import svg
 from tutorials.walkthrough import Walkthrough
-from tutorials.sheets import pdf_worker
+from tutorials.http import pdf_worker
 from tutorials.sheets import render as sheets
 from tutorials.sheets.render import SHEETS
 from tutorials.wording.events import card_phrase
@@ -265,4 +265,4 @@ def test_tagging_is_part_of_the_sheet_cache_key(settings):
     """Cached PDFs are keyed by a digest of the code (render.code_version): the module that
     asks for tags is an input, so untagged PDFs cached before are never served."""
     assert pdf_worker.PDF_OPTIONS.get("pdf_tags") is True
-    assert settings.BASE_DIR / "tutorials/sheets/pdf_worker.py" in sheets.sheet_input_files(settings.BASE_DIR)
+    assert settings.BASE_DIR / "tutorials/http/pdf_worker.py" in sheets.sheet_input_files(settings.BASE_DIR)

@@ -72,7 +72,7 @@ class _CountingLease:
 
 
 def test_a_long_render_renews_its_lease(monkeypatch, settings):
-    from tutorials.sheets import render as sheets
+    from tutorials.http import pdf as sheets
 
     monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(1.6))
     settings.RENDER_TIMEOUT = 10
@@ -82,7 +82,7 @@ def test_a_long_render_renews_its_lease(monkeypatch, settings):
 
 
 def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
-    from tutorials.sheets import render as sheets
+    from tutorials.http import pdf as sheets
 
     monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(3))
     settings.RENDER_TIMEOUT = 1

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
+from tutorials.http import pdf
 from tutorials.sheets import render as sheets
 
 MANIFEST = {
@@ -77,7 +78,7 @@ def test_key_covers_every_module_of_the_real_tree():
 
 # --- never cache a render with warnings ----------------------------------------------------------
 def test_render_with_warnings_is_served_but_not_cached(cache_dir, monkeypatch, caplog):
-    monkeypatch.setattr(sheets, "static_file_for", lambda url: None)  # the stylesheet cannot load
+    monkeypatch.setattr(pdf, "static_file_for", lambda url: None)  # the stylesheet cannot load
     with caplog.at_level(logging.ERROR, logger="tutorials.sheets.render"):
         data = sheets.sheet_pdf("reference", "en", "a4")
     assert data.startswith(b"%PDF")
@@ -98,7 +99,7 @@ def test_fetcher_reads_hashed_names_of_the_manifest_storage(tmp_path):
         call_command("collectstatic", "--noinput", verbosity=0)
         hashed = staticfiles_storage.url("css/sheet.css")
         assert hashed != "/static/css/sheet.css"
-        resources = sheets.static_resources(f'<link rel="stylesheet" href="{hashed}">')
+        resources = pdf.static_resources(f'<link rel="stylesheet" href="{hashed}">')
         data, mime = resources["file://" + hashed]
         assert b"@page" in data and mime == "text/css"
     shutil.rmtree(tmp_path / "static")
@@ -115,11 +116,11 @@ def test_fetcher_reads_hashed_names_of_the_manifest_storage(tmp_path):
     "file:///static/",
 ])
 def test_fetcher_refuses_everything_else(url):
-    assert sheets.static_file_for(url) is None
+    assert pdf.static_file_for(url) is None
 
 
 def test_the_render_child_refuses_what_it_was_not_given():
-    from tutorials.sheets import pdf_worker
+    from tutorials.http import pdf_worker
 
     html = '<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>'
     pdf, warnings, _pid, _nice = pdf_worker.render(html, {})
@@ -129,7 +130,7 @@ def test_the_render_child_refuses_what_it_was_not_given():
 def test_renders_run_in_a_child_process_at_the_lowest_priority():
     import os
 
-    rendered = sheets.render_pdf('<link rel="stylesheet" href="/static/css/sheet.css"><p>x</p>')
+    rendered = pdf.render_pdf('<link rel="stylesheet" href="/static/css/sheet.css"><p>x</p>')
     assert rendered.pdf.startswith(b"%PDF") and rendered.warnings == ()
     assert rendered.pid != os.getpid()
     assert rendered.niceness == 19
@@ -185,7 +186,7 @@ def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
 
 
 def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):
-    monkeypatch.setattr(sheets, "static_file_for", lambda url: None)
+    monkeypatch.setattr(pdf, "static_file_for", lambda url: None)
     with pytest.raises(CommandError, match="warnings"):
         call_command("prerender_sheets", verbosity=0)
     assert not list(cache_dir.rglob("*.pdf"))

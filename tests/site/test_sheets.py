@@ -102,9 +102,10 @@ def test_position_pdf_has_answer_and_qr(client, tmp_path):
 
 
 def test_fetcher_refuses_the_network():
-    from tutorials.sheets import pdf_worker
+    from tutorials.http import pdf_worker
+    from tutorials.http.pdf import static_resources
 
-    fetcher = pdf_worker.make_fetcher(sheets.static_resources('<link href="/static/css/sheet.css">'))
+    fetcher = pdf_worker.make_fetcher(static_resources('<link href="/static/css/sheet.css">'))
     with pytest.raises(ValueError):
         fetcher.fetch("https://example.org/x.css")
     response = fetcher.fetch("file:///static/css/sheet.css")

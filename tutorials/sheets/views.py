@@ -10,10 +10,8 @@ from django.views.decorators.http import require_safe
 
 from captain.rules import RulesError, notation
 
-from collections.abc import Callable
-
-from tutorials.http.limits import check_limit, hit
 from tutorials.http.links import analyzer_url
+from tutorials.http.pdf import pdf_quota
 from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf
 from tutorials.wording.problems import describe
 
@@ -23,15 +21,6 @@ def sheets_index(request: HttpRequest) -> HttpResponse:
     """The printable sheets with previews, in A4 and US Letter."""
 
     return render(request, "tutorials/sheets.html", {"sheets": SHEETS.values()})
-
-
-def _pdf_quota(request: HttpRequest) -> Callable[[], None]:
-    """Refuse a client that has used up its ``pdf`` quota at once (429, no render slot
-    taken), and give the render what counts it: called once the render holds its slot, so a
-    render refused busy (503) uses up none of the quota. The count itself decides, so
-    clients that passed this check together still render no more than the quota."""
-    check_limit(request, "pdf")
-    return lambda: hit(request, "pdf")
 
 
 class _BadPaper(Exception):
@@ -67,7 +56,7 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
     elif cached:
         response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
     else:  # only a render counts
-        data = render_file(name, lang, paper, _pdf_quota(request))
+        data = render_file(name, lang, paper, pdf_quota(request))
         response = HttpResponse(data, content_type=content_type)
     if filename:
         shown = filename.format(name=name, lang=lang, paper=paper)
@@ -112,7 +101,7 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(content_type="application/pdf")
     else:
         data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share,
-                            admitted=_pdf_quota(request))
+                            admitted=pdf_quota(request))
         response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
     return response

@@ -132,6 +132,15 @@ def _timing(session: TeachSession, index: int) -> dict:
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
 
 
+def guest_addresses(request: HttpRequest, session: TeachSession) -> dict:
+    """Where guests join ``session``: ``guest_url`` to type by hand, so short, and
+    ``qr_url``, the link behind the QR code, which carries the token (the presenter's
+    screen and the printed card show the same two)."""
+    guest_path = reverse("teach-join", args=[session.code])
+    return {"guest_url": request.build_absolute_uri(guest_path),
+            "qr_url": request.build_absolute_uri(TABLE_LINK.url(guest_path, session.code))}
+
+
 def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None,
              own_step: int | None = None, own_section: int | None = None, joined: bool = False) -> dict:
     """What the presenter's or a guest's page shows; ``own_step`` and ``own_section``: the
@@ -143,8 +152,6 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
     if own_section is not None and own_section < index:
         index, own_step = own_section, None  # a section already covered: no live round step
     section = script[index]
-    guest_path = reverse("teach-join", args=[session.code])
-    qr_path = TABLE_LINK.url(guest_path, session.code)
     now, later = comes_up(options, section)
     link_token = TABLE_LINK.of(session.code) if TABLE_LINK.opens(request, session.code) else ""
     boards = _boards(session, section, presenter=presenter, own_step=own_step, token=link_token)
@@ -156,9 +163,7 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
         # None where no board takes it (the section has no round steps)
         "own_step": next((b.k for b in boards if getattr(b, "own_pace", False)), None),
         "options": options, "presenter": presenter, "in_round": section.slug.startswith("round-"),
-        # typed by hand, so short; the QR code and the link behind it carry the token
-        "guest_url": request.build_absolute_uri(guest_path),
-        "qr_url": request.build_absolute_uri(qr_path),
+        **guest_addresses(request, session),
         # a guest who came by the QR code polls with its token: a browser without cookies
         # is then not limited with the guessers at its address either
         "link_token": link_token,

@@ -4,7 +4,7 @@ Rendering a sheet keeps a core busy for seconds. Done inside a web worker, it wo
 compete with ordinary pages on equal terms; in a child process niced to 19 the operating
 system runs page requests first and renders with the time left over. The child knows
 nothing of Django: it gets the HTML and the static files the HTML refers to (already read
-by :func:`tutorials.sheets.render.render_pdf`), and refuses every other URL.
+by :func:`tutorials.http.pdf.render_pdf`), and refuses every other URL.
 
 This module imports nothing of Django, so that a spawned child starts quickly.
 """

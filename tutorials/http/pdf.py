@@ -1,0 +1,185 @@
+"""Every PDF the site prints goes through here: WeasyPrint in a child process at the lowest
+CPU priority (:mod:`tutorials.http.pdf_worker`), so ordinary pages go first, with the static
+files the page refers to read from disk (:func:`static_resources`) and nothing else
+reachable: no render ever fetches ``/static/…`` from this very server, or anything from the
+network. Rule sheets (:mod:`tutorials.sheets.render`) and the teaching table's card
+(:mod:`tutorials.teach.card`) share it: one set of fonts, one base URL, one fetcher.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import concurrent.futures.process
+import logging
+import multiprocessing
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import HttpRequest
+
+from tutorials.http import pdf_worker
+from tutorials.http.limits import check_limit, hit
+from tutorials.http.render_limit import Lease, RenderBusy
+
+logger = logging.getLogger(__name__)
+
+
+def static_file_for(url: str) -> Path | None:
+    """The file on disk behind a ``/static/…`` URL as WeasyPrint sees it, or ``None``.
+
+    ``url`` is absolute, as WeasyPrint resolves it against the base URL ``/``:
+    ``file:///static/css/sheet.css`` under DEBUG, ``file:///static/css/sheet.1a2b3c4d5e6f.css``
+    with the manifest storage of production (``{% static %}`` gives the hashed name).
+    Original names come from the staticfiles finders (the source files); hashed names
+    from the manifest storage, which knows them and keeps them in ``STATIC_ROOT``.
+    Anything else — another scheme or host, a path outside ``STATIC_URL``, ``..`` — is
+    ``None``.
+    """
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = unquote(parts.path)
+    if not path.startswith(settings.STATIC_URL):
+        return None
+    name = path[len(settings.STATIC_URL):]
+    if not name or ".." in PurePosixPath(name).parts:
+        return None
+    found = finders.find(name)
+    if found:
+        return Path(found)
+    if name in _hashed_static_names():
+        candidate = Path(staticfiles_storage.path(name))
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _hashed_static_names() -> frozenset[str]:
+    """The hashed names the manifest storage has recorded (empty without a manifest)."""
+    hashed_files = getattr(staticfiles_storage, "hashed_files", None) or {}
+    return frozenset(hashed_files.values())
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered PDF, the WeasyPrint warnings its render logged (empty when clean), and
+    the process that rendered it (its id and niceness)."""
+
+    pdf: bytes
+    warnings: tuple[str, ...]
+    pid: int = 0
+    niceness: int = 0
+
+
+_STATIC_REF = re.compile(r"""(?:href|src)=["'](/static/[^"']+)["']|url\(\s*["']?(/static/[^"')]+)""")
+
+
+def static_resources(text: str) -> dict[str, tuple[bytes, str]]:
+    """The static files ``text`` (HTML or CSS) refers to, and the ones those refer to:
+    ``file://`` URL as WeasyPrint asks for it → ``(bytes, content type)``. Files that do
+    not resolve (:func:`static_file_for`) are left out: the render then warns."""
+    found: dict[str, tuple[bytes, str]] = {}
+    pending = [text]
+    while pending:
+        for match in _STATIC_REF.finditer(pending.pop()):
+            url = "file://" + (match.group(1) or match.group(2))
+            if url in found:
+                continue
+            path = static_file_for(url)
+            if path is None:
+                continue
+            data = path.read_bytes()
+            mime = _MIME.get(path.suffix, "application/octet-stream")
+            found[url] = (data, mime)
+            if mime == "text/css":
+                pending.append(data.decode("utf-8", "replace"))
+    return found
+
+
+_MIME = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+_POOL: concurrent.futures.ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> concurrent.futures.ProcessPoolExecutor:
+    """This process's render children (started on first use, spawned: forking a
+    threaded web worker can deadlock), as many as ``RENDER_LIMIT``."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = concurrent.futures.ProcessPoolExecutor(
+                max_workers=max(1, settings.RENDER_LIMIT),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=pdf_worker.lower_priority)
+        return _POOL
+
+
+def render_pdf(html: str, lease: Lease | None = None) -> Rendered:
+    """Render ``html`` in a child process at the lowest CPU priority
+    (:mod:`tutorials.http.pdf_worker`), with the static files it refers to read from disk
+    here and nothing else reachable. While waiting, renews ``lease`` (the render limit's)
+    every third of its life.
+
+    Raises :class:`~tutorials.http.render_limit.RenderBusy` when the render is not done after
+    ``RENDER_TIMEOUT`` seconds. A child that died is replaced once.
+    """
+    resources = static_resources(html)
+    try:
+        try:
+            return _render_in_child(html, resources, lease)
+        except concurrent.futures.process.BrokenProcessPool:
+            # a child died (killed, out of memory): start new children and try once more
+            logger.warning("the PDF render children stopped; starting new ones")
+            _reset_pool()
+            return _render_in_child(html, resources, lease)
+    except concurrent.futures.TimeoutError:
+        logger.error("a PDF render took longer than %s s", settings.RENDER_TIMEOUT)
+        raise RenderBusy() from None
+
+
+def _render_in_child(html: str, resources: dict, lease: Lease | None) -> Rendered:
+    future = _pool().submit(pdf_worker.render, html, resources)
+    step = max(0.5, lease.lease_seconds / 3) if lease is not None else settings.RENDER_TIMEOUT
+    deadline = time.monotonic() + settings.RENDER_TIMEOUT
+    while True:
+        try:
+            left = max(0.0, deadline - time.monotonic())
+            pdf, warnings, pid, niceness = future.result(timeout=min(step, left))
+            return Rendered(pdf, warnings, pid, niceness)
+        except concurrent.futures.TimeoutError:
+            if time.monotonic() >= deadline:
+                raise
+            if lease is not None:
+                lease.renew()
+
+
+def warm_up() -> None:
+    """Start this process's render children now (WeasyPrint takes a second or two to
+    load), so the first reader of a PDF does not wait for it: gunicorn calls this when a
+    worker starts (``gunicorn.conf.py``)."""
+    _pool().submit(pdf_worker.lower_priority)
+
+
+def _reset_pool() -> None:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
+
+
+def pdf_quota(request: HttpRequest) -> Callable[[], None]:
+    """Refuse a client that has used up its ``pdf`` quota at once (429, no render slot
+    taken), and give the render what counts it: called once the render holds its slot, so a
+    render refused busy (503) uses up none of the quota. The count itself decides, so
+    clients that passed this check together still render no more than the quota."""
+    check_limit(request, "pdf")
+    return lambda: hit(request, "pdf")
