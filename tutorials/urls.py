@@ -12,6 +12,7 @@ from tutorials.sheets import views as sheets
 from tutorials.teach import card as teach_card
 from tutorials.teach import handover
 from tutorials.teach import seat_views
+from tutorials.teach import start
 from tutorials.teach import views as teach
 from tutorials.tutorial import views as tutorial
 
@@ -36,8 +37,8 @@ urlpatterns = [
     path("sheets/<slug:name>.pdf", sheets.sheet_pdf_view, name="sheet-pdf"),
     path("sheets/<slug:name>.png", sheets.sheet_preview, name="sheet-preview"),
     # teaching a table
-    path("teach/", teach.teach_start, name="teach"),
-    path("teach/join/", teach.teach_find, name="teach-find"),
+    path("teach/", start.teach_start, name="teach"),
+    path("teach/join/", start.teach_find, name="teach-find"),
     path("teach/<slug:code>/", teach.teach_present, name="teach-present"),
     path("teach/<slug:code>/go/", teach.teach_go, name="teach-go"),
     path("teach/<slug:code>/poll/", teach.teach_present_poll, name="teach-present-poll"),

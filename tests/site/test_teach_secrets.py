@@ -10,6 +10,7 @@ another seat entered, in the viewer's language.
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 from django.test import Client
@@ -172,6 +173,11 @@ def _answers_of_actions(t: Table) -> list[tuple[str, str, set[str], str, str]]:
     assert handover, "the handover answer shows its link"
     take = f"/de{handover[0]}"
     out.append(("handover page", "de", set(), take, Client().get(take, follow=True).content.decode()))
+    card = t.presenter.get(f"/ja/teach/{code}/card.pdf")  # printed: its text, every language
+    assert card.status_code == 200
+    text = subprocess.run(["pdftotext", "-", "-"], input=card.content, capture_output=True, check=True).stdout
+    for lang in ("ja", "en", "de"):
+        out.append(("presenter", lang, set(), f"/ja/teach/{code}/card.pdf", text.decode()))
     post("projector presenter window", "ja", t.projector, set(), f"/ja/teach/{code}/go/",
          {"to": str(_index(t.table, "round-setting")), "v": v})
     return out
