@@ -229,7 +229,10 @@ class TeachSession(VersionedRow):
         """
         cls.delete_expired()
         key = secrets.token_urlsafe(32)
-        session = cls(presenter_key_hash=hash_key(key), options=options, expires_at=cls.lifetime_end())
+        now = timezone.now()
+        # both timers run from the table's first section: the teach starts with it
+        session = cls(presenter_key_hash=hash_key(key), options=options, expires_at=cls.lifetime_end(now),
+                      started_at=now, section_since=now)
         insert_with_free_code(session, lambda: new_code()[:5], "table code")
         return session, key
 

@@ -30,6 +30,24 @@
   var presenter = document.querySelector(".presenter");
   var guest = document.querySelector(".guest");
 
+  function fmt(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+  // The table's last half hour: the warning shows (drawn hidden while the table had longer)
+  // and counts down to the end, on the presenter's screen and every guest's.
+  var ENDS_SOON = 30 * 60 * 1000;
+  function countDown() {
+    document.querySelectorAll("[data-ends]").forEach(function (warning) {
+      var left = parseFloat(warning.dataset.ends) * 1000 - Date.now();
+      warning.hidden = left > ENDS_SOON;
+      var clock = warning.querySelector('[data-timer="ends"]');
+      if (clock && !warning.hidden) clock.textContent = fmt(left);
+    });
+  }
+  setInterval(countDown, 1000);
+  countDown();
+
   // A poll sent just before an action (or a move seen through another poll) can be
   // answered with the table as it was, and arrive after the newer answer: it must not
   // put the older table back on the screen.
@@ -107,15 +125,11 @@
 
   // --- presenter: timers ----------------------------------------------------------------------
   // Both timers count from the server's clock marks, so a reload never restarts them; the
-  // whole teach starts at the first move (until then both show 0:00).
+  // table starts them both at its first section (a row without marks shows 0:00).
   function mark(name) {
     var s = section();
     var value = (s && s.dataset[name]) || presenter.dataset[name];
     return value ? parseFloat(value) * 1000 : null;
-  }
-  function fmt(ms) {
-    var s = Math.max(0, Math.floor(ms / 1000));
-    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
   function tick() {
     var started = mark("started");

@@ -210,10 +210,12 @@ def test_presenter_shows_times_from_the_text_and_the_timer_survives_reloads(clie
         total, first = read_time(sum(t.minutes for t in timing)), read_time(timing[1].minutes)
     assert re.search(rf'data-testid="total-minutes">[^<]*{re.escape(total)}', page), total
     assert "target 3–5 min" not in page
-    assert 'data-started=""' in page  # the whole-teach timer waits for the first move
+    opened = TeachSession.objects.get(code=code)  # both timers run from the first section
+    assert opened.started_at == opened.section_since is not None
+    assert f'data-section-started="{opened.section_since.timestamp():.3f}"' in page
     client.post(f"/{lang}/teach/{code}/go/", {"to": "1", "v": "1"})
     session = TeachSession.objects.get(code=code)
-    assert session.started_at is not None and session.section_since is not None
+    assert session.started_at == opened.started_at and session.section_since > opened.section_since
     again = client.get(f"/{lang}/teach/{code}/").content.decode()
     assert f'data-started="{session.started_at.timestamp():.3f}"' in again
     assert first in re.search(r'data-testid="section-minutes">([^<]*)<', again)[1]

@@ -109,8 +109,11 @@ def test_an_ended_table_says_so_and_stops_the_polling(client):
     page = guest.get(f"/de/t/{table.code}/")
     assert page.status_code == 410 and "Dieser Tisch ist beendet" in page.content.decode()
     moved = _go(client, table, 1, 1, HTTP_HX_REQUEST="true")  # the presenter's Next says it too
-    assert moved.status_code == 200 and moved["HX-Retarget"] == "#present-section"
+    assert moved.status_code == 200 and moved["HX-Retarget"] == ".presenter"  # QR code and all
     assert "This table has ended" in moved.content.decode()
+    assert "Start a new table" in moved.content.decode()  # the presenter's own sentence
+    assert "Ask the person teaching" not in moved.content.decode()
+    assert "Ask the person teaching" in guest.get(f"/en/t/{table.code}/").content.decode()
     unknown = guest.get("/de/t/zzzzz/")
     assert unknown.status_code == 404 and "Kein Tisch" in unknown.content.decode()
 

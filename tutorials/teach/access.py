@@ -78,7 +78,8 @@ def _gone_page(request: HttpRequest, gone: TableGone) -> HttpResponse:
     ctx = {"code": shown_code(gone.code, 16), "expired": gone.expired, "presenter": presenter}
     if request.htmx:  # in place of the section, whichever part of the page asked
         response = render(request, "teach/gone.html#message", ctx)
-        response["HX-Retarget"] = "#present-section" if presenter else "#guest-section"
+        # the presenter's whole screen: its QR code and table code no longer open anything
+        response["HX-Retarget"] = ".presenter" if presenter else "#guest-section"
         response["HX-Reswap"] = "outerHTML"
         return response
     return render(request, "teach/gone.html", ctx, status=410 if gone.expired else 404)

@@ -88,8 +88,9 @@ def move(session, to: int, seen: int) -> list:
     Raises :class:`~tutorials.models.Stale` when the table is no longer at ``seen``
     (another screen moved it or changed a board since): nothing is written, so a stale
     screen never takes the table backwards. Moving to the section the table is at
-    changes nothing. The first move starts the whole-teach timer (``started_at``); every
-    move restarts the section's (``section_since``).
+    changes nothing. The whole-teach timer runs from the table's start (``started_at``, set
+    at this move on a row that has none); every move restarts the section's
+    (``section_since``).
 
     Past the guided round's Setting Time every card lies face up, so a move there reveals
     the seats' cards in the same change (:func:`~tutorials.teach.seats.reveal`, whose

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import timedelta
 from urllib.parse import urlencode
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import get_language_from_request
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -43,6 +44,8 @@ OWN_STEP = "step"
 #: the query parameter of the section a guest reads at their own pace, one the table has
 #: covered (the phone follows the table again at the table's own section)
 OWN_SECTION = "at"
+#: how long before a table ends its screens warn of it
+ENDS_SOON = timedelta(minutes=30)
 
 
 def _boards(session: TeachSession, section, *, presenter: bool, own_step: int | None = None,
@@ -166,6 +169,9 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
         # the seats: for a guest their own cards only, for the presenter who has entered
         **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
         **({} if presenter else _catching_up(session, script, index, link_token, joined=joined)),
+        # the table's end, for the warning in its last half hour (static/js/teach.js counts down)
+        "ends": f"{session.expires_at.timestamp():.0f}",
+        "ends_soon": session.expires_at - timezone.now() <= ENDS_SOON,
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
