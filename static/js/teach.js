@@ -7,7 +7,7 @@
     return document.getElementById("present-section") || document.getElementById("guest-section");
   }
 
-  // A new section arrived: show its title at the top, give its heading the focus (screen
+  // A new section arrived: show its top, give its heading the focus (screen
   // readers announce it) and name the tab after it.
   var shownIndex = section() ? section().dataset.index : null;
   function arrived() {
@@ -18,7 +18,8 @@
     shownIndex = s.dataset.index;
     var heading = s.querySelector("h1");
     if (!heading) return;
-    heading.scrollIntoView({ block: "start" });
+    // the section's top: its progress line (and a guest's pinned bar) above the title
+    s.scrollIntoView({ block: "start" });
     // A presenter who pressed Next keeps the focus on it (site.js gives it back), so a
     // second Enter moves on again; otherwise (keys, a guest following) the title takes it.
     var active = document.activeElement;
@@ -81,10 +82,11 @@
     document.addEventListener("htmx:timeout", function () { setSync(false); });
     // A guest reading further down, past the section's heading, stays where they read when
     // the table moves on: the poll asks for the section shown as the guest's own, and the
-    // pinned bar offers the way back to the table.
+    // pinned bar offers the way back to the table. Not in the guided round: there the phone
+    // is the player's tool, and goes along with the table.
     document.addEventListener("htmx:configRequest", function (e) {
       var s = section();
-      if (!s || e.detail.elt !== s || s.hasAttribute("data-own-section")) return;
+      if (!s || e.detail.elt !== s || s.hasAttribute("data-own-section") || s.hasAttribute("data-in-round")) return;
       var heading = s.querySelector("h1");
       if (heading && heading.getBoundingClientRect().bottom < 0) e.detail.parameters.at = s.dataset.index;
     });
@@ -197,7 +199,16 @@
     surface = surface || (section && section.querySelector("[data-walk][data-walk-keys]"));
     var step = surface && window.captainSteps ? window.captainSteps.control(dir === "prev" ? "back" : "next", surface) : null;
     var button = step || document.querySelector('#present-section [data-nav="' + dir + '"]');
+    if (step) showWhole(surface);
     if (button && !button.disabled) button.click();
+  }
+  // a board stepped by the keys comes to the top of the screen when part of it is hidden
+  // below, so a clicker steps through what the room can see
+  function showWhole(surface) {
+    var nav = document.querySelector("#present-section .present-nav");
+    var bottom = nav ? nav.getBoundingClientRect().top : window.innerHeight;
+    var r = surface.getBoundingClientRect();
+    if (r.top > 12 && r.bottom > bottom) window.scrollBy({ top: r.top - 12, behavior: "instant" });
   }
   document.addEventListener("htmx:afterSettle", function (e) {
     if (e.target && e.target.id === "present-section") {

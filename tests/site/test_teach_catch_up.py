@@ -109,5 +109,7 @@ def test_a_guest_works_the_check_on_their_own_phone_and_opens_boards_in_the_anal
     lesson = Client().get(copy[1].replace("&amp;", "&"))
     assert lesson.status_code == 200 and 'id="board-quiz-battle"' in lesson.content.decode()
     assert "/tutorial/" in copy[1]
+    quiz = re.search(r'id="board-quiz-battle".*?</section>', guest, re.S)[0]
+    assert "Check my answer" not in quiz  # the table's copy: the person teaching checks it
     analyzer = re.findall(r'<a href="(/en/analyze/[^"]+)" target="_blank" rel="noopener">', guest)
     assert analyzer, "a guest's example boards open in the analyzer, in a tab of its own"
