@@ -35,8 +35,9 @@ from tutorials.forms import COLOUR_VALUES
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartForm
 from tutorials.teach import seats as seating
-from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, reading_minutes
 from tutorials.teach.round import RoundBoard
+from tutorials.teach.screen import for_presenter, go
 from tutorials.teach.access import (GUEST, PRESENTER, TableGone, forbidden, guest_of, is_presenter,
                                     live_session, table_view)
 from tutorials.teach.seat_page import guest_seats, presenter_seats
@@ -138,6 +139,8 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
         "comes_up_now": now,
         "say_later": later,
         **(_timing(session, index) if presenter else {}),
+        # which screen of the section an open projector shows (tutorials.teach.screen)
+        **(for_presenter(session) if presenter else {}),
         # the seats: for a guest their own cards only, for the presenter who has entered
         **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
@@ -267,7 +270,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     to, seen = int(form.cleaned_data["to"]), int(form.cleaned_data["v"])
     note, status = "", 200
     try:
-        move(session, to, seen)  # the seats panel shows any clash (seats.open_clashes)
+        go(session, to, seen)  # the seats panel shows any clash (seats.open_clashes)
     except Stale:
         session = live_session(request, code)
         note, status = _stale_message(), 409
