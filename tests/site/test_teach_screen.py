@@ -3,6 +3,7 @@ presenter's Next and Back stepping an open projector's screens before the sectio
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -127,3 +128,15 @@ def test_without_a_projector_next_and_back_move_sections(client):
     _, _, v = _at(code)
     _go(client, code, at, v)
     assert _at(code)[:2] == (at, 0)
+
+
+@pytest.mark.django_db
+def test_the_presenter_page_hears_that_a_projector_opened(client):
+    table = _start(client)
+    html = client.get(f"/en/teach/{table.code}/").content.decode()
+    stamp = re.search(r'data-seating="([^"]*)"', html).group(1)
+    poll = f"/en/teach/{table.code}/poll/?v={table.version}&s={stamp}"
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    client.get(f"/en/teach/{table.code}/screen/")
+    answer = client.get(poll, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "Projector: screen 1 of" in answer.content.decode()

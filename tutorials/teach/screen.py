@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tutorials.http.link_tokens import TABLE_LINK
+from tutorials.teach import seats
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.plan import load_board, move
 from tutorials.teach.round import RoundBoard
@@ -223,15 +224,24 @@ def go(session, to: int, seen: int) -> list:
     return move(session, to, seen)
 
 
+def present_stamp(session) -> str:
+    """What the presenter's poll compares beside the version: the seats' entries
+    (:func:`~tutorials.teach.seats.entries_stamp`) and whether a projector is open, so the
+    presenter's page says so soon after one opens or closes."""
+    return seats.entries_stamp(session) + ("p" if projector_open(session) else "")
+
+
 def for_presenter(session) -> dict:
     """What the presenter's page says of the projector: ``None`` while none is open, else
     the screen shown (from 1), their count, and what to scroll to there (the first
-    paragraph's index in the section's text, or the board's id)."""
+    paragraph's index in the section's text, or the board's id); and the stamp its poll
+    sends (:func:`present_stamp`)."""
     if not projector_open(session):
-        return {"projector": None}
+        return {"projector": None, "seat_stamp": present_stamp(session)}
     shown = screens(session.options, session.section)
     at = shown_screen(session)
-    return {"projector": {"number": at + 1, "count": len(shown), "board": shown[at].board,
+    return {"seat_stamp": present_stamp(session),
+            "projector": {"number": at + 1, "count": len(shown), "board": shown[at].board,
                           "item": shown[at].items[0] if shown[at].items else "",
                           "more": at + 1 < len(shown), "back": at > 0}}
 

@@ -37,7 +37,7 @@ from tutorials.teach.forms import BoardActionForm, GoForm, JoinForm, TeachStartF
 from tutorials.teach import seats as seating
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, reading_minutes
 from tutorials.teach.round import RoundBoard
-from tutorials.teach.screen import for_presenter, go
+from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.access import (GUEST, PRESENTER, TableGone, forbidden, guest_of, is_presenter,
                                     live_session, table_view)
 from tutorials.teach.seat_page import guest_seats, presenter_seats
@@ -139,10 +139,10 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
         "comes_up_now": now,
         "say_later": later,
         **(_timing(session, index) if presenter else {}),
-        # which screen of the section an open projector shows (tutorials.teach.screen)
-        **(for_presenter(session) if presenter else {}),
         # the seats: for a guest their own cards only, for the presenter who has entered
         **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
+        # which screen of the section an open projector shows (tutorials.teach.screen)
+        **(for_presenter(session) if presenter else {}),
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
@@ -292,7 +292,7 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
     session = live_session(request, code)
     if not is_presenter(request, session):
         return forbidden(_("Only the person teaching can move the table along."))
-    if _unchanged(request, session, seating.entries_stamp(session)):
+    if _unchanged(request, session, present_stamp(session)):
         return HttpResponse(status=204)
     return render(request, "teach/present.html#section", _context(request, session, presenter=True))
 
