@@ -126,14 +126,24 @@ class _ReadAloud(HTMLParser):
             self._text.append(data)
 
 
-def read_aloud(options, section: Section) -> list[Item]:
-    """The paragraphs a projector shows of ``section`` at a table with ``options``, in the
-    active language: its read-aloud text, else its lead (the guided round's sections)."""
+def _parsed(options, section: Section) -> dict[str, list[Item]]:
     text = render_to_string(section.template, {**script_context(options), "presenter": False})
     parser = _ReadAloud()
     parser.feed(text)
     parser.close()
-    return parser.found["say"] or parser.found["round-lead"]
+    return parser.found
+
+
+def read_aloud_of(options, section: Section) -> list[Item]:
+    """The read-aloud paragraphs of ``section`` (``class="say"``) in the active language."""
+    return _parsed(options, section)["say"]
+
+
+def read_aloud(options, section: Section) -> list[Item]:
+    """The paragraphs a projector shows of ``section`` at a table with ``options``, in the
+    active language: its read-aloud text, else its lead (the guided round's sections)."""
+    found = _parsed(options, section)
+    return found["say"] or found["round-lead"]
 
 
 def _lines(item: Item) -> float:
@@ -174,11 +184,17 @@ def _pack(sizes: list[float]) -> list[tuple[int, ...]]:
 def _screens(options_key: str, index: int) -> tuple[Screen, ...]:
     options = json.loads(options_key)
     section = sections(options)[index]
-    sizes: list[float] = []
+    measured = []
     for lang, _name in settings.LANGUAGES:
         with translation.override(lang):
-            measured = [_lines(item) for item in read_aloud(options, section)]
-        sizes = [max(pair) for pair in zip(measured, sizes + [0.0] * len(measured), strict=False)]
+            measured.append([_lines(item) for item in read_aloud(options, section)])
+    # each paragraph as long as in the language where it is longest (the templates give
+    # every language the same paragraphs)
+    sizes = [max(column) for column in zip(*measured, strict=False)]
+    # the guided round's lead says what the table does; where it has a board, the board
+    # shows that (and the presenter's keys step the board's steps, not a text screen)
+    if section.boards and not read_aloud_of(options, section):
+        sizes = []
     text = [Screen(items=chunk) for chunk in _pack(sizes)] if sizes else []
     shown = text + [Screen(board=b) for b in section.boards]
     return tuple(shown) or (Screen(),)
