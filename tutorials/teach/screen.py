@@ -45,9 +45,11 @@ OPEN_SECONDS = 10
 
 # The measure of a text screen (static/css/screen.css): 46 px type, 1.35 line height,
 # in a text column about 32 em wide, with room for about 13 lines under the title. The
-# budget keeps a line or two spare for words wrapped early.
+# budget keeps a line spare, and the estimate errs wide (a Latin letter is nearer 0.5 em),
+# for words wrapped early and for wider fonts on the projector's computer: measured in
+# chromium at 1920 × 1080, the fullest screen (German) ends about two lines above the edge.
 LINE_EM = 31.0
-SCREEN_LINES = 11.0
+SCREEN_LINES = 12.0
 #: a paragraph's space after it, and a hands-on aside's label, in lines
 GAP_LINES = 0.45
 LABEL_LINES = 1.0
