@@ -212,6 +212,11 @@ class TeachSession(VersionedRow):
     #: a presenter handover link's key, hashed, and until when it opens
     handover_key_hash = models.CharField(max_length=64, blank=True, default="")
     handover_until = models.DateTimeField(null=True, blank=True)
+    #: the screen of the current section a projector shows (:mod:`tutorials.teach.screen`;
+    #: 0 again at every section move), and when a projector last asked for the table: the
+    #: presenter's Next and Back step through the screens only while one is open
+    screen = models.PositiveSmallIntegerField(default=0)
+    projector_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("teaching session")
@@ -235,6 +240,13 @@ class TeachSession(VersionedRow):
                       started_at=now, section_since=now)
         insert_with_free_code(session, lambda: new_code()[:5], "table code")
         return session, key
+
+    def projector_asked(self) -> None:
+        """Note that a projector shows this table now; not a change of the table (no new
+        version: the presenter's screen, made from the version it shows, stays current)."""
+        now = timezone.now()
+        type(self).objects.filter(pk=self.pk).update(projector_seen_at=now)
+        self.projector_seen_at = now
 
     def presented_by(self, key: str | None) -> bool:
         """Whether ``key`` (from the presenter's cookie) is this table's presenter key."""

@@ -11,7 +11,7 @@ from tutorials.play import views as play
 from tutorials.sheets import views as sheets
 from tutorials.teach import card as teach_card
 from tutorials.teach import handover
-from tutorials.teach import seat_views
+from tutorials.teach import screen, seat_views
 from tutorials.teach import start
 from tutorials.teach import views as teach
 from tutorials.tutorial import views as tutorial
@@ -43,6 +43,7 @@ urlpatterns = [
     path("teach/<slug:code>/go/", teach.teach_go, name="teach-go"),
     path("teach/<slug:code>/poll/", teach.teach_present_poll, name="teach-present-poll"),
     path("teach/<slug:code>/card.pdf", teach_card.teach_card, name="teach-card"),
+    path("teach/<slug:code>/screen/", screen.teach_screen, name="teach-screen"),
     path("teach/<slug:code>/board/<slug:board_id>/", teach.teach_board, name="teach-board"),
     path("teach/<slug:code>/seats/", seat_views.presenter_seats, name="teach-seats"),
     # the presenter's role moved to another device by a link that works once

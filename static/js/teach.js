@@ -210,9 +210,25 @@
     var r = surface.getBoundingClientRect();
     if (r.top > 12 && r.bottom > bottom) window.scrollBy({ top: r.top - 12, behavior: "instant" });
   }
+  // An open projector's screen (tutorials/teach/screen.py): when it changes, the part of
+  // the section it shows comes into view here too, its first paragraph or its board (its
+  // first screen is the section's top, where a new section starts anyway).
+  var projected = null;
+  function followProjector() {
+    var state = document.querySelector("#present-section .projector-state");
+    var key = state ? section().dataset.index + ":" + state.dataset.screen : null;
+    if (!state || key === projected) { projected = key; return; }
+    projected = key;
+    if (state.dataset.screen === "1") return;
+    var target = state.dataset.board ? document.getElementById("board-" + state.dataset.board) :
+      section().querySelectorAll(".present-text .say, .present-text .round-lead")[parseInt(state.dataset.item, 10)];
+    if (target) target.scrollIntoView({ block: "start" });
+  }
+  followProjector();
   document.addEventListener("htmx:afterSettle", function (e) {
     if (e.target && e.target.id === "present-section") {
       arrived();
+      followProjector();
       // a refused action answers with the table as it is and a note at the section's top,
       // far above the board that was tapped: the note comes into view
       var note = e.target.querySelector('.note[role="alert"]');

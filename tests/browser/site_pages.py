@@ -28,7 +28,7 @@ STATIC_PAGES: dict[str, list[str]] = {
 
 #: url names reached by table_pages() or not pages at all (PDFs, images, htmx parts, moves)
 NOT_STATIC = {"home", "board", "analyze-edit", "analyze-what-if", "analyze-save", "analyze-pdf",
-              "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll",
+              "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll", "teach-screen",
               "teach-board", "teach-handover", "teach-take", "teach-guest", "teach-poll",
               "play-game", "play-act", "play-replay", "play-shared", "teach-seat", "teach-hand",
               "teach-seats", "teach-card"}

@@ -36,6 +36,8 @@ def test_presenter_and_guest_pages(axe_page):
     page.wait_for_load_state("networkidle")
     assert not run_axe(page)
     code = page.get_by_test_id("table-code").inner_text()
+    page.goto(f"{site}/ja/teach/{code}/screen/")  # the projector view, in the presenter's browser
+    assert not run_axe(page)
     page.goto(f"{site}/de/t/{code}/")
     assert not run_axe(page)
 

@@ -180,6 +180,11 @@ def _answers_of_actions(t: Table) -> list[tuple[str, str, set[str], str, str]]:
         out.append(("presenter", lang, set(), f"/ja/teach/{code}/card.pdf", text.decode()))
     post("projector presenter window", "ja", t.projector, set(), f"/ja/teach/{code}/go/",
          {"to": str(_index(t.table, "round-setting")), "v": v})
+    for screen, headers in ((f"/ja/teach/{code}/screen/", {}), (f"/ja/teach/{code}/screen/?v=0", HX)):
+        shown = t.projector.get(screen, **headers).content.decode()
+        out.append(("projector view", "ja", set(), screen, shown))
+    # the projector closes again: the moves after these are section moves
+    TeachSession.objects.filter(pk=t.table.pk).update(projector_seen_at=None)
     return out
 
 

@@ -75,11 +75,16 @@ def _gone_page(request: HttpRequest, gone: TableGone) -> HttpResponse:
     (ended) or 404 (never existed); htmx requests get the message as the new section with
     status 200 and no polling attribute, so the page shows it and stops asking."""
     presenter = "/teach/" in request.path
-    ctx = {"code": shown_code(gone.code, 16), "expired": gone.expired, "presenter": presenter}
+    # the element of the page that asked: the projector's screen, the presenter's or a
+    # guest's section
+    shown = ("projector-screen" if request.path.endswith("/screen/")
+             else "present-section" if presenter else "guest-section")
+    ctx = {"code": shown_code(gone.code, 16), "expired": gone.expired, "presenter": presenter, "shown": shown}
     if request.htmx:  # in place of the section, whichever part of the page asked
         response = render(request, "teach/gone.html#message", ctx)
-        # the presenter's whole screen: its QR code and table code no longer open anything
-        response["HX-Retarget"] = ".presenter" if presenter else "#guest-section"
+        # the element of the page that asked; for the presenter, the whole screen: its QR code
+        # and table code no longer open anything
+        response["HX-Retarget"] = ".presenter" if shown == "present-section" else f"#{shown}"
         response["HX-Reswap"] = "outerHTML"
         return response
     return render(request, "teach/gone.html", ctx, status=410 if gone.expired else 404)

@@ -81,9 +81,10 @@ class NotReady(Exception):
         self.message = message
 
 
-def move(session, to: int, seen: int) -> list:
+def move(session, to: int, seen: int, screen: int = 0) -> list:
     """Move the table to section ``to`` (clamped to the script), as a move made from
-    version ``seen`` of the table.
+    version ``seen`` of the table, its projector at ``screen`` there (the first; Back from
+    a projector's first screen lands on the previous section's last).
 
     Raises :class:`~tutorials.models.Stale` when the table is no longer at ``seen``
     (another screen moved it or changed a board since): nothing is written, so a stale
@@ -106,7 +107,8 @@ def move(session, to: int, seen: int) -> list:
     fields = {}
     if to != session.section:
         now = timezone.now()
-        fields = {"section": to, "section_since": now, "started_at": session.started_at or now}
+        fields = {"section": to, "screen": screen, "section_since": now,
+                  "started_at": session.started_at or now}
     if to >= [s.slug for s in script].index(ENTER) and not session.revealed:
         return seats.reveal(session, seen, **fields)
     if fields:

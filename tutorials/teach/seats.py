@@ -436,6 +436,7 @@ def next_round(session: TeachSession, seen: int) -> None:
                                                         ready=False, version=F("version") + 1)
         now = timezone.now()
         kept = RoundBoard(REVEALED_SECTION, session.options, start=board.start)
-        session.change(seen, round=session.round + 1, revealed=False, section=dice, section_since=now,
+        session.change(seen, round=session.round + 1, revealed=False, section=dice, screen=0,
+                       section_since=now,
                        board_states={**session.board_states, "round": kept.state()})
     _bump(session)

@@ -30,8 +30,9 @@ from tutorials.http.refused import require_form_body
 from tutorials.models import Stale, TeachSession, normalize_code
 from tutorials.teach.forms import BoardActionForm, GoForm
 from tutorials.teach import seats as seating
-from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, move, reading_minutes
+from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, reading_minutes
 from tutorials.teach.round import RoundBoard
+from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.access import (GUEST, forbidden, guest_of, is_presenter,
                                     live_session, table_view)
 from tutorials.teach.seat_page import guest_seats, presenter_seats
@@ -172,6 +173,8 @@ def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, gu
         # the table's end, for the warning in its last half hour (static/js/teach.js counts down)
         "ends": f"{session.expires_at.timestamp():.0f}",
         "ends_soon": session.expires_at - timezone.now() <= ENDS_SOON,
+        # which screen of the section an open projector shows (tutorials.teach.screen)
+        **(for_presenter(session) if presenter else {}),
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
@@ -226,7 +229,7 @@ def teach_go(request: HttpRequest, code: str) -> HttpResponse:
     to, seen = int(form.cleaned_data["to"]), int(form.cleaned_data["v"])
     note, status = "", 200
     try:
-        move(session, to, seen)  # the seats panel shows any clash (seats.open_clashes)
+        go(session, to, seen)  # the seats panel shows any clash (seats.open_clashes)
     except Stale:
         session = live_session(request, code)
         note, status = _stale_message(), 409
@@ -248,7 +251,7 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
     session = live_session(request, code)
     if not is_presenter(request, session):
         return forbidden(_("Only the person teaching can move the table along."))
-    if _unchanged(request, session, seating.entries_stamp(session)):
+    if _unchanged(request, session, present_stamp(session)):
         return HttpResponse(status=204)
     return render(request, "teach/present.html#section", _context(request, session, presenter=True))
 
