@@ -18,17 +18,13 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache, lru_cache
-from html import escape
-from html.parser import HTMLParser
 
 import segno
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -37,6 +33,7 @@ from tutorials.teach import seats
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.plan import load_board, move
 from tutorials.teach.round import RoundBoard
+from tutorials.tutorial.reading import Paragraph, paragraphs
 from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
 
 #: a projector that asked for the table this recently is open: its screens take the
@@ -66,89 +63,19 @@ class Screen:
     board: str = ""
 
 
-@dataclass(frozen=True)
-class Item:
-    """A read-aloud paragraph as the section's template says it: its ``html`` (inline
-    markup kept), its plain ``text``, and whether it is a hands-on aside's."""
-
-    html: str
-    text: str
-    hands_on: bool = False
-
-
-class _ReadAloud(HTMLParser):
-    """The read-aloud parts of a section's text (``class="say"``, paragraphs and list
-    items alike), and its lead paragraphs (``class="round-lead"``) for a section with no
-    read-aloud text (the guided round's)."""
-
-    VOID = {"br", "img", "wbr", "hr", "input"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: dict[str, list[Item]] = {"say": [], "round-lead": []}
-        self._depth = 0
-        self._aside: int | None = None  # the depth of the hands-on aside we are in
-        self._open: tuple[str, int, bool] | None = None  # kind, depth, in a hands-on aside
-        self._html: list[str] = []
-        self._text: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.VOID:
-            if self._open:
-                self._html.append(self.get_starttag_text() or "")
-                self._text.append(" ")
-            return
-        self._depth += 1
-        classes = (dict(attrs).get("class") or "").split()
-        if self._open:
-            self._html.append(self.get_starttag_text() or "")
-        elif "say" in classes or "round-lead" in classes:
-            kind = "say" if "say" in classes else "round-lead"
-            self._open, self._html, self._text = (kind, self._depth, self._aside is not None), [], []
-        if tag == "aside" and "hands-on" in classes:
-            self._aside = self._depth
-
-    def handle_endtag(self, tag):
-        if tag in self.VOID:
-            return
-        if self._open and self._open[1] == self._depth:
-            kind, _depth, hands_on = self._open
-            text = " ".join("".join(self._text).split())
-            self.found[kind].append(Item(mark_safe("".join(self._html).strip()), text, hands_on))
-            self._open = None
-        elif self._open:
-            self._html.append(f"</{tag}>")
-        if self._aside == self._depth:
-            self._aside = None
-        self._depth -= 1
-
-    def handle_data(self, data):
-        if self._open:
-            self._html.append(escape(data, quote=False))
-            self._text.append(data)
-
-
-def _parsed(options, section: Section) -> dict[str, list[Item]]:
-    text = render_to_string(section.template, {**script_context(options), "presenter": False})
-    parser = _ReadAloud()
-    parser.feed(text)
-    parser.close()
-    return parser.found
-
-
-def read_aloud_of(options, section: Section) -> list[Item]:
+def read_aloud_of(options, section: Section) -> list[Paragraph]:
     """The read-aloud paragraphs of ``section`` (``class="say"``) in the active language."""
-    return _parsed(options, section)["say"]
+    return [p for p in paragraphs(section, options, presenter=False) if p.kind == "say"]
 
 
-def read_aloud(options, section: Section) -> list[Item]:
+def read_aloud(options, section: Section) -> list[Paragraph]:
     """The paragraphs a projector shows of ``section`` at a table with ``options``, in the
     active language: its read-aloud text, else its lead (the guided round's sections)."""
-    found = _parsed(options, section)
-    return found["say"] or found["round-lead"]
+    found = paragraphs(section, options, presenter=False)
+    return [p for p in found if p.kind == "say"] or [p for p in found if p.kind == "round-lead"]
 
 
-def _lines(item: Item) -> float:
+def _lines(item: Paragraph) -> float:
     """The lines ``item`` takes on a text screen, its space after it included."""
     width = sum(WIDE_EM if unicodedata.east_asian_width(c) in "WF" else NARROW_EM for c in item.text)
     return math.ceil(width / LINE_EM) + GAP_LINES + (LABEL_LINES if item.hands_on else 0)

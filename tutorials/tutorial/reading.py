@@ -17,47 +17,92 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from html import escape
 from html.parser import HTMLParser
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
 
 #: language -> (units per minute, unit): see the module docstring.
 RATES: Mapping[str, tuple[int, str]] = {"ja": (300, "characters"), "en": (150, "words"),
                                         "de": (130, "words")}
-_VOID = {"br", "img", "input", "hr", "meta", "link", "source", "wbr", "col", "area"}
+@dataclass(frozen=True)
+class Paragraph:
+    """One read-aloud part of a section as its template says it (``class="say"``, a
+    paragraph or a list item), or one lead paragraph of the guided round's
+    (``class="round-lead"``, ``kind``): its ``html`` (inline markup kept), its plain
+    ``text``, the ``clauses`` it teaches and whether it is a hands-on aside's."""
+
+    kind: str
+    html: str
+    text: str
+    clauses: tuple[str, ...] = ()
+    hands_on: bool = False
 
 
-class _SayParser(HTMLParser):
-    """Collects the text inside ``class="say"`` elements and their ``data-clause`` ids."""
+class _Paragraphs(HTMLParser):
+    """Collects the :class:`Paragraph` parts of a rendered section."""
+
+    VOID = {"br", "img", "input", "hr", "meta", "link", "source", "wbr", "col", "area"}
+    KINDS = ("say", "round-lead")
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.depth = 0          # open elements inside the current say element (0 = outside)
-        self.parts: list[str] = []
-        self.clauses: list[str] = []
+        self.found: list[Paragraph] = []
+        self._depth = 0
+        self._aside: int | None = None  # the depth of the hands-on aside we are in
+        self._open: tuple[str, int, bool, tuple[str, ...]] | None = None  # kind, depth, aside, clauses
+        self._html: list[str] = []
+        self._text: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _VOID:
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            if self._open:
+                self._html.append(self.get_starttag_text() or "")
+                self._text.append(" ")
             return
-        if self.depth:
-            self.depth += 1
-            return
+        self._depth += 1
         attributes = dict(attrs)
-        if "say" in (attributes.get("class") or "").split():
-            self.depth = 1
-            self.parts.append("\n")
-            self.clauses += (attributes.get("data-clause") or "").split()
+        classes = (attributes.get("class") or "").split()
+        if self._open:
+            self._html.append(self.get_starttag_text() or "")
+        elif kind := next((k for k in self.KINDS if k in classes), None):
+            clauses = tuple((attributes.get("data-clause") or "").split())
+            self._open, self._html, self._text = (kind, self._depth, self._aside is not None, clauses), [], []
+        if tag == "aside" and "hands-on" in classes:
+            self._aside = self._depth
 
-    def handle_endtag(self, tag: str) -> None:
-        if self.depth and tag not in _VOID:
-            self.depth -= 1
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if self._open and self._open[1] == self._depth:
+            kind, _depth, hands_on, clauses = self._open
+            text = " ".join("".join(self._text).split())
+            html = mark_safe("".join(self._html).strip())
+            self.found.append(Paragraph(kind, html, text, clauses, hands_on))
+            self._open = None
+        elif self._open:
+            self._html.append(f"</{tag}>")
+        if self._aside == self._depth:
+            self._aside = None
+        self._depth -= 1
 
-    def handle_data(self, data: str) -> None:
-        if self.depth:
-            self.parts.append(data)
+    def handle_data(self, data):
+        if self._open:
+            self._html.append(escape(data, quote=False))
+            self._text.append(data)
+
+
+def paragraphs(section: Section, options: Mapping[str, object], **context) -> list[Paragraph]:
+    """The :class:`Paragraph` parts of ``section`` rendered for a table with ``options`` (and
+    ``context``) in the active language."""
+    parser = _Paragraphs()
+    parser.feed(render_to_string(section.template, {**script_context(options), **context}))
+    parser.close()
+    return parser.found
 
 
 @dataclass(frozen=True)
@@ -84,13 +129,10 @@ def read_aloud(section: Section, options: Mapping[str, object], lang: str) -> Re
     aloud. Raises ``KeyError`` for a language without a reading rate."""
     rate = RATES[lang][0]
     with translation.override(lang):
-        html = render_to_string(section.template, script_context(options))
-    parser = _SayParser()
-    parser.feed(html)
-    parser.close()
-    text = "\n".join(" ".join(p.split()) for p in "".join(parser.parts).split("\n") if p.strip())
+        said = [p for p in paragraphs(section, options) if p.kind == "say" and p.text]
+    text = "\n".join(p.text for p in said)
     n = length_of(text, lang)
-    return ReadAloud(text, tuple(dict.fromkeys(parser.clauses)), n, n / rate)
+    return ReadAloud(text, tuple(dict.fromkeys(c for p in said for c in p.clauses)), n, n / rate)
 
 
 def _key(options: Mapping[str, object]) -> tuple:
