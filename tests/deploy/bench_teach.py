@@ -5,7 +5,10 @@ gunicorn with three workers and Redis, as docs/production.md deploys it. A prese
 quick-start table on every 2.5 s; guests in ja/en/de poll once a second, as the guest page
 does (htmx ``every 1s``). For each move and guest: the time from the presenter's answer to
 the first poll that shows the new section. Prints the median and the maximum (the poll
-interval, 1 s, is most of it), how many moves reached every guest, and the poll errors.
+interval, 1 s, is most of it), how many moves reached every guest, and the poll errors; and
+the same for the projector view opened in the presenter's browser, which polls once a second
+too (while it is open, a move may step its screens rather than the sections: every move is
+a new version of the table all the same).
 """
 
 from __future__ import annotations
@@ -43,18 +46,26 @@ def main() -> None:
                 presenter = Browser(server, "198.18.20.1", lang="ja")
                 code = presenter.start_table()
                 moved_at: dict[int, float] = {}   # version -> when the presenter's answer came
-                seen: list[dict[int, float]] = [dict() for _ in range(GUESTS)]
+                # the guests', then the projector's
+                seen: list[dict[int, float]] = [dict() for _ in range(GUESTS + 1)]
                 errors = []
                 done = threading.Event()
 
                 def guest(i: int) -> None:
-                    browser = Browser(server, f"198.18.21.{i + 1}", lang=("ja", "en", "de")[i % 3])
-                    browser.request("GET", f"/{browser.lang}/t/{code}/")
+                    if i == GUESTS:  # the projector: the presenter's cookies, its own poll
+                        browser = Browser(server, "198.18.20.1", lang="ja")
+                        browser.cookies = dict(presenter.cookies)
+                        page = f"/ja/teach/{code}/screen/"
+                    else:
+                        browser = Browser(server, f"198.18.21.{i + 1}", lang=("ja", "en", "de")[i % 3])
+                        page = f"/{browser.lang}/t/{code}/"
+                    browser.request("GET", page)
                     version = 1
                     while not done.is_set():
                         started = time.monotonic()
-                        poll = f"/{browser.lang}/t/{code}/poll/?v={version}"
-                        status, _h, body = browser.request("GET", poll)
+                        poll = (f"{page}?v={version}" if i == GUESTS
+                                else f"/{browser.lang}/t/{code}/poll/?v={version}")
+                        status, _h, body = browser.request("GET", poll, **{"HX-Request": "true"})
                         if status not in (200, 204):
                             errors.append(status)
                         found = re.search(rb'data-version="(\d+)"', body)
@@ -63,7 +74,7 @@ def main() -> None:
                             seen[i].setdefault(version, time.monotonic())
                         time.sleep(max(0.0, 1 - (time.monotonic() - started)))
 
-                threads = [threading.Thread(target=guest, args=(i,)) for i in range(GUESTS)]
+                threads = [threading.Thread(target=guest, args=(i,)) for i in range(GUESTS + 1)]
                 for thread in threads:
                     thread.start()
                 time.sleep(2)
@@ -78,13 +89,17 @@ def main() -> None:
                 done.set()
                 for thread in threads:
                     thread.join()
-    delays = [s[v] - t for s in seen for v, t in moved_at.items() if v in s]
-    reached = sum(all(v in s for s in seen) for v in moved_at)
+    guests, projector = seen[:GUESTS], seen[GUESTS]
+    delays = [s[v] - t for s in guests for v, t in moved_at.items() if v in s]
+    reached = sum(all(v in s for s in guests) for v in moved_at)
+    projected = [projector[v] - t for v, t in moved_at.items() if v in projector]
     print(f"gunicorn workers: 3; {GUESTS} guests polling once a second; "
           f"{MOVES} moves, one every {MOVE_EVERY} s")
     print(f"move -> guest shows it: median {statistics.median(delays):.2f} s, max {max(delays):.2f} s "
           f"({len(delays)} move x guest pairs)")
     print(f"moves that reached every guest: {reached}/{MOVES}; poll errors: {len(errors)}")
+    print(f"move -> projector shows it: median {statistics.median(projected):.2f} s, "
+          f"max {max(projected):.2f} s ({len(projected)}/{MOVES} moves)")
 
 
 if __name__ == "__main__":
