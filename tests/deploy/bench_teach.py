@@ -79,7 +79,7 @@ def main() -> None:
                     thread.start()
                 time.sleep(2)
                 for n in range(MOVES):
-                    to = n % 10 + 1
+                    to = n % 8 + 1  # the script before the round, whose cards must be entered
                     status, _h, _b = presenter.request("POST", f"/ja/teach/{code}/go/",
                                                        {"to": str(to), "v": str(n + 1)})
                     moved_at[n + 2] = time.monotonic()
