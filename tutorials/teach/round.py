@@ -178,7 +178,7 @@ class RoundBoard(ExampleBoard):
         there = cards.get(pos)
         if there is not None and there.colour != self.brush.colour:  # one card per position
             return self._noted("occupied", position=position_label(pos),
-                               card=capfirst(card_phrase(there.token)))
+                               card=capfirst(card_phrase(there.token, "subject")))
         allowed = self.allowed(self.brush)
         held = sum(1 for p, c in cards.items() if c == self.brush and p != pos)
         if held >= allowed:

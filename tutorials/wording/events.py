@@ -14,6 +14,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
+from django.utils.translation import pgettext_lazy
 
 from captain.rules import AttackKind, Colour, Event
 
@@ -55,18 +56,55 @@ def colour_name(value: str) -> str:
     return str(COLOUR_NAMES[Colour(value)])
 
 
-def card_phrase(token: str) -> str:
-    """``blue [1] Boarding Melee`` for ``b1``."""
+#: A card phrase as the sentence uses it. German inflects the article by the card's role and
+#: gender ("der Enterkampf", "den Enterkampf", "dem Enterkampf"), so each role and card kind
+#: is its own message; languages without articles translate them all alike.
+_ROLE_PHRASES = {
+    "subject": {
+        0: pgettext_lazy("card as subject: [0] Hostage Gambit", "%(colour)s [%(value)s] %(name)s"),
+        1: pgettext_lazy("card as subject: [1] Boarding Melee", "%(colour)s [%(value)s] %(name)s"),
+        2: pgettext_lazy("card as subject: [2] Broadside", "%(colour)s [%(value)s] %(name)s"),
+        3: pgettext_lazy("card as subject: [3] Cannon", "%(colour)s [%(value)s] %(name)s"),
+        4: pgettext_lazy("card as subject: [4] Kraken's Wrath", "%(colour)s [%(value)s] %(name)s"),
+        5: pgettext_lazy("card as subject: [5] Scout Ship", "%(colour)s [%(value)s] %(name)s"),
+    },
+    "object": {
+        0: pgettext_lazy("card as object: [0] Hostage Gambit", "%(colour)s [%(value)s] %(name)s"),
+        1: pgettext_lazy("card as object: [1] Boarding Melee", "%(colour)s [%(value)s] %(name)s"),
+        2: pgettext_lazy("card as object: [2] Broadside", "%(colour)s [%(value)s] %(name)s"),
+        3: pgettext_lazy("card as object: [3] Cannon", "%(colour)s [%(value)s] %(name)s"),
+        4: pgettext_lazy("card as object: [4] Kraken's Wrath", "%(colour)s [%(value)s] %(name)s"),
+        5: pgettext_lazy("card as object: [5] Scout Ship", "%(colour)s [%(value)s] %(name)s"),
+    },
+    "after preposition": {
+        0: pgettext_lazy("card after a preposition: [0] Hostage Gambit", "%(colour)s [%(value)s] %(name)s"),
+        1: pgettext_lazy("card after a preposition: [1] Boarding Melee", "%(colour)s [%(value)s] %(name)s"),
+        2: pgettext_lazy("card after a preposition: [2] Broadside", "%(colour)s [%(value)s] %(name)s"),
+        3: pgettext_lazy("card after a preposition: [3] Cannon", "%(colour)s [%(value)s] %(name)s"),
+        4: pgettext_lazy("card after a preposition: [4] Kraken's Wrath",
+                         "%(colour)s [%(value)s] %(name)s"),
+        5: pgettext_lazy("card after a preposition: [5] Scout Ship", "%(colour)s [%(value)s] %(name)s"),
+    },
+}
+
+#: The roles a card phrase can take: ``label`` stands alone (a list entry, an image's
+#: description); the others sit inside a sentence.
+CARD_ROLES = ("label", *_ROLE_PHRASES)
+
+
+def card_phrase(token: str, role: str = "label") -> str:
+    """``blue [1] Boarding Melee`` for ``b1``; in German with the article the ``role``
+    needs (``der [1] Enterkampf von Blau`` as the subject)."""
     colour = next(c for c in Colour if c.letter == token[0])
     kind = AttackKind(int(token[1]))
-    return _("%(colour)s [%(value)s] %(name)s") % {
-        "colour": COLOUR_NAMES[colour], "value": int(kind), "name": CARD_NAMES[kind]}
+    template = _("%(colour)s [%(value)s] %(name)s") if role == "label" else _ROLE_PHRASES[role][int(kind)]
+    return str(template) % {"colour": COLOUR_NAMES[colour], "value": int(kind), "name": CARD_NAMES[kind]}
 
 
-def card_at(token: str, pos) -> str:
+def card_at(token: str, pos, role: str = "label") -> str:
     """``blue [1] Boarding Melee (B2)``."""
     return pgettext("card at position", "%(card)s (%(pos)s)") % {
-        "card": card_phrase(token), "pos": position_label(pos)}
+        "card": card_phrase(token, role), "pos": position_label(pos)}
 
 
 def list_join(items: Iterable[str]) -> str:
@@ -107,7 +145,7 @@ def _tie(p) -> str:
     """BAT-2, only where the order of equal-speed cards decided something."""
     ahead = p.get("went_before")
     if ahead:
-        args = {"cards": list_join(card_at(o["card"], o["position"]) for o in ahead),
+        args = {"cards": list_join(card_at(o["card"], o["position"], "after preposition") for o in ahead),
                 "colour": colour_name(p["colour"])}
         if ahead[0]["reason"] == "start-player":
             return _("It acts before %(cards)s, which has the same speed, because "
@@ -118,10 +156,10 @@ def _tie(p) -> str:
 
 
 def _battle_act(p) -> str:
-    args = {"card": card_phrase(p["card"]), "at": position_label(p["position"])}
+    args = {"card": card_phrase(p["card"], "subject"), "at": position_label(p["position"])}
     if p["removed"]:
         removed = zip(p["removed_cards"], p["removed"], strict=True)
-        args["removed"] = list_join(card_at(t, pos) for t, pos in removed)
+        args["removed"] = list_join(card_at(t, pos, "object") for t, pos in removed)
         text = _("%(card)s at %(at)s acts and removes %(removed)s to their owners' discard.") % args
     elif p["immune"]:  # only Hostage Gambits in range: say so, not "no card in range"
         text = _("%(card)s at %(at)s acts, but the only other players' cards in its range are "
@@ -136,7 +174,7 @@ def _battle_act(p) -> str:
 
 
 def _battle_no_effect(p) -> str:
-    args = {"card": card_phrase(p["card"]), "at": position_label(p["position"])}
+    args = {"card": card_phrase(p["card"], "subject"), "at": position_label(p["position"])}
     if p["value"] == 0:
         return _("%(card)s at %(at)s has its turn: it attacks nothing, and nothing can remove it.") % args
     return _("%(card)s at %(at)s has its turn: it has no attack.") % args
@@ -144,7 +182,7 @@ def _battle_no_effect(p) -> str:
 
 def _battle_skipped(p) -> str:
     return _("%(card)s at %(at)s was removed by the card at %(by)s before its turn, so it does "
-             "nothing.") % {"card": card_phrase(p["card"]), "at": position_label(p["position"]),
+             "nothing.") % {"card": card_phrase(p["card"], "subject"), "at": position_label(p["position"]),
                             "by": position_label(p["removed_by"])}
 
 
@@ -152,13 +190,15 @@ def _battle_done(p) -> str:
     if not p["survivors"]:
         return _("Battle Time is over. No attack card survived.")
     return _("Battle Time is over. Still on the board: %(cards)s.") % {
-        "cards": list_join(card_at(t, pos) for pos, t in p["survivors"])}
+        "cards": list_join(card_at(t, pos, "subject") for pos, t in p["survivors"])}
 
 
 def _treasure_card(p) -> str:
-    return _("%(colour)s wins the treasure card at %(at)s, under their surviving %(card)s.") % {
-        "colour": colour_name(p["colour"]).capitalize(), "at": position_label(p["position"]),
-        "card": CARD_NAMES[AttackKind(int(p["card"][1]))] if p.get("card") else ""}
+    args = {"colour": colour_name(p["colour"]).capitalize(), "at": position_label(p["position"])}
+    if not p.get("card"):
+        return _("%(colour)s wins the treasure card at %(at)s.") % args
+    return _("%(colour)s wins the treasure card at %(at)s, where %(card)s survived.") % {
+        **args, "card": card_phrase(p["card"], "subject")}
 
 
 def _treasure_none(p) -> str:

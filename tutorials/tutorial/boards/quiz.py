@@ -101,9 +101,10 @@ class QuizBoard(ExampleBoard):
         if c.start_player is not None:
             return _("The change: %(colour)s is the start player now.") % {
                 "colour": COLOUR_NAMES[c.start_player]}
+        # Translators: %(new)s is a card phrase as the subject, %(old)s one after a preposition.
         return _("The change: at %(pos)s, %(old)s became %(new)s.") % {
-            "pos": position_label(c.position), "old": card_phrase(c.old.token),
-            "new": card_phrase(c.new.token)}
+            "pos": position_label(c.position), "old": card_phrase(c.old.token, "after preposition"),
+            "new": card_phrase(c.new.token, "subject")}
 
     def rows(self) -> list[list[CellView]]:
         if self.checked:
