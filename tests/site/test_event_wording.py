@@ -90,3 +90,28 @@ def test_a_card_with_only_hostage_gambits_in_range_is_not_said_to_have_nothing_i
     with translation.override("en"):
         text = explain(act).text
     assert "no other player's card" not in text and "Hostage Gambits (B1)" in text, text
+
+
+#: German names a card with its article or a possessive ("der [1] Enterkampf"), never bare
+#: (docs/style/de.md)
+_GERMAN_DETERMINERS = {"der", "die", "das", "den", "dem", "des", "sein", "seine", "seinen", "seinem",
+                       "seiner", "ihr", "ihre", "ihren", "ihrem", "ihrer"}
+_KANA_OR_KANJI = r"[\u3040-\u30ff\u3400-\u9fff]"
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_german_names_every_card_with_its_article(instances, code):
+    with translation.override("de"):
+        text = explain(instances[code]).text
+    bare = [m.group(0) for m in re.finditer(r"(\S+)\s\[\d\]", text)
+            if m.group(1).lower().strip("(„") not in _GERMAN_DETERMINERS]
+    assert not bare and not re.match(r"\[\d\]", text), (code, text)
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_japanese_explanations_have_no_latin_spaces_between_words(instances, code):
+    """「青 1枚」 reads as a gap: Japanese runs on, or uses its own punctuation
+    (docs/style/ja.md)."""
+    with translation.override("ja"):
+        text = explain(instances[code]).text
+    assert not re.search(rf"{_KANA_OR_KANJI} +(?:{_KANA_OR_KANJI}|\d)", text), (code, text)

@@ -150,10 +150,10 @@ def _claim(facts: SeatFacts, move: Claim) -> tuple[Hint, Hint]:
                      % {"cell": args["cell"], "other": position_label(other)}, ("TRE-2",)),
                 Hint(2, ngettext("Claim %(cell)s (%(low)s and %(high)s): it shares a line with your "
                                  "dice or card on %(other)s, so if your attack cards on both survive, "
-                                 "they enclose %(between)s and win that card too.",
+                                 "they sandwich %(between)s and win that card too.",
                                  "Claim %(cell)s (%(low)s and %(high)s): it shares a line with your "
                                  "dice or card on %(other)s, so if your attack cards on both survive, "
-                                 "they enclose %(between)s and win those cards too.", len(between))
+                                 "they sandwich %(between)s and win those cards too.", len(between))
                      % {**args, "other": position_label(other), "between": _labels(between)},
                      ("TRE-2",)))
     if treasure.is_double:
@@ -189,9 +189,9 @@ def _place(facts: SeatFacts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
         return (Hint(1, _("Look at %(cell)s and %(other)s: what lies between them on their line?")
                      % {"cell": args["cell"], "other": position_label(other)}, ("TRE-2",)),
                 Hint(2, ngettext("Put %(card)s on %(cell)s: with your card on %(other)s surviving as "
-                                 "well, the two enclose %(between)s and win that card too.",
+                                 "well, the two sandwich %(between)s and win that card too.",
                                  "Put %(card)s on %(cell)s: with your card on %(other)s surviving as "
-                                 "well, the two enclose %(between)s and win those cards too.", len(between))
+                                 "well, the two sandwich %(between)s and win those cards too.", len(between))
                      % {**args, "other": position_label(other), "between": _labels(between)},
                      ("TRE-2",)))
     return (Hint(1, _("Look at %(cell)s and at which attack card it needs.") % args, ("SET-1",)),

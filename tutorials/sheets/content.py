@@ -110,7 +110,8 @@ def context_for(name: str) -> dict:
     if name in ("teach", "quick-start"):
         # the script for a 3-4 player action-mode table without variants, as read aloud
         options = stored_options({"script": "full" if name == "teach" else "quick"})
-        ctx.update(script_context(options), examples=examples(), sheet_examples=True,
+        # printed: the round sections say what the table does, not what a phone shows
+        ctx.update(script_context(options), examples=examples(), sheet_examples=True, printed=True,
                    script_sections=sections(options),
                    comes_up=cards_for(options, taught_clauses(options)))
     return ctx

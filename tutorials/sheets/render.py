@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 from tutorials.http.pdf import Rendered, render_pdf
 from tutorials.http.render_limit import Lease, render_slot
 from tutorials.sheets.content import context_for, position_context
+from tutorials.sheets.typesetting import typeset_japanese
 from tutorials.wording.facts import facts
 
 logger = logging.getLogger(__name__)
@@ -61,11 +62,11 @@ SHEETS = {
                          "may ring and who goes first."),
                        "sheets/reference.html", (1, 1)),
     "quick-start": Sheet("quick-start", _("Quick start"),
-                         _("The five-minute teaching script: the goal, the core rules with a battle and a "
+                         _("The short teaching script: the goal, the core rules with a battle and a "
                            "sandwich drawn out, and the rules to explain when they come up."),
                          "sheets/teach.html", (1, 2)),
     "teach": Sheet("teach", _("Teaching script"),
-                   _("The full read-aloud script for staff, with the hands-on moments set apart and the "
+                   _("The full read-aloud script, with the hands-on moments set apart and the "
                      "examples drawn out."),
                    "sheets/teach.html", (2, 6)),
 }
@@ -119,7 +120,7 @@ def code_version() -> str:
 def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None) -> Rendered:
     """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile).
     Raises :class:`SheetError` for an unknown sheet or paper."""
-    return render_pdf(sheet_html(name, lang, paper), lease)
+    return render_pdf(printed_html(sheet_html(name, lang, paper), lang), lease)
 
 
 def sheet_html(name: str, lang: str, paper: str = "a4") -> str:
@@ -131,6 +132,12 @@ def sheet_html(name: str, lang: str, paper: str = "a4") -> str:
     with translation.override(lang):
         return render_to_string(sheet.template, {**context_for(name), "sheet": sheet, "facts": facts(),
                                                  "paper": PAPERS[paper], "lang": lang})
+
+
+def printed_html(html: str, lang: str) -> str:
+    """``html`` as it goes to the printer: Japanese typeset as a publisher would
+    (:mod:`tutorials.sheets.typesetting`); the text itself unchanged."""
+    return typeset_japanese(html) if lang == "ja" else html
 
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf") -> Path:
@@ -219,6 +226,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str,
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg})
+        html = printed_html(html, lang)
         with render_slot() as lease:
             admitted()
             rendered = render_pdf(html, lease)

@@ -178,6 +178,13 @@ def list_separator() -> str:
     return pgettext("list separator", ", ")
 
 
+@register.simple_tag
+def separator() -> str:
+    """The active language's mark between two short items on one line (`` · ``, or
+    ``・`` in Japanese, whose middle dot is full-width and needs no spaces)."""
+    return pgettext("separator between short items", " · ")
+
+
 @register.inclusion_tag("tutorials/_grid.html", takes_context=True)
 def board_grid(context, rows, post_url=None):
     """The whole board (``tutorials/_grid.html``): ``{% board_grid rows %}``, or

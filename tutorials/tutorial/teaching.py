@@ -105,9 +105,10 @@ _LESSON_PHASES = {"welcome": "setup", "setup": "setup", "round": "setup", "dice-
 FIRST_ROUND = (
     Section("round-dice", _("First round: Dice Time"), "teach/round/dice.html", phase="dice"),
     Section("round-setting", _("First round: Setting Time"), "teach/round/setting.html", phase="setting"),
-    Section("round-table", _("Resolve our table: the cards"), "teach/round/table.html", ("round",),
+    Section("round-table", _("First round: the cards face up"), "teach/round/table.html", ("round",),
             phase="battle"),
-    Section("round-resolve", _("Resolve our table: step by step"), "teach/round/resolve.html", ("round",),
+    Section("round-resolve", _("First round: battle and treasure, step by step"),
+            "teach/round/resolve.html", ("round",),
             phase="treasure"),
     Section("round-next", _("First round: refill and go on"), "teach/round/next.html", phase="end"),
 )

@@ -20,7 +20,7 @@ from captain.rules import Outcome, Position, Situation, Solution, solve
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.wording.events import Explanation, card_at, explain
-from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, position_label
+from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, position_label
 
 STEP_TITLES = {
     "reveal": gettext_lazy("All cards revealed"),
@@ -247,8 +247,10 @@ class Walkthrough:
                 status += " skipped"
             elif s.position in removed_now:
                 status += " removed"
+            # the colour and speed in words too: the chip alone is hidden from screen readers,
+            # and "B1" beside a position would read as a position
             out.append({"card": s.card, "label": position_label(s.position),
-                        "name": CARD_NAMES[s.card.kind], "status": status})
+                        "name": card_at(s.card.token, s.position), "status": status})
         return out
 
     def winnings(self, k: int) -> list[dict]:

@@ -25,18 +25,19 @@ CLAUSES = {
     "DICE-2": _("Claim a treasure card by putting two of your dice on it at once, showing exactly its two "
                 "faces; a card holding dice cannot be claimed again."),
     "DICE-3": _("Re-roll as often as you like, but always all the dice still in your hand."),
-    "DICE-4": _("With 3-4 players the bell may ring once some row, column or diagonal has dice on "
-                "%(bell_cards)s or more of its cards; the ringer becomes start player."),
+    "DICE-4": _("With 3–4 players anyone may ring the bell once some row, column or diagonal has dice "
+                "on %(bell_cards)s or more of its cards. The bell ends Dice Time, and the ringer is start "
+                "player until the next Dice Time ends."),
     "DICE-5": _("With 2 players the bell may ring once %(bell_cards)s or more cards anywhere hold dice."),
     "DICE-6": _("Ringing while the condition does not hold is a false bell: that player may not roll, place "
                 "or ring for the rest of this Dice Time."),
     "DICE-7": _("You may hold dice on more cards than you have attack cards in hand."),
-    "STRAT-1": _("Strategy mode: Dice Time begins with everyone rolling all %(dice)s dice at once, then "
+    "STRAT-1": _("Dice Time begins with everyone rolling all %(dice)s dice at once, then "
                  "turns go clockwise from the start player."),
-    "STRAT-2": _("Strategy mode: on your turn, re-roll any of your unplaced dice once, or place a pair."),
-    "STRAT-3": _("Strategy mode: Dice Time ends as soon as every card of some row, column or diagonal holds "
+    "STRAT-2": _("On your turn, re-roll any of your unplaced dice once, or place a pair."),
+    "STRAT-3": _("Dice Time ends as soon as every card of some row, column or diagonal holds "
                  "dice; whoever placed last becomes start player."),
-    "STRAT-4": _("Strategy mode option: after a re-roll you may place at once in the same turn."),
+    "STRAT-4": _("As an option, after a re-roll you may place at once in the same turn."),
     "SET-1": _("From the start player clockwise, put one attack card face down on one of your cards holding "
                "your dice, and take those dice back."),
     "SET-2": _("A player with no dice on the board is skipped; a player with dice on the board must place."),
@@ -46,8 +47,8 @@ CLAUSES = {
     "BAT-1": _("All attack cards are revealed and act by speed: %(speeds)s."),
     "BAT-2": _("Cards of equal speed act from the start player clockwise."),
     "BAT-3": _("A card acts only if it is still on the board when its turn comes."),
-    "BAT-4": _("An acting card sends every other player's card in its range to its owner's discard; own "
-               "cards and [0] are never removed."),
+    "BAT-4": _("An acting card removes every other player's card in its range; each removed card goes to "
+               "the discard pile of the player who owns it. Own cards and [0] are never removed."),
     "BAT-5": _("Ranges are positions on the grid, whether or not a treasure card lies there."),
     "TRE-1": _("Each player wins the treasure cards under their surviving attack cards."),
     "TRE-2": _("Two of your surviving cards on one row, column or diagonal also win every card between them, "
@@ -60,13 +61,13 @@ CLAUSES = {
     "END-1": _("When the deck is empty and %(end_at)s or fewer treasure cards remain, the game ends."),
     "END-2": _("Most treasure cards wins; every card is worth one point."),
     "END-3": _("On a tie, more doubles wins; if still tied, the players settle it among themselves."),
-    "VAR-1": _("Variant: battle speed runs %(speeds_reversed)s."),
-    "VAR-2": _("Variant: play without the %(scouts)s [5] cards."),
-    "VAR-3": _("Variant: the bell may ring once some player has placed all their dice."),
-    "VAR-4": _("First edition: the bell may ring once %(bell_cards)s cards anywhere hold dice."),
+    "VAR-1": _("Battle speed runs %(speeds_reversed)s."),
+    "VAR-2": _("Play without the %(scouts)s [5] cards."),
+    "VAR-3": _("The bell may ring once some player has placed all their dice."),
+    "VAR-4": _("The bell may ring once %(bell_cards)s cards anywhere hold dice."),
     "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
-               "each player's cards leave the board before the next player looks for sandwiches. The other "
-               "reading judges all sandwiches on the board as Battle Time left it."),
+               "each player's cards leave the board before the next player looks for sandwiches. By the "
+               "other reading, every sandwich is judged on the board as Battle Time left it."),
     "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich. The "
                "official rules do not say; under the other reading a gap would break it."),
     "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least %(bell_cards)s "
@@ -74,8 +75,9 @@ CLAUSES = {
                "example. The other reading counts only lines across the whole grid."),
     "INT-4": _("Reading used here: the game ends at %(end_at)s or fewer cards; one line of the official "
                "text says play goes on with %(end_at)s."),
-    "INT-5": _("Reading used here: n cards are laid in rows of ⌈√n⌉, top to bottom. The official rules only "
-               "ask for a shape as close to a square as possible."),
+    "INT-5": _("Reading used here: the cards are laid top to bottom in rows as long as the square root of "
+               "their number, rounded up (10 cards: rows of 4, 4 and 2). The official rules only ask for a "
+               "shape as close to a square as possible."),
     "INT-6": _("Reading used here, in either mode: if nobody can act any more, Dice Time ends and the start "
                "player stays. The official rules do not cover this."),
     "INT-7": _("Reading used here: if every player has rung a false bell, the penalties are lifted. The "
@@ -85,12 +87,29 @@ CLAUSES = {
 }
 
 
-def clause_summary(clause: str | None) -> str:
-    """The translated one-sentence statement of ``clause`` ("" if unknown or None)."""
+#: Away from its own section of the rules page, a clause of strategy mode, a variant or the
+#: first edition says so, or it would read as a rule of every game.
+_KIND_FRAMES = (
+    ("STRAT-", _("Strategy mode: %(rule)s")),
+    ("VAR-4", _("First edition: %(rule)s")),
+    ("VAR-", _("Variant: %(rule)s")),
+)
+
+
+def clause_summary(clause: str | None, *, in_section: bool = False) -> str:
+    """The translated one-sentence statement of ``clause`` ("" if unknown or None); under
+    its section's heading (``in_section``) without the "Variant:" the heading already says."""
     if not clause:
         return ""
     text = CLAUSES.get(clause)
-    return str(text) % facts() if text is not None else ""
+    if text is None:
+        return ""
+    rule = str(text) % facts()
+    if not in_section:
+        frame = next((f for prefix, f in _KIND_FRAMES if clause.startswith(prefix)), None)
+        if frame is not None:
+            return str(frame) % {"rule": rule}
+    return rule
 
 
 def clause_texts() -> dict[str, str]:
@@ -121,7 +140,8 @@ def sections() -> list[dict[str, object]]:
         return cid.startswith(which) if isinstance(which, str) else cid in which
 
     return [{"anchor": anchor, "title": title,
-             "clauses": [(cid, clause_summary(cid)) for cid in CLAUSES if belongs(cid, which)]}
+             "clauses": [(cid, clause_summary(cid, in_section=True))
+                         for cid in CLAUSES if belongs(cid, which)]}
             for anchor, title, which in SECTIONS]
 
 
