@@ -34,7 +34,7 @@ from captain.rules.model import AttackKind, cell_of
 from captain.rules.resolve.bell import bell_lines, may_ring
 from captain.rules.situation import Mode
 from tutorials.wording.events import list_join
-from tutorials.wording.glossary import CARD_NAMES, position_label
+from tutorials.wording.glossary import card_label, position_label
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _claim(facts: SeatFacts, move: Claim) -> tuple[Hint, Hint]:
 
 def _place(facts: SeatFacts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
     pos, kind = move.position, move.kind
-    args = {"cell": position_label(pos), "card": f"[{int(kind)}] {CARD_NAMES[kind]}"}
+    args = {"cell": position_label(pos), "card": card_label(kind)}
     hit = facts.in_reach(pos, kind)
     if hit:
         return (Hint(1, _("Look at %(cell)s and the other players' dice and cards near it: "

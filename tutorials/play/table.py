@@ -35,7 +35,7 @@ from tutorials.practice import games
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.events import Explanation, explain
 from tutorials.wording.glossary import (CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES,
-                                        position_label)
+                                        card_label, position_label)
 
 #: the captains' strengths as the start form names them
 STRENGTH_LABELS = {
@@ -223,7 +223,7 @@ class GamePage:
 
     @property
     def my_discard(self) -> list[str]:
-        return [f"[{int(k)}] {CARD_NAMES[k]}" for k in self.me.discard]
+        return [card_label(k) for k in self.me.discard]
 
     def _of(self, kind: str) -> list[dict]:
         return [a for a in self.actions if a["type"] == kind]

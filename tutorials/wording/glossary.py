@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext
 
 from captain.rules import AttackKind, Colour, Position
 
@@ -63,4 +64,5 @@ def position_label(pos: Position | tuple[int, int] | list[int]) -> str:
 
 def card_label(kind: AttackKind) -> str:
     """``[1] Boarding Melee`` in the active language."""
-    return f"[{int(kind)}] {CARD_NAMES[kind]}"
+    # Japanese sets the speed right against the name (「[1]船上白兵戦」)
+    return pgettext("card label", "[%(value)s] %(name)s") % {"value": int(kind), "name": CARD_NAMES[kind]}
