@@ -121,7 +121,7 @@ def test_an_ended_table_says_so_and_stops_the_polling(client):
 def test_guests_are_refused_in_their_language(client):
     table = _start(client)
     response = Client().post(f"/ja/teach/{table.code}/go/", {"to": "1", "v": "1"})
-    assert response.status_code == 403 and "説明している人" in response.content.decode()
+    assert response.status_code == 403 and "説明役" in response.content.decode()
 
 
 def test_a_two_player_table_keeps_its_grid_when_a_board_starts_again(client):
