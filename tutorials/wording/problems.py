@@ -90,7 +90,7 @@ _FIXED = {
     "faces-order": gettext_lazy("Write a treasure card's smaller face first, like 35."),
     "bad-attack-value": _VALUES,
     "board-too-large": gettext_lazy("The board is too large: at most 12 rows of 12 positions."),
-    "bad-size": gettext_lazy("Board sides run from 1 to 6, written like 4×4."),
+    "bad-size": gettext_lazy("Board sides run from 1 to 6, written like %(side)s×%(side)s."),
     "bad-deck": gettext_lazy("The deck size must be a whole number from 0 to %(treasures)s."),
     "bad-tool": gettext_lazy(
         "Unknown tool. Choose a colour and a card value, dice, remove or no treasure card."),
