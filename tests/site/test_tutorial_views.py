@@ -183,3 +183,22 @@ def test_main_navigation_marks_the_current_section(client, name, args, current):
     nav = re.search(r'<nav class="site-nav".*?</nav>', html, re.S)
     marked = re.findall(r'<a href="([^"]+)" aria-current="page"', nav[0] if nav else html)
     assert marked == [expected]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_contents_give_each_lesson_its_measured_reading_time(client, lang):
+    """The contents show what the one reading measure gives (the teaching scripts' too):
+    each lesson's time and their sum, not numbers written by hand."""
+    from tutorials.templatetags.captain import read_time
+    from tutorials.tutorial.reading import lesson_reading
+
+    page = client.get(f"/{lang}/tutorial/").content.decode()
+    with translation.override(lang):
+        times = [lesson_reading(lesson.slug, lang).minutes for lesson in LESSONS]
+        items = re.findall(r"<li><a href=\"[^\"]+\">[^<]+</a>.*?</li>", page, re.S)
+        assert len(items) == len(LESSONS)
+        for item, minutes in zip(items, times, strict=True):
+            assert read_time(minutes) in item, item
+        total = re.search(r'data-testid="total-minutes">([^<]*)<', page)[1]
+        assert read_time(sum(times)) in total
+    assert all(t > 0.3 for t in times)  # every lesson reads aloud something

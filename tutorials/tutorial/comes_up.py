@@ -47,15 +47,22 @@ CARDS: tuple[ComeUpCard, ...] = (
                _("Ringing before the bell may ring is a false bell: that player may not roll, place or ring "
                  "for the rest of this Dice Time."), modes=("action",)),
     ComeUpCard("DICE-7", "dice", _("More cards than attack cards"),
-               _("You may hold dice on more cards than you have attack cards in hand. Setting Time sorts it "
-                 "out: an empty hand takes back its discard pile.")),
+               _("You may hold dice on more cards than you have attack cards in hand. When you must lay a "
+                 "card in Setting Time and your hand is empty, take your whole discard pile back first.")),
     ComeUpCard("INT-3", "dice", _("The short diagonals"),
                _("A diagonal of only %(bell_cards)s cards counts as a line too, once dice lie on all of "
                  "them. Shorter diagonals never count. (Our reading: the official example rings on such a "
                  "diagonal.)"), reading=True, lines_only=True),
+    # in action mode the bell may almost always ring once the dice are down, and then
+    # Dice Time waits for it (DICE-4): the card must not promise an end the bell decides
     ComeUpCard("INT-6", "dice", _("Nobody can go on"),
-               _("If no one can roll or place any more and Dice Time has not ended, it ends and the start "
-                 "player stays. (Our reading: the official rules do not cover it.)"), reading=True),
+               _("If nobody may place dice or ring the bell any more (the others are out after a false "
+                 "bell, say), Dice Time ends and the start player stays. While anyone may still ring, it "
+                 "goes on until someone does. (Our reading: the official rules do not cover it.)"),
+               modes=("action",), reading=True),
+    ComeUpCard("INT-6", "dice", _("Nobody can go on"),
+               _("If every die is placed and no line is full, Dice Time ends and the start player stays. "
+                 "(Our reading: the official rules do not cover it.)"), modes=("strategy",), reading=True),
     ComeUpCard("SET-2", "setting", _("No dice left on the grid"),
                _("A player with no dice on the grid is skipped. Anyone who still has dice there must lay a "
                  "card.")),

@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from tutorials.tutorial.script import LESSONS_BY_SLUG
 from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
 
 #: language -> (units per minute, unit): see the module docstring.
@@ -124,15 +125,30 @@ def length_of(text: str, lang: str) -> int:
     return len(text.split())
 
 
+def _measured(found: list[Paragraph], lang: str) -> ReadAloud:
+    said = [p for p in found if p.kind == "say" and p.text]
+    text = "\n".join(p.text for p in said)
+    n = length_of(text, lang)
+    return ReadAloud(text, tuple(dict.fromkeys(c for p in said for c in p.clauses)), n, n / RATES[lang][0])
+
+
 def read_aloud(section: Section, options: Mapping[str, object], lang: str) -> ReadAloud:
     """Render ``section`` for a table with ``options`` in ``lang`` and measure what is read
     aloud. Raises ``KeyError`` for a language without a reading rate."""
-    rate = RATES[lang][0]
+    RATES[lang]  # noqa: B018 - the KeyError before any rendering
     with translation.override(lang):
-        said = [p for p in paragraphs(section, options) if p.kind == "say" and p.text]
-    text = "\n".join(p.text for p in said)
-    n = length_of(text, lang)
-    return ReadAloud(text, tuple(dict.fromkeys(c for p in said for c in p.clauses)), n, n / rate)
+        return _measured(paragraphs(section, options), lang)
+
+
+@lru_cache(maxsize=64)
+def lesson_reading(slug: str, lang: str) -> ReadAloud:
+    """The tutorial lesson ``slug`` as its page shows it (no table's options), measured as
+    the teaching scripts are: the one reading-time measure of the site."""
+    parser = _Paragraphs()
+    with translation.override(lang):
+        parser.feed(render_to_string(LESSONS_BY_SLUG[slug].template, {}))
+    parser.close()
+    return _measured(parser.found, lang)
 
 
 def _key(options: Mapping[str, object]) -> tuple:

@@ -22,13 +22,13 @@ class Lesson:
         slug: URL segment, stable across languages.
         title: translated title (lazy).
         boards: example boards shown on this page, by board id (see tutorials.tutorial.boards).
-        minutes: rough reading time in minutes, for the table of contents.
+
+    Its reading time is measured from its text (:func:`tutorials.tutorial.reading.lesson_reading`).
     """
 
     slug: str
     title: Promise
     boards: tuple[str, ...] = ()
-    minutes: float = 0.5
 
     @property
     def template(self) -> str:
@@ -37,18 +37,17 @@ class Lesson:
 
 
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("welcome", _("What the game is about"), minutes=0.3),
-    Lesson("setup", _("Setting up"), minutes=0.6),
-    Lesson("round", _("One round in four phases"), minutes=0.4),
-    Lesson("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",), minutes=0.8),
-    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",), minutes=0.7),
-    Lesson("setting-time", pgettext_lazy("phase", "Setting Time"), minutes=0.7),
-    Lesson("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle"),
-         minutes=0.8),
+    Lesson("welcome", _("What the game is about")),
+    Lesson("setup", _("Setting up")),
+    Lesson("round", _("One round in four phases")),
+    Lesson("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",)),
+    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",)),
+    Lesson("setting-time", pgettext_lazy("phase", "Setting Time")),
+    Lesson("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle")),
     Lesson("treasure-time", pgettext_lazy("phase", "Treasure Time"),
-         boards=("sandwich", "block", "priority", "quiz-treasure"), minutes=0.8),
-    Lesson("next-round", _("Discards, refilling and the next round"), minutes=0.4),
-    Lesson("game-end", _("End of the game and the winner"), minutes=0.3),
+         boards=("sandwich", "block", "priority", "quiz-treasure")),
+    Lesson("next-round", _("Discards, refilling and the next round")),
+    Lesson("game-end", _("End of the game and the winner")),
 )
 
 LESSONS_BY_SLUG = {s.slug: s for s in LESSONS}

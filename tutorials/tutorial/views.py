@@ -7,19 +7,23 @@ import random
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 from django_htmx.http import push_url
 
 from tutorials.forms import Query
 from tutorials.tutorial import boards
+from tutorials.tutorial.reading import RATES, lesson_reading
 from tutorials.tutorial.script import LESSONS, LESSONS_BY_SLUG, neighbours
 from tutorials.wording.clauses import sections
 
 @require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
-    """Table of contents of the read-aloud script."""
-    total = sum(s.minutes for s in LESSONS)
-    return render(request, "tutorials/index.html", {"lessons": LESSONS, "total_minutes": total})
+    """Table of contents of the read-aloud script, each lesson with its reading time."""
+    lang = get_language() if get_language() in RATES else "en"
+    lessons = [(lesson, lesson_reading(lesson.slug, lang).minutes) for lesson in LESSONS]
+    return render(request, "tutorials/index.html", {"lessons": lessons, "first": LESSONS[0],
+                                                    "total_minutes": sum(m for _l, m in lessons)})
 
 
 def _lesson_or_404(slug: str):

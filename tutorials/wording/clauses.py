@@ -33,7 +33,7 @@ CLAUSES = {
                 "or ring for the rest of this Dice Time."),
     "DICE-7": _("You may hold dice on more cards than you have attack cards in hand."),
     "STRAT-1": _("Dice Time begins with everyone rolling all %(dice)s dice at once, then "
-                 "turns go clockwise from the start player."),
+                 "turns go clockwise from the start player. There is no bell in strategy mode."),
     "STRAT-2": _("On your turn, re-roll any of your unplaced dice once, or place a pair."),
     "STRAT-3": _("Dice Time ends as soon as every card of some row, column or diagonal holds "
                  "dice; whoever placed last becomes start player."),
@@ -64,7 +64,8 @@ CLAUSES = {
     "VAR-1": _("Battle speed runs %(speeds_reversed)s."),
     "VAR-2": _("Play without the %(scouts)s [5] cards."),
     "VAR-3": _("The bell may ring once some player has placed all their dice."),
-    "VAR-4": _("The bell may ring once %(bell_cards)s cards anywhere hold dice."),
+    "VAR-4": _("The bell may ring once %(bell_cards)s cards anywhere hold dice. Only the condition "
+               "changes: the false bell (DICE-6) came in with the current rules and still applies."),
     "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
                "each player's cards leave the board before the next player looks for sandwiches. By the "
                "other reading, every sandwich is judged on the board as Battle Time left it."),
