@@ -52,7 +52,13 @@ CARDS: tuple[ComeUpCard, ...] = (
     ComeUpCard("INT-3", "dice", _("The short diagonals"),
                _("A diagonal of only %(bell_cards)s cards counts as a line too, once dice lie on all of "
                  "them. Shorter diagonals never count. (Our reading: the official example rings on such a "
-                 "diagonal.)"), reading=True, lines_only=True),
+                 "diagonal.)"), modes=("action",), reading=True, lines_only=True),
+    # strategy mode has no bell: the official example says nothing of its full lines
+    ComeUpCard("INT-3", "dice", _("The short diagonals"),
+               _("A diagonal of only %(bell_cards)s cards is a full line too once every card of it holds "
+                 "dice; shorter diagonals never count. (Our reading: the official rules show such a "
+                 "diagonal only in action mode.)"), modes=("strategy",), reading=True,
+               lines_only=True),
     # in action mode the bell may almost always ring once the dice are down, and then
     # Dice Time waits for it (DICE-4): the card must not promise an end the bell decides
     ComeUpCard("INT-6", "dice", _("Nobody can go on"),
