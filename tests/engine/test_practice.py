@@ -3,12 +3,14 @@ learner's late claim is refused; the log replays; the same inputs give the same 
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from captain.rules import Colour, IllegalAction, Mode, RuleSet
 from captain.rules.captains.pace import Pace, interval, jitter
+from captain.rules.captains.timing import measure, play_rounds
 from captain.rules.captains.practice import (advance, learner_acts, learner_continues, replay,
                                              start_practice)
 from captain.rules.game import Claim, Phase, RingStartBell, Roll, legal_actions
@@ -130,3 +132,20 @@ def test_pace_intervals_follow_the_pace_and_are_reproducible():
 def test_the_dealt_state_is_kept():
     practice = start_practice((R, B), learner=B, seed=4, captain_seed=4)
     assert isinstance(practice.dealt, GameState) and practice.dealt == practice.state
+
+
+
+def test_the_first_game_pace_leaves_time_to_look_and_moves_one_captain_at_a_time():
+    for players in (2, 3, 4):
+        assert all(t.first_action >= Pace.FIRST_GAME.opening_seconds
+                   for t in play_rounds(Pace.FIRST_GAME, players=players, rounds=12, seed=5))
+    practice = learner_continues(start_practice((R, B, G), learner=R, seed=9, captain_seed=2,
+                                                rules=RuleSet(mode=Mode.ACTION), strength="greedy",
+                                                pace=Pace.FIRST_GAME, start_player=B), 0.0)
+    practice = advance(practice, 200.0)  # the learner never moves: the captains play on alone
+    moves = [e.at for e in practice.log if not e.by_learner]
+    assert len(moves) > 5
+    assert min(b - a for a, b in itertools.pairwise(moves)) >= Pace.FIRST_GAME.gap_seconds - 1e-9
+    slow, table = measure(Pace.FIRST_GAME, rounds=20), measure(Pace.TABLE, rounds=20)
+    assert slow.first_action >= 5 > table.first_action
+    assert slow.length > 3 * table.length

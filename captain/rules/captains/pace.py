@@ -6,8 +6,16 @@ between 0.5 and 1.5 that comes from the game's seed, the captain's colour and th
 of the interval — so the same game always has the same timing, and no two captains tick
 in lockstep.
 
+Two more bounds make the first-game pace slow enough to learn at: no captain acts in the
+first ``opening_seconds`` of Dice Time (everyone has just rolled: time to look at the grid),
+and after any captain's action no captain acts for ``gap_seconds`` (one move at a time,
+whatever the number of captains). A learner who needs about a second to spot a pair then
+gets the first claim, and sees each captain move on its own.
+
 >>> Pace.TABLE.actions_per_second
 1.2
+>>> Pace.FIRST_GAME.opening_seconds, Pace.FIRST_GAME.gap_seconds
+(5.0, 3.0)
 >>> interval(Pace.FASTEST, seed=1, colour="red", n=0) < 0.1
 True
 """
@@ -31,11 +39,24 @@ class Pace(enum.Enum):
 
     @property
     def actions_per_second(self) -> float:
-        """0.5 for a first game, 1.2 at table pace, 2.5 quick, 20 fastest (for tests)."""
-        return _RATES[self]
+        """Each captain's rate before jitter: 1/3 for a first game, 1.2 at table pace, 2.5
+        quick, 20 fastest (for tests)."""
+        return _RATES[self][0]
+
+    @property
+    def opening_seconds(self) -> float:
+        """Seconds after Dice Time begins before any captain acts (5 for a first game)."""
+        return _RATES[self][1]
+
+    @property
+    def gap_seconds(self) -> float:
+        """Seconds after any captain's action before the next one (3 for a first game)."""
+        return _RATES[self][2]
 
 
-_RATES = {Pace.FIRST_GAME: 0.5, Pace.TABLE: 1.2, Pace.QUICK: 2.5, Pace.FASTEST: 20.0}
+#: pace -> (actions per second per captain, opening seconds, gap seconds between captains)
+_RATES = {Pace.FIRST_GAME: (1 / 3, 5.0, 3.0), Pace.TABLE: (1.2, 0.0, 0.0), Pace.QUICK: (2.5, 0.0, 0.0),
+          Pace.FASTEST: (20.0, 0.0, 0.0)}
 
 
 def jitter(seed: int, colour: str, n: int) -> float:

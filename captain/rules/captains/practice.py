@@ -7,7 +7,9 @@ Time is seconds since the game began, as the caller's clock says.
 * :func:`advance` plays the captains' actions due up to a moment. Strategy mode and the
   start of each round are turn by turn: a captain on turn acts at once. In action mode
   each captain acts once per interval of its pace (:mod:`.pace`); every phase change
-  (Dice Time begins, Setting Time, a new turn) restarts the captains' intervals.
+  (Dice Time begins, Setting Time, a new turn) restarts the captains' intervals, Dice Time
+  after the pace's opening seconds, and no captain acts within the pace's gap after
+  another captain's action.
 * :func:`learner_acts` first advances to the learner's moment, then applies the
   learner's action — so a claim on a card a captain took a moment earlier is refused
   (:class:`~captain.rules.errors.IllegalAction` with the clause).
@@ -164,6 +166,8 @@ def advance(practice: Practice, now: float) -> Practice:
             ticks = {**practice.ticks, colour: practice.ticks[colour] + 1}
             next_tick = {**practice.next_tick, colour: at + interval(
                 practice.pace, seed=state.seed, colour=colour.value, n=ticks[colour])}
+            if action is not None:  # one captain's move at a time, the pace's gap apart
+                next_tick = {c: max(t, at + practice.pace.gap_seconds) for c, t in next_tick.items()}
             practice = replace(practice, ticks=MappingProxyType(ticks),
                                next_tick=MappingProxyType(next_tick), clock=max(practice.clock, at))
             if action is not None:
@@ -225,10 +229,17 @@ def _after(practice: Practice, new_state: GameState, entry: TimedAction, at: flo
 
 
 def _restart_clocks(practice: Practice, at: float) -> Practice:
-    """Every captain's next action one interval after ``at`` (action mode)."""
+    """Every captain's next action one interval after ``at`` (action mode); in Dice Time,
+    which begins with everyone's roll, after the pace's opening seconds too."""
     if practice.state.rules.mode is not Mode.ACTION:
         return practice
     seed = practice.state.seed
-    next_tick = {c: at + interval(practice.pace, seed=seed, colour=c.value, n=practice.ticks[c])
-                 for c in practice.captains}
+    opening = practice.pace.opening_seconds if practice.state.phase is Phase.DICE else 0.0
+
+    def first(colour: Colour) -> float:
+        gap = interval(practice.pace, seed=seed, colour=colour.value, n=practice.ticks[colour])
+        # after the opening, a quarter of each captain's own interval spreads their first moves
+        return max(opening + gap / 4 if opening else gap, practice.pace.gap_seconds)
+
+    next_tick = {c: at + first(c) for c in practice.captains}
     return replace(practice, next_tick=MappingProxyType(next_tick))
