@@ -282,13 +282,16 @@ def _bell_not_yet(p) -> str:
                         "Not yet: nobody has placed all %(dice)s dice; %(colour)s needs dice on "
                         "%(needed)s more cards.", needed) % {
             "colour": colour_name(p["colour"]), "needed": needed, "dice": FACTS["dice"]}
-    if not p.get("held"):
-        return _("Not yet: no card holds dice so far.")
-    if p.get("line"):
+    if "line" in p and p["line"] is None:  # dice may lie on the board, but no line counts (INT-3)
+        return _("Not yet: no row, column or diagonal holds %(n)s treasure cards, so no line "
+                 "can let the bell ring.") % {"n": FACTS["bell_cards"]}
+    if p.get("line"):  # named even when none of its cards holds dice: dice off every line count for none
         return ngettext("Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
                         "more card.",
                         "Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
                         "more cards.", needed) % {"line": positions(p["line"]), "needed": needed}
+    if not p.get("held"):
+        return _("Not yet: no card holds dice so far.")
     return ngettext("Not yet: dice must lie on %(needed)s more card.",
                     "Not yet: dice must lie on %(needed)s more cards.", needed) % {"needed": needed}
 
@@ -301,8 +304,9 @@ def _dice_time_over(p) -> str:
 
 def _dice_time_goes_on(p) -> str:
     needed = p["needed"]
-    if not p.get("held"):
-        return _("Dice Time goes on: no card holds dice so far.")
+    if p.get("line") is None:  # dice may lie on the board, but no line counts (INT-3)
+        return _("Dice Time goes on: no row, column or diagonal holds %(n)s treasure cards, so "
+                 "no line can end it.") % {"n": FACTS["bell_cards"]}
     return ngettext("Dice Time goes on until a row, column or diagonal is full; the closest, "
                     "%(line)s, needs dice on %(needed)s more card.",
                     "Dice Time goes on until a row, column or diagonal is full; the closest, "
