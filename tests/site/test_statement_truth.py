@@ -384,12 +384,17 @@ def check_hint(hint: Hint, m: Moment) -> None:
     assert not translated_everywhere(message), message
 
 
+#: at most about this many moments of each game: hints, and Dice Time boards for the analyzer
+MOMENTS_PER_GAME = 50
+
+
 def hint_moments(game):
     """Each moment of ``game`` at which the practice page offers the learner (the first
     seat) a hint: their move to make, in strategy mode or in Setting Time (the game page
     shows hints only then)."""
     flags, seats, seed = game
     practice = start_practice(seats, learner=seats[0], seed=seed, captain_seed=seed)
+    found = []
     for n, (state, _action, _after) in enumerate(_played(game)):
         if state.rules.mode is Mode.ACTION and state.phase is not Phase.SETTING:
             continue
@@ -397,7 +402,9 @@ def hint_moments(game):
             continue
         if state.phase is Phase.AWAIT_START_BELL and state.start_player is not seats[0]:
             continue
-        yield replace(practice, state=state), f"{_game_id(game)}", n
+        found.append((replace(practice, state=state), _game_id(game), n))
+    # a strategy game offers hundreds: a sample spread over the whole game keeps the time
+    yield from found[::max(1, len(found) // MOMENTS_PER_GAME)]
 
 
 def _checked_hints(practice, code: str, version: int) -> int:
@@ -442,8 +449,8 @@ def _sentences(text: str) -> list[tuple[str, dict[str, str]]]:
     out, rest = [], text
     while rest:
         best = None
-        for message, shown in _event_messages():
-            m = re.match(message_pattern(shown).pattern[:-2] + r"(?= |\Z)", rest, re.S)  # no end anchor
+        for message, shown, pattern in _event_messages():
+            m = pattern.match(rest)
             # the longest sentence that fits; of two, the one with more words of its own
             if m and (best is None or (m.end(), len(shown)) > (best[2].end(), len(best[1]))):
                 best = (message, shown, m)
@@ -454,15 +461,16 @@ def _sentences(text: str) -> list[tuple[str, dict[str, str]]]:
 
 
 @cache
-def _event_messages() -> tuple[tuple[str, str], ...]:
-    """(source message, English wording) of every sentence events.py words: not the
-    phrases (a card, a list) that sentences are built from."""
+def _event_messages() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """(source message, English wording, its pattern up to the next sentence) of every
+    sentence events.py words: not the phrases (a card, a list) sentences are built from."""
     out = []
     for entry in source_messages(EVENTS):
         sources = filter(None, (entry.msgid, entry.plural))
         for message, shown in zip(sources, english_forms(entry), strict=True):
             if len(re.findall(r"[A-Za-z]{2,}", re.sub(r"%\(\w+\)s", "", shown))) >= 2:
-                out.append((message, shown))
+                ahead = message_pattern(shown).pattern.removesuffix(r"\Z") + r"(?= |\Z)"
+                out.append((message, shown, re.compile(ahead, re.S)))
     return tuple(out)
 
 
@@ -707,23 +715,27 @@ def _check_dice_and_setting(message: str, g, state, action, after) -> None:
         assert after.board.at(at).dice is not None or after.phase is not Phase.DICE, g
 
 
+def analyzer_positions(game):
+    """The situations of ``game`` the analyzer could be asked about: each round's board as
+    Setting Time left it, and Dice Time boards holding dice (a sample spread over the game)."""
+    rounds, dice = [], []
+    for state, _action, after in _played(game):
+        if after.last_round is not state.last_round:
+            rounds.append(Situation(after.last_round.board, state.seating, state.rules, len(state.deck),
+                                    {p.colour: p.won for p in state.players if p.won}))
+        elif state.phase is Phase.DICE and state.board.dice():
+            dice.append(state.situation())
+    return rounds + dice[::max(1, len(dice) // MOMENTS_PER_GAME)]
+
+
 @pytest.mark.parametrize("game", GAMES, ids=_game_id)
 def test_every_explanation_of_a_game_is_true(game):
     """The game's log (what the practice page and its replay word), each round as the
-    analyzer explains it, and the analyzer's answer at every Dice Time moment."""
-    checked = positions = 0
-    for state, action, after in _played(game):
-        checked += _check_log_step(state, action, after)
-        if after.last_round is not state.last_round:
-            record = after.last_round
-            situation = Situation(record.board, state.seating, state.rules, len(state.deck),
-                                  {p.colour: p.won for p in state.players if p.won})
-            checked += check_walkthrough(situation)
-            positions += 1
-        elif state.phase is Phase.DICE and state.board.dice():
-            checked += check_walkthrough(state.situation())
-            positions += 1
-    assert positions >= 20 and checked >= 100, (positions, checked)
+    analyzer explains it, and the analyzer's answer at Dice Time moments."""
+    checked = sum(_check_log_step(*step) for step in _played(game))
+    positions = analyzer_positions(game)
+    checked += sum(check_walkthrough(situation) for situation in positions)
+    assert len(positions) >= 20 and checked >= 100, (len(positions), checked)
 
 
 CASES = sorted((ROOT / "tests" / "cases").glob("*.json"))
@@ -747,8 +759,5 @@ def test_the_sample_holds_500_positions_in_each_mode():
     counted = Counter()
     for game in GAMES:
         mode = _rules(game[0]).mode
-        counted[mode] += sum(1 for _m in hint_moments(game))
-        counted[mode] += sum(1 for state, _a, after in _played(game)
-                             if after.last_round is not state.last_round
-                             or state.phase is Phase.DICE and state.board.dice())
+        counted[mode] += sum(1 for _m in hint_moments(game)) + len(analyzer_positions(game))
     assert min(counted[Mode.ACTION], counted[Mode.STRATEGY]) >= 500, counted
