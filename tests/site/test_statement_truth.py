@@ -28,15 +28,16 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from profiles import examples
 
-from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Mode, Position, RuleSet,
-                           Situation, collect_treasure, may_ring, resolve_battle,
+from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Event, Mode, Position,
+                           RuleSet, Seating, Situation, collect_treasure, may_ring, resolve_battle,
                            situation_from_json)
 from captain.rules.captains.practice import start_practice
 from captain.rules.game import (Claim, Pass, Phase, PlaceAttackCard, RingStartBell, Roll, apply,
-                                legal_actions)
+                                legal_actions, new_game)
 from captain.rules.model import cell_of
 from captain.rules.resolve.bell import bell_lines
-from tutorials.play.hints import Hint, hints_for, strong_move
+from tests.engine.test_game import setting_time
+from tutorials.play.hints import Hint, SeatFacts, _claim, _place, hints_for, strong_move
 from tutorials.walkthrough import Walkthrough
 from tutorials.wording.events import explain
 from tutorials.wording.glossary import COLUMN_LETTERS
@@ -761,3 +762,90 @@ def test_the_sample_holds_500_positions_in_each_mode():
         mode = _rules(game[0]).mode
         counted[mode] += sum(1 for _m in hint_moments(game)) + len(analyzer_positions(game))
     assert min(counted[Mode.ACTION], counted[Mode.STRATEGY]) >= 500, counted
+
+
+def test_every_hint_sentence_has_its_check():
+    """A new hint sentence needs a check here before it can pass."""
+    for entry in source_messages(HINTS):
+        assert len([p for p in HINT_CHECKS if p in entry.msgid]) == 1, entry.msgid
+
+
+# --- fixed positions: the statements found false, and the test catching a false one --------------
+def _strategy_turn(rows: list[str], dice: tuple[int, ...], start: Colour):
+    """Strategy-mode Dice Time of red and blue on ``rows``, red on turn holding ``dice``."""
+    state = new_game((R, B), rules=RuleSet(mode=Mode.STRATEGY), seed=1, start_player=start)
+    state = apply(state, RingStartBell(start))
+    players = tuple(replace(p, dice=dice if p.colour is R else p.dice) for p in state.players)
+    return replace(state, board=Board.parse(rows), players=players, turn=R)
+
+
+def _moment(state, move) -> Moment:
+    return Moment(state, move.player, move, apply(state, move))
+
+
+@pytest.mark.parametrize("start, says", [(R, "you stay the start player"),
+                                         (B, "you become the start player")])
+def test_filling_a_line_tells_the_start_player_they_stay(start, says):
+    """The learner review heard "you become the start player" said to the start player."""
+    state = _strategy_turn(["11:R 12:R 13", "14 15 16", "22 23 24"], (1, 3), start)
+    move = Claim(R, Position(0, 2))
+    with translation.override("en"):
+        _look, claim = _claim(SeatFacts(state, R), move)
+    assert says in claim.text, claim.text
+    check_hint(claim, _moment(state, move))
+
+
+def test_a_hit_hint_promises_no_hostage_gambit_gone():
+    """Blue's face-down card on B1 is a [0]: the learner cannot know, and it will not go."""
+    state = setting_time(["11:R 12:b0 13 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    move = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
+    with translation.override("en"):
+        _look, place = _place(SeatFacts(state, R), move)
+    check_hint(place, _moment(state, move))
+
+
+def test_dice_off_every_line_are_not_called_no_dice():
+    """On a 2×2 grid no line holds three cards: the bell can never ring there, though dice
+    lie on the board."""
+    for rules in (RuleSet(), RuleSet(mode=Mode.STRATEGY)):
+        situation = Situation(Board.parse(["11:R 12", "13 14"]), Seating((R, B, G), R), rules)
+        assert check_walkthrough(situation)
+        with translation.override("en"):
+            text = explain(Walkthrough(situation).solution.bell.event).text
+        assert "3 treasure cards" in text and "no card holds dice" not in text, text
+
+
+def test_a_false_statement_is_caught():
+    """The checks themselves: each wrong sentence below, built by hand, must fail."""
+    state = _strategy_turn(["11:R 12:R 13", "14 15 16", "22 23 24"], (1, 3), R)
+    moment = _moment(state, Claim(R, Position(0, 2)))
+    wrong = [
+        "Claim C1 (1 and 3): it fills the line A1, B1 and C1, so Dice Time ends at once and you "
+        "become the start player.",  # red already is the start player
+        "Claim C1 (1 and 3): it fills the line A1, A2 and A3, so Dice Time ends at once and you "
+        "stay the start player.",  # not that line
+        "Claim C1 (1 and 4): it is a double, and doubles decide between players who end with "
+        "equal cards.",  # neither those faces nor a double
+    ]
+    for text in wrong:
+        with pytest.raises(AssertionError):
+            check_hint(Hint(2, text, ("STRAT-3",)), moment)
+    hostage = setting_time(["11:R 12:b0 13 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    move = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
+    with pytest.raises(AssertionError):
+        check_hint(Hint(2, "Put [2] Broadside on A1: its range covers the other players' dice or cards "
+                           "on B1, and it removes them when it acts while still on the board.",
+                        ("BAT-4",)), _moment(hostage, move))
+    # an explanation that lists a [0] among the removed cards
+    board = Board.parse(["11:r2 12:b0 13:b1 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    situation = Situation(board, Seating((R, B, G), R), RuleSet())
+    walk = Walkthrough(situation)
+    judge = RoundJudge(board, situation.seating, situation.rules, walk.solution.battle,
+                       walk.solution.treasure)
+    act = next(t.event for t in walk.solution.battle.turns if t.event.code == "battle.act"
+               and t.event.params["removed"])
+    forged = Event("battle.act", "BAT-4", {**act.params, "removed": [[0, 1], *act.params["removed"]],
+                                           "removed_cards": ["b0", *act.params["removed_cards"]]})
+    check_event(act, judge, situation)
+    with pytest.raises(AssertionError):
+        check_event(forged, judge, situation)
