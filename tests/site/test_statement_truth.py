@@ -685,35 +685,135 @@ def _check_log_step(state, action, after) -> int:
     judge = RoundJudge(record.board, state.seating, state.rules, record.battle, record.treasure) \
         if record is not None else None
     for event in after.log:
-        if event.code.startswith("bell."):
-            continue  # the bell's board is the one before the last claim or bell: checked below
-        check_event(event, judge, None)
+        check_event(event, judge, _bell_moment(state, action) if event.code.startswith("bell.") else None)
         with translation.override("en"):
             sentences = _sentences(explain(event).text)
         for message, g in sentences:
-            _check_dice_and_setting(message, g, state, action, after)
+            for phrase, check in LOG_CHECKS.items():
+                if phrase in message:
+                    check(g, state, action, after)
         checked += 1
     return checked
 
 
-def _check_dice_and_setting(message: str, g, state, action, after) -> None:
-    if "is the start player" in message and "rings the bell" in message or "fills a line" in message:
-        assert after.start_player is _colour(g["start"]) is action.player, (g, after.start_player)
-    if "stays the start player" in message:
-        assert after.start_player is _colour(g["start"]) is state.start_player, g
-    if "takes back" in message and "discard pile" in message:
-        colour = _colour(g["colour"])
-        hand = list(state.player(colour).hand)
-        if isinstance(action, PlaceAttackCard) and action.player is colour:
-            hand.remove(action.kind)  # the last card went down on this very move
-        assert not hand and len(state.player(colour).discard) == int(g["cards"]), (g, hand)
-        assert len(after.player(colour).hand) == int(g["cards"]), g
-    if "and now holds" in message and after.phase is Phase.DICE:
-        assert after.player(_colour(g["colour"])).dice == tuple(int(f) for f in g["faces"].split()), g
-    if "on the treasure card at" in message:
-        at = _cell(g["at"])
-        assert state.board.at(at).treasure.faces == (int(g["low"]), int(g["high"])), g
-        assert after.board.at(at).dice is not None or after.phase is not Phase.DICE, g
+def _bell_moment(state, action) -> Situation:
+    """The board the bell was judged on: as it stood when the bell rang, or with the pair
+    that filled a line (STRAT-3)."""
+    board = state.board
+    if isinstance(action, Claim):
+        board = board.with_cell(action.position, cell_of(board.at(action.position).treasure, action.player))
+    return Situation(board, state.seating, state.rules)
+
+
+def _ended_by(g, state, action, after) -> None:
+    assert after.start_player is _colour(g["start"]) is action.player, (g, after.start_player)
+
+
+def _stays(g, state, action, after) -> None:
+    assert after.start_player is _colour(g["start"]) is state.start_player, g
+
+
+def _placed_last_starts(g, state, action, after) -> None:
+    assert after.start_player is action.player, (action, after.start_player)
+
+
+def _recycled(g, state, action, after) -> None:
+    colour = _colour(g["colour"])
+    hand = list(state.player(colour).hand)
+    if isinstance(action, PlaceAttackCard) and action.player is colour:
+        hand.remove(action.kind)  # the last card went down on this very move
+    assert not hand and len(state.player(colour).discard) == int(g["cards"]), (g, hand)
+    assert len(after.player(colour).hand) == int(g["cards"]), g
+
+
+def _now_holds(g, state, action, after) -> None:
+    ps = after.player(_colour(g["colour"]))
+    assert ps.dice == tuple(int(f) for f in g["faces"].split()), (g, ps.dice)
+    if "rerolled" in g:
+        assert sorted(int(f) for f in g["rerolled"].split()) == sorted(action.dice), (g, action)
+
+
+def _put_dice(g, state, action, after) -> None:
+    at = _cell(g["at"])
+    assert action == Claim(_colour(g["colour"]), at), (g, action)
+    assert state.board.at(at).treasure.faces == (int(g["low"]), int(g["high"])), g
+
+
+def _rolls(g, state, action, after) -> None:
+    for item in _items(g["rolls"]):
+        colour, *faces = item.split()
+        assert after.player(_colour(colour)).dice == tuple(int(f) for f in faces), (item, after.players)
+
+
+def _face_down(g, state, action, after) -> None:
+    at, colour = _cell(g["at"]), _colour(g["colour"])
+    assert state.board.at(at).dice is not None and state.board.at(at).dice.colour is colour, g
+    board = after.last_round.board if after.last_round is not state.last_round else after.board
+    assert board.at(at).card is not None and board.at(at).card.colour is colour, g
+
+
+def _sits_out(g, state, action, after) -> None:
+    colour = _colour(g["colour"])
+    assert action.player is colour and not may_ring(state.board, state.seating, state.rules), g
+    assert after.player(colour).false_bell or not any(p.false_bell for p in after.players), g
+
+
+def _refilled(g, state, action, after) -> None:
+    assert len(state.deck) - len(after.deck) == int(g["drawn"]), (g, len(state.deck), len(after.deck))
+
+
+def _rearranged(g, state, action, after) -> None:
+    rows = [r for r in after.board.rows if r]
+    assert (len(rows), max(len(r) for r in rows)) == (int(g["rows"]), int(g["columns"])), (g, after.board)
+    assert after.board.treasure_count() == int(g["cards"]), g
+
+
+def _next_round(g, state, action, after) -> None:
+    assert not after.is_over and after.board.treasure_count() == int(g["board_after"]), g
+
+
+def _game_over(g, state, action, after) -> None:
+    assert after.is_over and not after.deck and after.board.treasure_count() == int(g["board_after"]), g
+
+
+def _most_cards(g, state, action, after) -> None:
+    standings, winner = after.standings()
+    assert winner is _colour(g["winner"]) and standings[0].cards > standings[1].cards, (g, standings)
+
+
+def _more_doubles(g, state, action, after) -> None:
+    standings, winner = after.standings()
+    first, second = standings[0], standings[1]
+    assert winner is _colour(g["winner"]) and first.cards == second.cards, (g, standings)
+    assert first.doubles > second.doubles, (g, standings)
+
+
+def _tied(g, state, action, after) -> None:
+    standings, winner = after.standings()
+    tied = [s.player for s in standings if (s.cards, s.doubles) == (standings[0].cards, standings[0].doubles)]
+    assert winner is None and set(tied) == {_colour(c) for c in _items(g["players"])}, (g, standings)
+
+
+#: a phrase of a game-log sentence → what checks it against the states before and after the step
+LOG_CHECKS = {
+    "rings the bell: Dice Time is over": _ended_by,
+    "fills a line: Dice Time is over": _ended_by,
+    "stays the start player": _stays,
+    "Whoever placed the last of those dice becomes the start player": _placed_last_starts,
+    "takes back": _recycled,
+    "and now holds": _now_holds,
+    "on the treasure card at": _put_dice,
+    "everyone rolls:": _rolls,
+    "puts an attack card face down": _face_down,
+    "rings a false bell": _sits_out,
+    "refills the empty positions": _refilled,
+    "as close to a square as possible": _rearranged,
+    "the next round begins": _next_round,
+    "the game ends": _game_over,
+    "wins with the most treasure cards": _most_cards,
+    "level on cards, but with more doubles": _more_doubles,
+    "Still level on cards and doubles": _tied,
+}
 
 
 def analyzer_positions(game):
