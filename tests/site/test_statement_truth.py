@@ -684,6 +684,8 @@ def _check_log_step(state, action, after) -> int:
     record = after.last_round if after.last_round is not state.last_round else None
     judge = RoundJudge(record.board, state.seating, state.rules, record.battle, record.treasure) \
         if record is not None else None
+    if record is not None:
+        _analyzer_agrees(state, after)
     for event in after.log:
         check_event(event, judge, _bell_moment(state, action) if event.code.startswith("bell.") else None)
         with translation.override("en"):
@@ -694,6 +696,25 @@ def _check_log_step(state, action, after) -> int:
                     check(g, state, action, after)
         checked += 1
     return checked
+
+
+def round_situation(state, after) -> Situation:
+    """The round ``state`` -> ``after`` resolved, as the analyzer is asked about it: the board
+    Setting Time left, the seats, the rules, the deck and the cards won before."""
+    return Situation(after.last_round.board, state.seating, state.rules, len(state.deck),
+                     {p.colour: p.won for p in state.players if p.won})
+
+
+def _analyzer_agrees(state, after) -> None:
+    """The analyzer's answer for the round just played states what the game did: the
+    cards each player won and the end of the round, word for word."""
+    solution = Walkthrough(round_situation(state, after)).solution
+    for colour, won in solution.won_treasures().items():
+        assert after.player(colour).won == state.player(colour).won + tuple(won), colour
+    with translation.override("en"):
+        said = [explain(e).text for e in solution.round_end.events]
+        done = [explain(e).text for e in after.log if e.code.startswith("round.")]
+    assert said == done, (said, done)
 
 
 def _bell_moment(state, action) -> Situation:
@@ -822,8 +843,7 @@ def analyzer_positions(game):
     rounds, dice = [], []
     for state, _action, after in _played(game):
         if after.last_round is not state.last_round:
-            rounds.append(Situation(after.last_round.board, state.seating, state.rules, len(state.deck),
-                                    {p.colour: p.won for p in state.players if p.won}))
+            rounds.append(round_situation(state, after))
         elif state.phase is Phase.DICE and state.board.dice():
             dice.append(state.situation())
     return rounds + dice[::max(1, len(dice) // MOMENTS_PER_GAME)]
