@@ -691,6 +691,8 @@ def _check_log_step(state, action, after) -> int:
         with translation.override("en"):
             sentences = _sentences(explain(event).text)
         for message, g in sentences:
+            if "becomes the start player" in message:
+                assert state.start_player is not after.start_player, (message, "no change")
             for phrase, check in LOG_CHECKS.items():
                 if phrase in message:
                     check(g, state, action, after)
@@ -820,7 +822,7 @@ LOG_CHECKS = {
     "rings the bell: Dice Time is over": _ended_by,
     "fills a line: Dice Time is over": _ended_by,
     "stays the start player": _stays,
-    "Whoever placed the last of those dice becomes the start player": _placed_last_starts,
+    "Whoever placed the last of those dice": _placed_last_starts,
     "takes back": _recycled,
     "and now holds": _now_holds,
     "on the treasure card at": _put_dice,

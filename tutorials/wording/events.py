@@ -298,8 +298,9 @@ def _bell_not_yet(p) -> str:
 
 def _dice_time_over(p) -> str:
     """STRAT-3: strategy mode has no bell; a full line ends Dice Time by itself."""
+    # "becomes" would tell a start player who placed last that something changed
     return _("Dice Time is over: every card of the line %(line)s holds dice. Whoever placed "
-             "the last of those dice becomes the start player.") % {"line": positions(p["line"])}
+             "the last of those dice is now the start player.") % {"line": positions(p["line"])}
 
 
 def _dice_time_goes_on(p) -> str:
