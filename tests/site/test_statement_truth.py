@@ -386,14 +386,14 @@ def check_hint(hint: Hint, m: Moment) -> None:
 
 
 #: at most about this many moments of each game: hints, and Dice Time boards for the analyzer
-MOMENTS_PER_GAME = 50
+MOMENTS_PER_GAME = 40
 
 
 def hint_moments(game):
     """Each moment of ``game`` at which the practice page offers the learner (the first
     seat) a hint: their move to make, in strategy mode or in Setting Time (the game page
     shows hints only then)."""
-    flags, seats, seed = game
+    _flags, seats, seed = game
     practice = start_practice(seats, learner=seats[0], seed=seed, captain_seed=seed)
     found = []
     for n, (state, _action, _after) in enumerate(_played(game)):
@@ -425,6 +425,7 @@ def _checked_hints(practice, code: str, version: int) -> int:
 
 @pytest.mark.parametrize("game", GAMES, ids=_game_id)
 def test_every_hint_says_what_the_move_does(game):
+    """Both grades of the hint at each moment, against the engine's result of the move."""
     checked = sum(_checked_hints(*moment) for moment in hint_moments(game))
     assert checked >= 5, checked
 
@@ -634,6 +635,12 @@ def _check_bell(event, situation: Situation, sentences) -> None:
             line = _cells(g["line"])
             assert tuple(line) in set(bell_lines(board)), g
             assert all(board.at(p).dice is not None for p in line if board.at(p).treasure), g
+        if "has dice on" in message:
+            line, held = _cells(g["line"]), set(_cells(g["held"]))
+            assert tuple(line) in set(bell_lines(board)), g
+            assert held == {p for p in line if board.at(p).dice is not None}, g
+        if "has placed all" in message or "nobody has placed all" in message:
+            _check_all_dice(board, g)
         if "cards hold dice" in message:
             assert int(g["count"]) == len(_cells(g["held"])) == len(board.dice()), g
         if "needs dice on" in message and "line" in g:
@@ -642,6 +649,16 @@ def _check_bell(event, situation: Situation, sentences) -> None:
             assert not board.dice()
         if "no line can" in message:
             assert not bell_lines(board)
+
+
+def _check_all_dice(board: Board, g) -> None:
+    """VAR-3: "red has placed all 6 dice", or "nobody has …; red needs dice on 1 more card"."""
+    pairs = Counter(d.colour for d in board.dice().values())
+    cards = int(g["dice"]) // 2
+    if "needed" in g:
+        assert max(pairs.values(), default=0) == pairs[_colour(g["colour"])] == cards - int(g["needed"]), g
+    else:
+        assert pairs[_colour(g["colour"])] == cards, (g, pairs)
 
 
 def _check_needed(board: Board, seating, rules: RuleSet, line: list[Position], needed: int) -> None:
@@ -915,6 +932,8 @@ def test_filling_a_line_tells_the_start_player_they_stay(start, says):
         _look, claim = _claim(SeatFacts(state, R), move)
     assert says in claim.text, claim.text
     check_hint(claim, _moment(state, move))
+    # and the game's log of that claim ("… is now the start player")
+    assert _check_log_step(state, move, apply(state, move))
 
 
 def test_a_hit_hint_promises_no_hostage_gambit_gone():
