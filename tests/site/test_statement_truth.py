@@ -647,6 +647,8 @@ def _check_bell(event, situation: Situation, sentences) -> None:
             _check_needed(board, seating, rules, _cells(g["line"]), int(g["needed"]))
         if "no card holds dice so far" in message:
             assert not board.dice()
+        if "has dice on any of its cards so far" in message:
+            assert not any(board.at(q).dice for line in bell_lines(board) for q in line), g
         if "no line can" in message:
             assert not bell_lines(board)
 
