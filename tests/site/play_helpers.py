@@ -1,11 +1,16 @@
 """Playing a practice game through the site's forms, shared by the site and browser tests:
-the start form's choices, a started game, the page's version, a simple learner's move."""
+the start form's choices, a started game, the page's version, a simple learner's move;
+and a whole game the computer captains play by themselves, for the property tests."""
 
 from __future__ import annotations
 
+import random
 import re
 
 from django.test import Client
+
+from captain.rules.captains.strengths import captain
+from captain.rules.game import apply, legal_actions, new_game
 
 CHOICES = {"players": "2", "colour": "red", "start": "random", "strength": "greedy",
            "collection": "sequential"}
@@ -38,3 +43,20 @@ def first_move(html: str) -> dict | None:
     if 'data-testid="roll-all"' in html:
         return {"do": "roll", "dice": re.findall(r'type="checkbox" name="dice" value="(\d)"', html)}
     raise AssertionError("no move offered: " + html[-2000:])
+
+
+def captain_game(players, rules, seed: int, strengths=("random", "greedy")):
+    """A whole game the computer captains play on every seat, the seeds fixed: every step
+    as ``(state, action, after)``. The first seat (the learner's in a practice game)
+    plays ``strengths[0]``, the others ``strengths[1]``. Action mode has no turns in
+    Dice Time: who acts next is drawn among the players who may."""
+    rng = random.Random(seed)
+    state = new_game(players, rules=rules, seed=seed, start_player=players[seed % len(players)])
+    chosen = {c: captain(strengths[0] if i == 0 else strengths[1]) for i, c in enumerate(players)}
+    while not state.is_over:
+        movers = [c for c in state.seating.players if legal_actions(state, c)]
+        colour = rng.choice(movers)
+        action = chosen[colour].choose(state, colour, rng)
+        after = apply(state, action)
+        yield state, action, after
+        state = after

@@ -138,11 +138,16 @@ def _claim(facts: SeatFacts, move: Claim) -> tuple[Hint, Hint]:
     args = _on(pos, treasure)
     line = facts.fills_line(pos)
     if line is not None:
+        # whoever fills the line is start player (STRAT-3): news only to someone who was not
+        if facts.state.start_player is facts.learner:
+            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills the line %(cells)s, so "
+                     "Dice Time ends at once and you stay the start player.")
+        else:
+            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills the line %(cells)s, so "
+                     "Dice Time ends at once and you become the start player.")
         return (Hint(1, _("Look at %(cells)s: one more pair of dice there fills the whole line.")
                      % {"cells": _labels(line)}, ("STRAT-3",)),
-                Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): it fills the line %(cells)s, so "
-                          "Dice Time ends at once and you become the start player.")
-                     % {**args, "cells": _labels(line)}, ("STRAT-3",)))
+                Hint(2, ends % {**args, "cells": _labels(line)}, ("STRAT-3",)))
     pair = facts.sandwich(pos)
     if pair is not None:
         other, between = pair
@@ -176,9 +181,12 @@ def _place(facts: SeatFacts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
     if hit:
         return (Hint(1, _("Look at %(cell)s and the other players' dice and cards near it: "
                           "%(cells)s.") % {"cell": args["cell"], "cells": _labels(hit)}, ("BAT-4",)),
+                # what lies there face down, or will, may be a Hostage Gambit (BAT-4): the
+                # learner cannot know, so the sentence promises only the others
                 Hint(2, _("Put %(card)s on %(cell)s: its range covers the other players' dice or "
-                          "cards on %(cells)s, and it removes them when it acts while still on "
-                          "the board.") % {**args, "cells": _labels(hit)}, ("BAT-4", "BAT-3")))
+                          "cards on %(cells)s, and when it acts while still on the board it "
+                          "removes every card there except a Hostage Gambit.")
+                     % {**args, "cells": _labels(hit)}, ("BAT-4", "BAT-3")))
     if kind is AttackKind(0):
         return (Hint(1, _("Look at %(cell)s: which of your cards can nothing remove?") % args, ("BAT-4",)),
                 Hint(2, _("Put %(card)s on %(cell)s: no card can remove it, so the treasure card "

@@ -282,27 +282,36 @@ def _bell_not_yet(p) -> str:
                         "Not yet: nobody has placed all %(dice)s dice; %(colour)s needs dice on "
                         "%(needed)s more cards.", needed) % {
             "colour": colour_name(p["colour"]), "needed": needed, "dice": FACTS["dice"]}
-    if not p.get("held"):
-        return _("Not yet: no card holds dice so far.")
+    if "line" in p and p["line"] is None:  # dice may lie on the board, but no line counts (INT-3)
+        return _("Not yet: no row, column or diagonal holds %(n)s treasure cards, so no line "
+                 "can let the bell ring.") % {"n": FACTS["bell_cards"]}
+    if p.get("line") and not p.get("held"):  # held counts dice on lines only: more may lie off every line
+        return _("Not yet: no row, column or diagonal has dice on any of its cards so far.")
     if p.get("line"):
         return ngettext("Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
                         "more card.",
                         "Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
                         "more cards.", needed) % {"line": positions(p["line"]), "needed": needed}
+    if not p.get("held"):
+        return _("Not yet: no card holds dice so far.")
     return ngettext("Not yet: dice must lie on %(needed)s more card.",
                     "Not yet: dice must lie on %(needed)s more cards.", needed) % {"needed": needed}
 
 
 def _dice_time_over(p) -> str:
     """STRAT-3: strategy mode has no bell; a full line ends Dice Time by itself."""
+    # "becomes" would tell a start player who placed last that something changed
     return _("Dice Time is over: every card of the line %(line)s holds dice. Whoever placed "
-             "the last of those dice becomes the start player.") % {"line": positions(p["line"])}
+             "the last of those dice is now the start player.") % {"line": positions(p["line"])}
 
 
 def _dice_time_goes_on(p) -> str:
     needed = p["needed"]
-    if not p.get("held"):
-        return _("Dice Time goes on: no card holds dice so far.")
+    if p.get("line") is None:  # dice may lie on the board, but no line counts (INT-3)
+        return _("Dice Time goes on: no row, column or diagonal holds %(n)s treasure cards, so "
+                 "no line can end it.") % {"n": FACTS["bell_cards"]}
+    if not p.get("held"):  # held counts dice on lines only: more may lie off every line
+        return _("Dice Time goes on: no row, column or diagonal has dice on any of its cards so far.")
     return ngettext("Dice Time goes on until a row, column or diagonal is full; the closest, "
                     "%(line)s, needs dice on %(needed)s more card.",
                     "Dice Time goes on until a row, column or diagonal is full; the closest, "

@@ -1,0 +1,1001 @@
+"""Every statement a hint or an explanation makes is true of its moment, with the engine as
+the judge.
+
+Positions come from whole games the computer captains play with fixed seeds (both modes,
+2-4 players, with and without variants): every moment the practice page offers the
+learner a hint, every step of every game's log, every round's board as the analyzer
+explains it, every Dice Time board the analyzer could be asked about, plus the shared
+cases (tests/cases) and random situations.
+
+A hint is one sentence (:class:`~tutorials.play.hints.Hint` holds text only), so its facts
+are read back from the English text: each sentence is matched against its own message
+(its placeholders become the facts) and the move is then applied to the real state.
+An explanation's facts come from its event's fields; the English sentence must carry
+them too. Every sentence checked must be translated into Japanese and German.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import cache
+
+import pytest
+from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from profiles import examples
+
+from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Event, Mode, Position,
+                           RuleSet, Seating, Situation, collect_treasure, may_ring, resolve_battle,
+                           situation_from_json)
+from captain.rules.captains.practice import start_practice
+from captain.rules.game import (Claim, Pass, Phase, PlaceAttackCard, RingStartBell, Roll, apply,
+                                legal_actions, new_game)
+from captain.rules.model import cell_of
+from captain.rules.resolve.bell import bell_lines
+from tests.engine.test_game import setting_time
+from tutorials.play import hints
+from tutorials.play.hints import Hint, SeatFacts, _claim, _place, hints_for, strong_move
+from tutorials.walkthrough import Walkthrough
+from tutorials.wording.events import explain
+from tutorials.wording.glossary import COLUMN_LETTERS
+
+from play_helpers import captain_game
+from test_explanations_property import situations
+from wording_helpers import ROOT, english_forms, message_pattern, source_messages, translated_everywhere
+
+R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
+
+#: (rule flags, seats, seed): both modes, 2-4 players, with and without variants
+GAMES = [
+    ("", (R, B), 1), ("", (R, B, G), 2), ("", (R, B, G, W), 3), ("v1", (G, W, R), 4),
+    ("v2", (R, B, G, W), 5), ("v3", (B, R, G), 6), ("v4", (R, B, G, W), 7), ("i", (W, R), 8),
+    ("v1v2", (R, G), 9),
+    ("s", (R, B), 11), ("s", (R, B, G), 12), ("s", (R, B, G, W), 13), ("sp", (B, G, R), 14),
+    ("v1v2s", (R, B, G, W), 15), ("si", (G, R), 16), ("v2sp", (R, W, B, G), 17), ("v1s", (W, B), 18),
+]
+
+
+def _rules(flags: str) -> RuleSet:
+    return RuleSet.from_flags([f for f in ("v1", "v2", "v3", "v4", "s", "p", "i") if f in flags])
+
+
+def _game_id(game) -> str:
+    flags, seats, seed = game
+    return f"{flags or 'plain'}-{len(seats)}p-{seed}"
+
+
+@cache
+def _played(game) -> tuple:
+    flags, seats, seed = game
+    return tuple(captain_game(seats, _rules(flags), seed))
+
+
+# --- reading facts back from the English text ----------------------------------------------------
+def _cell(label: str) -> Position:
+    return Position(int(label[1:]) - 1, COLUMN_LETTERS.index(label[0]))
+
+
+def _items(text: str) -> list[str]:
+    return [t for part in text.split(", ") for t in part.split(" and ")]
+
+
+def _cells(text: str) -> list[Position]:
+    return [_cell(t) for t in _items(text)]
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(t) for t in _items(text)]
+
+
+def _card_kind(text: str) -> AttackKind:
+    assert text.startswith("[") and text[2] == "]", text
+    return AttackKind(int(text[1]))
+
+
+def _match(text: str, source: str) -> tuple[str, dict[str, str]]:
+    """The source message of ``source`` that gave ``text`` (its singular or plural) and
+    the values of its placeholders; fails when none or several match."""
+    found = []
+    for entry in source_messages(source):
+        sources = filter(None, (entry.msgid, entry.plural))
+        for message, shown in zip(sources, english_forms(entry), strict=True):
+            m = message_pattern(shown).match(text)
+            if m:
+                found.append((message, m.groupdict()))
+    assert len({m for m, _g in found}) == 1, (text, [m for m, _g in found])
+    return found[0]
+
+
+# --- the hints -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Moment:
+    """A moment the learner asks for a hint: the real state, the learner, the hinted move
+    and the state the engine makes of it."""
+
+    state: object
+    learner: Colour
+    move: object
+    after: object
+
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
+    @property
+    def board_after(self) -> Board:
+        """The board right after the move (as revealed, when the move ended Setting Time)."""
+        resolved = self.after.last_round is not self.state.last_round
+        return self.after.last_round.board if resolved else self.after.board
+
+    def owner(self, board: Board, pos: Position) -> Colour | None:
+        cell = board.at(pos)
+        return (cell.card or cell.dice).colour if cell.occupant is not None else None
+
+    def claims(self) -> set[Position]:
+        return {a.position for a in legal_actions(self.state, self.learner) if isinstance(a, Claim)}
+
+
+def _between(board: Board, a: Position, b: Position) -> list[Position] | None:
+    """The positions strictly between ``a`` and ``b`` on one of the grid's lines, or ``None``."""
+    for line in board.geometry.lines:
+        if a in line and b in line:
+            i, j = sorted((line.index(a), line.index(b)))
+            return list(line[i + 1:j])
+    return None
+
+
+def _all_survive(board: Board) -> Board:
+    """``board`` with every dice pair and attack card turned into its owner's [5], which
+    nothing removes here (no card in play acts): a board after a Battle Time in which
+    everything survived."""
+    for pos, cell in board:
+        if cell.occupant is not None:
+            board = board.with_cell(pos, cell_of(cell.treasure, cell.occupant.colour, AttackKind(5)))
+    return board
+
+
+def _sandwich_wins(m: Moment, g: dict[str, str], message: str) -> None:
+    """"they sandwich X and win those cards too": with everything surviving, the engine's
+    Treasure Time gives the learner every card named."""
+    cell, other, between = _cell(g["cell"]), _cell(g["other"]), _cells(g["between"])
+    board = m.board_after
+    assert m.owner(board, other) is m.learner, g
+    line = _between(board, cell, other)
+    assert line is not None and set(between) <= set(line), (g, line)
+    assert all(board.at(p).treasure is not None and board.at(p).occupant is None for p in between), g
+    assert ("that card" in message) == (len(between) == 1), (message, between)
+    won = collect_treasure(_all_survive(board), m.after.seating, m.state.rules).winnings[m.learner]
+    assert set(between) <= set(won), (g, won)
+
+
+def _claimed(m: Moment, g: dict[str, str]) -> None:
+    """"Claim C1 (2 and 5)": the move, its faces, and the learner's dice now lie there."""
+    cell = _cell(g["cell"])
+    assert m.move == Claim(m.learner, cell), (g, m.move)
+    assert m.board.at(cell).treasure.faces == (int(g["low"]), int(g["high"])), g
+    assert m.board_after.at(cell).dice is not None and m.board_after.at(cell).dice.colour is m.learner
+    assert len(m.after.player(m.learner).dice) == len(m.state.player(m.learner).dice) - 2
+
+
+def _placed(m: Moment, g: dict[str, str]) -> None:
+    """"Put [2] Broadside on C3": the learner's dice are there and the card is in hand."""
+    cell = _cell(g["cell"])
+    assert m.move == PlaceAttackCard(m.learner, cell, _card_kind(g["card"])), (g, m.move)
+    assert m.owner(m.board, cell) is m.learner and m.board.at(cell).dice is not None, g
+    assert m.move.kind in m.state.player(m.learner).hand, (g, m.state.player(m.learner).hand)
+
+
+def _look_fill(m: Moment, g, message) -> None:
+    line = _cells(g["cells"])
+    assert tuple(line) in set(bell_lines(m.board)) and m.move.position in line, g
+    assert [p for p in line if m.board.at(p).occupant is None] == [m.move.position], g
+
+
+def _claim_fill(m: Moment, g, message) -> None:
+    _claimed(m, g)
+    line = _cells(g["cells"])
+    assert tuple(line) in set(bell_lines(m.board)) and m.move.position in line, g
+    assert all(m.after.board.at(p).dice is not None for p in line), g
+    assert m.after.phase is not Phase.DICE, "Dice Time goes on"
+    assert m.after.start_player is m.learner, "the learner is not start player"
+    if "you become the start player" in message:
+        assert m.state.start_player is not m.learner, "the learner already was the start player"
+    if "you stay the start player" in message:
+        assert m.state.start_player is m.learner, "the learner was not the start player"
+
+
+def _look_pair(m: Moment, g, message) -> None:
+    cell, other = _cell(g["cell"]), _cell(g["other"])
+    assert cell == m.move.position and m.owner(m.board, other) is m.learner, g
+    assert _between(m.board, cell, other), g
+
+
+def _claim_sandwich(m: Moment, g, message) -> None:
+    _claimed(m, g)
+    _sandwich_wins(m, g, message)
+
+
+def _place_sandwich(m: Moment, g, message) -> None:
+    _placed(m, g)
+    _sandwich_wins(m, g, message)
+
+
+def _double(m: Moment, g, message) -> None:
+    assert _cell(g["cell"]) == m.move.position and m.board.at(m.move.position).treasure.is_double, g
+
+
+def _claim_double(m: Moment, g, message) -> None:
+    _claimed(m, g)
+    _double(m, g, message)
+
+
+def _look_claimable(m: Moment, g, message) -> None:
+    assert set(_cells(g["cells"])) == m.claims() and m.move.position in m.claims(), (g, m.claims())
+
+
+def _claim_plain(m: Moment, g, message) -> None:
+    _claimed(m, g)
+
+
+def _in_reach(m: Moment, pos: Position, kind: AttackKind) -> set[Position]:
+    geo = m.board.geometry
+    return set(geo.to_positions(geo.reach[int(kind)][geo.index[pos]]))
+
+
+def _look_hit(m: Moment, g, message) -> None:
+    cell, near = _cell(g["cell"]), _cells(g["cells"])
+    assert cell == m.move.position and near, g
+    assert all(m.owner(m.board, p) not in (None, m.learner) for p in near), g
+    assert set(near) <= _in_reach(m, cell, m.move.kind), g
+
+
+def _place_hit(m: Moment, g, message) -> None:
+    """"its range covers … on X, and it removes them": on the board after the move with
+    only the learner's card and the others' dice and cards as cards nothing else moves,
+    the engine's Battle Time removes exactly X with the learner's card."""
+    _placed(m, g)
+    cell, named = _cell(g["cell"]), _cells(g["cells"])
+    board = m.board_after
+    for pos, square in board:
+        if square.occupant is not None and pos != cell:
+            kind = AttackKind(5) if square.occupant.colour is not m.learner else None
+            board = board.with_cell(pos, cell_of(square.treasure, square.occupant.colour, kind)
+                                    if kind is not None else cell_of(square.treasure))
+    battle = resolve_battle(board, m.after.seating, m.state.rules)
+    turn = next(t for t in battle.turns if t.position == cell)
+    assert set(turn.removed) == set(named), (g, turn.removed)
+    # the others' face-down cards hold their real values in the state: a sentence that
+    # promises them all gone is false when a Hostage Gambit lies among them
+    hostages = [p for p in named if (c := m.board.at(p).card) is not None and c.kind == AttackKind(0)]
+    assert "except a Hostage Gambit" in message or not hostages, (g, hostages)
+
+
+def _look_zero(m: Moment, g, message) -> None:
+    assert _cell(g["cell"]) == m.move.position and m.move.kind == AttackKind(0), (g, m.move)
+
+
+def _place_zero(m: Moment, g, message) -> None:
+    """"no card can remove it, so the treasure card under it is yours": the round played
+    to its end, whatever the others place, gives the learner that card."""
+    _placed(m, g)
+    assert m.move.kind == AttackKind(0)
+    state, rng = m.after, random.Random(0)
+    while state.last_round is m.state.last_round:
+        colour = state.turn
+        state = apply(state, rng.choice(legal_actions(state, colour)))
+    record = state.last_round
+    assert m.move.position in record.battle.board.cards(), "the Hostage Gambit was removed"
+    assert m.move.position in record.treasure.winnings[m.learner], record.treasure.winnings
+
+
+def _look_place(m: Moment, g, message) -> None:
+    assert _cell(g["cell"]) == m.move.position, g
+
+
+def _place_plain(m: Moment, g, message) -> None:
+    _placed(m, g)
+
+
+def _rolled(m: Moment, g) -> tuple[list[int], list[int]]:
+    hand = list(m.state.player(m.learner).dice)
+    rolled = sorted(_numbers(g["rolled"]))
+    assert isinstance(m.move, Roll) and sorted(m.move.dice or hand) == rolled, (g, m.move)
+    after = m.after.player(m.learner).dice
+    assert len(after) == len(hand), "the re-roll changed how many dice are in hand"
+    kept = list((Counter(hand) - Counter(rolled)).elements())
+    assert not Counter(kept) - Counter(after), (kept, after)
+    return rolled, kept
+
+
+def _look_roll(m: Moment, g, message) -> None:
+    assert isinstance(m.move, Roll) and m.board.free_faces(), m.move
+
+
+def _roll_keep(m: Moment, g, message) -> None:
+    _rolled_dice, kept = _rolled(m, g)
+    assert sorted(kept) == sorted(_numbers(g["kept"])), (g, kept)
+    cell, shown = _cell(g["cell"]), int(g["shown"])
+    faces = (int(g["low"]), int(g["high"]))
+    assert m.board.free_faces().get(cell) == faces, (g, m.board.free_faces())
+    assert shown in kept and shown in faces, g
+
+
+def _roll_plain(m: Moment, g, message) -> None:
+    _rolled(m, g)
+    assert not m.claims(), ("two dice do show a free card's faces", m.claims())
+
+
+def _look_pass(m: Moment, g, message) -> None:
+    assert isinstance(m.move, Pass), m.move
+
+
+def _pass(m: Moment, g, message) -> None:
+    assert isinstance(m.move, Pass) and not m.claims(), (m.move, m.claims())
+
+
+def _look_begin(m: Moment, g, message) -> None:
+    assert m.state.phase is Phase.AWAIT_START_BELL and m.state.start_player is m.learner
+
+
+def _begin(m: Moment, g, message) -> None:
+    assert isinstance(m.move, RingStartBell) and m.after.phase is Phase.DICE
+    assert all(len(p.dice) == 6 for p in m.after.players), "not everyone rolled all dice"
+    if "you take the first turn" in message:
+        assert m.after.turn is m.learner, ("the first turn is", m.after.turn)
+
+
+#: a phrase of each hint message → what checks it (every message has exactly one)
+HINT_CHECKS = {
+    "one more pair of dice there fills": _look_fill,
+    "it fills the line": _claim_fill,
+    "what lies between them on their line": _look_pair,
+    "it shares a line with your dice": _claim_sandwich,
+    "Look at %(cell)s: it is a double": _double,
+    "it is a double, and doubles": _claim_double,
+    "Look at the cards your dice can claim now": _look_claimable,
+    "Claim %(cell)s (%(low)s and %(high)s): no single rule": _claim_plain,
+    "dice and cards near it": _look_hit,
+    "its range covers": _place_hit,
+    "which of your cards can nothing remove": _look_zero,
+    "no card can remove it": _place_zero,
+    "with your card on %(other)s surviving": _place_sandwich,
+    "at which attack card it needs": _look_place,
+    "Put %(card)s on %(cell)s: no single rule": _place_plain,
+    "which dice are worth keeping": _look_roll,
+    "already shows one face": _roll_keep,
+    "Re-roll %(rolled)s: no two": _roll_plain,
+    "do any two of them show": _look_pass,
+    "End your turn without placing": _pass,
+    "start player badge": _look_begin,
+    "Begin Dice Time": _begin,
+}
+
+HINTS = "tutorials/play/hints.py"
+
+
+def check_hint(hint: Hint, m: Moment) -> None:
+    """Fails unless every fact ``hint`` states is true of ``m``, the engine judging."""
+    message, groups = _match(hint.text, HINTS)
+    check = [c for phrase, c in HINT_CHECKS.items() if phrase in message]
+    assert len(check) == 1, message
+    check[0](m, groups, message)
+    assert not translated_everywhere(message), message
+
+
+#: at most about this many moments of each game: hints, and Dice Time boards for the analyzer
+MOMENTS_PER_GAME = 40
+
+
+def hint_moments(game):
+    """Each moment of ``game`` at which the practice page offers the learner (the first
+    seat) a hint: their move to make, in strategy mode or in Setting Time (the game page
+    shows hints only then)."""
+    _flags, seats, seed = game
+    practice = start_practice(seats, learner=seats[0], seed=seed, captain_seed=seed)
+    found = []
+    for n, (state, _action, _after) in enumerate(_played(game)):
+        if state.rules.mode is Mode.ACTION and state.phase is not Phase.SETTING:
+            continue
+        if state.phase is not Phase.AWAIT_START_BELL and state.turn is not seats[0]:
+            continue
+        if state.phase is Phase.AWAIT_START_BELL and state.start_player is not seats[0]:
+            continue
+        found.append((replace(practice, state=state), _game_id(game), n))
+    # a strategy game offers hundreds: a sample spread over the whole game keeps the time
+    yield from found[::max(1, len(found) // MOMENTS_PER_GAME)]
+
+
+def _checked_hints(practice, code: str, version: int) -> int:
+    move = strong_move(practice, code, version)
+    # the hint decides the same move again: once is enough (the captain's look-ahead is the cost)
+    with translation.override("en"), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hints, "strong_move", lambda *_args: move)
+        both = hints_for(practice, code, version)
+    if both is None:
+        return 0
+    m = Moment(practice.state, practice.learner, move, apply(practice.state, move))
+    for hint in both:
+        try:
+            check_hint(hint, m)
+        except AssertionError as error:
+            raise AssertionError(f"{hint.text!r} at {practice.state!r}: {error}") from None
+    return 1
+
+
+@pytest.mark.parametrize("game", GAMES, ids=_game_id)
+def test_every_hint_says_what_the_move_does(game):
+    """Both grades of the hint at each moment, against the engine's result of the move."""
+    checked = sum(_checked_hints(*moment) for moment in hint_moments(game))
+    assert checked >= 5, checked
+
+
+# --- the explanations ----------------------------------------------------------------------------
+EVENTS = "tutorials/wording/events.py"
+_CARD = r"(red|blue|green|white) \[(\d)\] [^()]+? \(([A-Z]\d+)\)"
+
+
+def _colour(name: str) -> Colour:
+    return Colour(name.lower())
+
+
+def _card_list(text: str) -> list[tuple[Colour, AttackKind, Position]]:
+    found = re.findall(_CARD, text, re.I)
+    assert found, text
+    return [(Colour(c.lower()), AttackKind(int(v)), _cell(p)) for c, v, p in found]
+
+
+def _sentences(text: str) -> list[tuple[str, dict[str, str]]]:
+    """Each sentence of an explanation with its message and placeholders: an explanation
+    may be two or three messages one after another."""
+    out, rest = [], text
+    while rest:
+        best = None
+        for message, shown, pattern in _event_messages():
+            m = pattern.match(rest)
+            # the longest sentence that fits; of two, the one with more words of its own
+            if m and (best is None or (m.end(), len(shown)) > (best[2].end(), len(best[1]))):
+                best = (message, shown, m)
+        assert best is not None, (text, rest)
+        out.append((best[0], best[2].groupdict()))
+        rest = rest[best[2].end():].lstrip()
+    return out
+
+
+@cache
+def _event_messages() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """(source message, English wording, its pattern up to the next sentence) of every
+    sentence events.py words: not the phrases (a card, a list) sentences are built from."""
+    out = []
+    for entry in source_messages(EVENTS):
+        sources = filter(None, (entry.msgid, entry.plural))
+        for message, shown in zip(sources, english_forms(entry), strict=True):
+            if len(re.findall(r"[A-Za-z]{2,}", re.sub(r"%\(\w+\)s", "", shown))) >= 2:
+                ahead = message_pattern(shown).pattern.removesuffix(r"\Z") + r"(?= |\Z)"
+                out.append((message, shown, re.compile(ahead, re.S)))
+    return tuple(out)
+
+
+class RoundJudge:
+    """What the engine says one round's Battle and Treasure Time did, step by step."""
+
+    def __init__(self, board: Board, seating, rules: RuleSet, battle, treasure) -> None:
+        self.board, self.seating, self.rules = board, seating, rules
+        self.battle, self.treasure = battle, treasure
+        cards = board.cards()
+        self.alive_before: dict[Position, set[Position]] = {}
+        alive = set(cards)
+        for turn in battle.turns:
+            self.alive_before[turn.position] = set(alive)
+            alive -= set(turn.removed)
+        assert alive == set(battle.board.cards()), "the steps' removals are not Battle Time's"
+        self.survivors = battle.board.cards()
+
+    def reach(self, pos: Position, kind: AttackKind) -> set[Position]:
+        geo = self.board.geometry
+        return set(geo.to_positions(geo.reach[int(kind)][geo.index[pos]]))
+
+    def targets(self, pos: Position) -> tuple[set[Position], set[Position]]:
+        """What the card at ``pos`` may remove when its turn comes, and the [0]s in range."""
+        card = self.board.at(pos).card
+        cards = self.board.cards()
+        others = {p for p in self.alive_before[pos] & self.reach(pos, card.kind)
+                  if cards[p].colour is not card.colour}
+        zeros = {p for p in others if cards[p].kind == AttackKind(0)}
+        return others - zeros, zeros
+
+
+def _check_battle(event, judge: RoundJudge, sentences) -> None:
+    p = event.params
+    cards = judge.board.cards()
+    pos = Position(*p["position"]) if "position" in p else None
+    for message, g in sentences:
+        if "acts and removes" in message:
+            named = _card_list(g["removed"])
+            hit, _zeros = judge.targets(pos)
+            assert {q for _c, _k, q in named} == hit, (g, hit)
+            for colour, kind, q in named:
+                assert cards[q] == AttackCard(colour, kind) and kind != AttackKind(0), (g, cards[q])
+        elif "no other player's card is in its range" in message:
+            assert judge.targets(pos) == (set(), set()), judge.targets(pos)
+        elif "are Hostage Gambits" in message or "is in range but can never be removed" in message:
+            assert set(_cells(g["pos"])) == judge.targets(pos)[1], (g, judge.targets(pos))
+        elif "was removed by the card at" in message:
+            by = _cell(g["by"])
+            assert pos not in judge.alive_before[pos] and pos in judge.alive_before.get(by, ()), g
+            assert pos in judge.targets(by)[0], g
+        elif "attacks nothing" in message or "it has no attack" in message:
+            assert cards[pos].kind in (AttackKind(0), AttackKind(5)), cards[pos]
+        elif "Still on the board" in message:
+            named = _card_list(g["cards"])
+            assert {q: AttackCard(c, k) for c, k, q in named} == judge.survivors, (g, judge.survivors)
+        elif "No attack card survived" in message:
+            assert not judge.survivors
+        elif "which has the same speed" in message:
+            _check_tie(pos, judge, g, message)
+
+
+def _check_tie(pos: Position, judge: RoundJudge, g, message) -> None:
+    card = judge.board.cards()[pos]
+    order = [t.position for t in judge.battle.turns]
+    seats = judge.seating.order()
+    colour = _colour(g["colour"])
+    assert colour is card.colour, g
+    for other_colour, kind, q in _card_list(g["cards"]):
+        assert kind == card.kind and other_colour is not colour and order.index(q) > order.index(pos), g
+        assert seats.index(colour) < seats.index(other_colour), (g, seats)
+    if "is the start player" in message:
+        assert judge.seating.start_player is colour, g
+
+
+def _counts(text: str) -> dict[Colour, int]:
+    return {Colour(c): int(n) for c, n in (item.rsplit(" ", 1) for item in _items(text))}
+
+
+def _check_treasure(event, judge: RoundJudge, sentences) -> None:
+    won = judge.treasure.winnings
+    order = list(judge.treasure.order)
+    for message, g in sentences:
+        colour = _colour(g["colour"]) if "colour" in g else None
+        if "wins the treasure card at" in message:
+            at = _cell(g["at"])
+            assert at in won[colour], (g, won)
+            if "card" in g:
+                (c, k, _q), = _card_list(g["card"] + f" ({g['at']})")
+                assert judge.survivors.get(at) == AttackCard(c, k) and c is colour, g
+        elif "so wins nothing this round" in message:
+            assert not won[colour] and all(c.colour is not colour for c in judge.survivors.values()), g
+        elif "wins them too" in message:
+            a, b = _cell(g["a"]), _cell(g["b"])
+            assert judge.survivors[a].colour is colour and judge.survivors[b].colour is colour, g
+            assert set(_cells(g["won"])) <= set(_between(judge.board, a, b)) & set(won[colour]), g
+        elif "do not sandwich anything" in message:
+            a, b = _cell(g["a"]), _cell(g["b"])
+            for q in _cells(g["at"]):
+                assert q in _between(judge.board, a, b) and judge.survivors[q].colour is not colour, g
+        elif "collects before them and has already taken it" in message:
+            winner = _colour(g["winner"])
+            assert order.index(winner) < order.index(colour), (g, order)
+            assert set(_cells(g["at"])) <= set(won[winner]), (g, won)
+        elif "already collected by an earlier player" in message:
+            assert judge.treasure.reading is Collection.SEQUENTIAL
+            for q in _cells(g["pos"]):
+                assert order.index(judge.survivors[q].colour) < order.index(Colour(event.params["colour"]))
+        elif "the cards won would be" in message:
+            _check_readings(judge, g, message)
+
+
+def _check_readings(judge: RoundJudge, g, message: str) -> None:
+    """"If …, the cards won would be: red 2, blue 1": the engine's winnings under that
+    other reading."""
+    if "judged at once instead" in message:
+        _check_other_reading(judge, g, Collection.SIMULTANEOUS)
+    elif "collected one after another instead" in message:
+        _check_other_reading(judge, g, Collection.SEQUENTIAL)
+    else:
+        assert "If it did" in message, message
+        assert _counts(g["other"]) == {c: len(ps) for c, ps in judge.treasure.gap_reading.items()}, g
+
+
+def _check_other_reading(judge: RoundJudge, g, reading: Collection) -> None:
+    assert judge.treasure.reading is not reading
+    other = collect_treasure(judge.battle.board, judge.seating, replace(judge.rules, collection=reading))
+    assert _counts(g["other"]) == {c: len(ps) for c, ps in other.winnings.items()}, (g, other.winnings)
+    assert {c: len(ps) for c, ps in other.winnings.items()} != {
+        c: len(ps) for c, ps in judge.treasure.winnings.items()}, "the reading changes nothing"
+
+
+def check_walkthrough(situation: Situation) -> int:
+    """Every explanation of every step of the analyzer's answer for ``situation`` is true of
+    the board before and after its step; returns how many were checked."""
+    walk = Walkthrough(situation)
+    sol = walk.solution
+    judge = None
+    if sol.battle is not None:
+        judge = RoundJudge(situation.board, situation.seating, situation.rules, sol.battle, sol.treasure)
+    checked = 0
+    for k, step in enumerate(walk.steps):
+        for event in walk.events_of(step):
+            check_event(event, judge, situation)
+            checked += 1
+        for row in walk.winnings(k):
+            assert [_cell(c) for c in row["cards"]] == list(sol.treasure.winnings[row["colour"]]), row
+    return checked
+
+
+def _check_bell(event, situation: Situation, sentences) -> None:
+    board, seating, rules = situation.board, situation.seating, situation.rules
+    rings = may_ring(board, seating, rules)
+    for message, g in sentences:
+        if message.startswith(("The bell may ring", "Dice Time is over")):
+            assert rings, g
+        if message.startswith(("Not yet", "Dice Time goes on")):
+            assert not rings, g
+        if "holds dice" in message and "line" in g:
+            line = _cells(g["line"])
+            assert tuple(line) in set(bell_lines(board)), g
+            assert all(board.at(p).dice is not None for p in line if board.at(p).treasure), g
+        if "has dice on %(held)s" in message:
+            line, held = _cells(g["line"]), set(_cells(g["held"]))
+            assert tuple(line) in set(bell_lines(board)), g
+            assert held == {p for p in line if board.at(p).dice is not None}, g
+        if "has placed all" in message or "nobody has placed all" in message:
+            _check_all_dice(board, g)
+        if "cards hold dice" in message:
+            assert int(g["count"]) == len(_cells(g["held"])) == len(board.dice()), g
+        if "needs dice on" in message and "line" in g:
+            _check_needed(board, seating, rules, _cells(g["line"]), int(g["needed"]))
+        if "no card holds dice so far" in message:
+            assert not board.dice()
+        if "has dice on any of its cards so far" in message:
+            assert not any(board.at(q).dice for line in bell_lines(board) for q in line), g
+        if "no line can" in message:
+            assert not bell_lines(board)
+
+
+def _check_all_dice(board: Board, g) -> None:
+    """VAR-3: "red has placed all 6 dice", or "nobody has …; red needs dice on 1 more card"."""
+    pairs = Counter(d.colour for d in board.dice().values())
+    cards = int(g["dice"]) // 2
+    if "needed" in g:
+        assert max(pairs.values(), default=0) == pairs[_colour(g["colour"])] == cards - int(g["needed"]), g
+    else:
+        assert pairs[_colour(g["colour"])] == cards, (g, pairs)
+
+
+def _check_needed(board: Board, seating, rules: RuleSet, line: list[Position], needed: int) -> None:
+    """"the closest line L needs dice on N more cards": dice on N more of L's cards let
+    Dice Time end, and no line gets there with N - 1."""
+    assert tuple(line) in set(bell_lines(board)), line
+
+    def with_dice(cells: list[Position], n: int) -> Board:
+        free = [p for p in cells if board.at(p).treasure is not None and board.at(p).occupant is None]
+        out = board
+        for p in free[:n]:
+            out = out.with_cell(p, cell_of(out.at(p).treasure, seating.start_player))
+        return out
+    assert may_ring(with_dice(line, needed), seating, rules), (line, needed)
+    for other in bell_lines(board):
+        assert not may_ring(with_dice(list(other), needed - 1), seating, rules), (other, needed)
+
+
+def check_event(event, judge: RoundJudge | None, situation: Situation | None) -> None:
+    """Fails unless the explanation of ``event`` states only what is true."""
+    with translation.override("en"):
+        text = explain(event).text
+    sentences = _sentences(text)
+    for message, _g in sentences:
+        assert not translated_everywhere(message), message
+    try:
+        if event.code.startswith("battle."):
+            _check_battle(event, judge, sentences)
+        elif event.code.startswith("treasure."):
+            _check_treasure(event, judge, sentences)
+        elif event.code.startswith("bell.") and situation is not None:
+            _check_bell(event, situation, sentences)
+    except AssertionError as error:
+        raise AssertionError(f"{text!r}: {error}") from None
+
+
+def _check_log_step(state, action, after) -> int:
+    """The game log's explanations of one step, against the states before and after it."""
+    checked = 0
+    record = after.last_round if after.last_round is not state.last_round else None
+    judge = RoundJudge(record.board, state.seating, state.rules, record.battle, record.treasure) \
+        if record is not None else None
+    if record is not None:
+        _analyzer_agrees(state, after)
+    for event in after.log:
+        check_event(event, judge, _bell_moment(state, action) if event.code.startswith("bell.") else None)
+        with translation.override("en"):
+            sentences = _sentences(explain(event).text)
+        for message, g in sentences:
+            if "becomes the start player" in message:
+                assert state.start_player is not after.start_player, (message, "no change")
+            for phrase, check in LOG_CHECKS.items():
+                if phrase in message:
+                    check(g, state, action, after)
+        checked += 1
+    return checked
+
+
+def round_situation(state, after) -> Situation:
+    """The round ``state`` -> ``after`` resolved, as the analyzer is asked about it: the board
+    Setting Time left, the seats, the rules, the deck and the cards won before."""
+    return Situation(after.last_round.board, state.seating, state.rules, len(state.deck),
+                     {p.colour: p.won for p in state.players if p.won})
+
+
+def _analyzer_agrees(state, after) -> None:
+    """The analyzer's answer for the round just played states what the game did: the
+    cards each player won and the end of the round, word for word."""
+    solution = Walkthrough(round_situation(state, after)).solution
+    for colour, won in solution.won_treasures().items():
+        assert after.player(colour).won == state.player(colour).won + tuple(won), colour
+    with translation.override("en"):
+        said = [explain(e).text for e in solution.round_end.events]
+        done = [explain(e).text for e in after.log if e.code.startswith("round.")]
+    assert said == done, (said, done)
+
+
+def _bell_moment(state, action) -> Situation:
+    """The board the bell was judged on: as it stood when the bell rang, or with the pair
+    that filled a line (STRAT-3)."""
+    board = state.board
+    if isinstance(action, Claim):
+        board = board.with_cell(action.position, cell_of(board.at(action.position).treasure, action.player))
+    return Situation(board, state.seating, state.rules)
+
+
+def _ended_by(g, state, action, after) -> None:
+    assert after.start_player is _colour(g["start"]) is action.player, (g, after.start_player)
+
+
+def _stays(g, state, action, after) -> None:
+    assert after.start_player is _colour(g["start"]) is state.start_player, g
+
+
+def _placed_last_starts(g, state, action, after) -> None:
+    assert after.start_player is action.player, (action, after.start_player)
+
+
+def _recycled(g, state, action, after) -> None:
+    colour = _colour(g["colour"])
+    hand = list(state.player(colour).hand)
+    if isinstance(action, PlaceAttackCard) and action.player is colour:
+        hand.remove(action.kind)  # the last card went down on this very move
+    assert not hand and len(state.player(colour).discard) == int(g["cards"]), (g, hand)
+    assert len(after.player(colour).hand) == int(g["cards"]), g
+
+
+def _now_holds(g, state, action, after) -> None:
+    ps = after.player(_colour(g["colour"]))
+    assert ps.dice == tuple(int(f) for f in g["faces"].split()), (g, ps.dice)
+    if "rerolled" in g:
+        assert sorted(int(f) for f in g["rerolled"].split()) == sorted(action.dice), (g, action)
+
+
+def _put_dice(g, state, action, after) -> None:
+    at = _cell(g["at"])
+    assert action == Claim(_colour(g["colour"]), at), (g, action)
+    assert state.board.at(at).treasure.faces == (int(g["low"]), int(g["high"])), g
+
+
+def _rolls(g, state, action, after) -> None:
+    for item in _items(g["rolls"]):
+        colour, *faces = item.split()
+        assert after.player(_colour(colour)).dice == tuple(int(f) for f in faces), (item, after.players)
+
+
+def _face_down(g, state, action, after) -> None:
+    at, colour = _cell(g["at"]), _colour(g["colour"])
+    assert state.board.at(at).dice is not None and state.board.at(at).dice.colour is colour, g
+    board = after.last_round.board if after.last_round is not state.last_round else after.board
+    assert board.at(at).card is not None and board.at(at).card.colour is colour, g
+
+
+def _sits_out(g, state, action, after) -> None:
+    colour = _colour(g["colour"])
+    assert action.player is colour and not may_ring(state.board, state.seating, state.rules), g
+    assert after.player(colour).false_bell or not any(p.false_bell for p in after.players), g
+
+
+def _refilled(g, state, action, after) -> None:
+    assert len(state.deck) - len(after.deck) == int(g["drawn"]), (g, len(state.deck), len(after.deck))
+
+
+def _rearranged(g, state, action, after) -> None:
+    rows = [r for r in after.board.rows if r]
+    assert (len(rows), max(len(r) for r in rows)) == (int(g["rows"]), int(g["columns"])), (g, after.board)
+    assert after.board.treasure_count() == int(g["cards"]), g
+
+
+def _next_round(g, state, action, after) -> None:
+    assert not after.is_over and after.board.treasure_count() == int(g["board_after"]), g
+
+
+def _game_over(g, state, action, after) -> None:
+    assert after.is_over and not after.deck and after.board.treasure_count() == int(g["board_after"]), g
+
+
+def _most_cards(g, state, action, after) -> None:
+    standings, winner = after.standings()
+    assert winner is _colour(g["winner"]) and standings[0].cards > standings[1].cards, (g, standings)
+
+
+def _more_doubles(g, state, action, after) -> None:
+    standings, winner = after.standings()
+    first, second = standings[0], standings[1]
+    assert winner is _colour(g["winner"]) and first.cards == second.cards, (g, standings)
+    assert first.doubles > second.doubles, (g, standings)
+
+
+def _tied(g, state, action, after) -> None:
+    standings, winner = after.standings()
+    tied = [s.player for s in standings if (s.cards, s.doubles) == (standings[0].cards, standings[0].doubles)]
+    assert winner is None and set(tied) == {_colour(c) for c in _items(g["players"])}, (g, standings)
+
+
+#: a phrase of a game-log sentence → what checks it against the states before and after the step
+LOG_CHECKS = {
+    "rings the bell: Dice Time is over": _ended_by,
+    "fills a line: Dice Time is over": _ended_by,
+    "stays the start player": _stays,
+    "Whoever placed the last of those dice": _placed_last_starts,
+    "takes back": _recycled,
+    "and now holds": _now_holds,
+    "on the treasure card at": _put_dice,
+    "everyone rolls:": _rolls,
+    "puts an attack card face down": _face_down,
+    "rings a false bell": _sits_out,
+    "refills the empty positions": _refilled,
+    "as close to a square as possible": _rearranged,
+    "the next round begins": _next_round,
+    "the game ends": _game_over,
+    "wins with the most treasure cards": _most_cards,
+    "level on cards, but with more doubles": _more_doubles,
+    "Still level on cards and doubles": _tied,
+}
+
+
+def analyzer_positions(game):
+    """The situations of ``game`` the analyzer could be asked about: each round's board as
+    Setting Time left it, and Dice Time boards holding dice (a sample spread over the game)."""
+    rounds, dice = [], []
+    for state, _action, after in _played(game):
+        if after.last_round is not state.last_round:
+            rounds.append(round_situation(state, after))
+        elif state.phase is Phase.DICE and state.board.dice():
+            dice.append(state.situation())
+    return rounds + dice[::max(1, len(dice) // MOMENTS_PER_GAME)]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=_game_id)
+def test_every_explanation_of_a_game_is_true(game):
+    """The game's log (what the practice page and its replay word), each round as the
+    analyzer explains it, and the analyzer's answer at Dice Time moments."""
+    checked = sum(_check_log_step(*step) for step in _played(game))
+    positions = analyzer_positions(game)
+    checked += sum(check_walkthrough(situation) for situation in positions)
+    assert len(positions) >= 20 and checked >= 100, (len(positions), checked)
+
+
+CASES = sorted((ROOT / "tests" / "cases").glob("*.json"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_every_explanation_of_a_shared_case_is_true(case):
+    data = json.loads(case.read_text(encoding="utf-8"))
+    situation = situation_from_json(data)
+    assert check_walkthrough(situation)
+
+
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
+@given(situations())
+def test_every_explanation_of_a_random_situation_is_true(situation):
+    """Any shape, holes, every rule set (the engine tests' strategy): the analyzer's answer."""
+    check_walkthrough(situation)
+
+
+def test_the_sample_holds_500_positions_in_each_mode():
+    """Hint moments and analyzer positions together: at least 500 in each mode."""
+    counted = Counter()
+    for game in GAMES:
+        mode = _rules(game[0]).mode
+        counted[mode] += sum(1 for _m in hint_moments(game)) + len(analyzer_positions(game))
+    assert min(counted[Mode.ACTION], counted[Mode.STRATEGY]) >= 500, counted
+
+
+def test_every_hint_sentence_has_its_check():
+    """A new hint sentence needs a check here before it can pass."""
+    for entry in source_messages(HINTS):
+        assert len([p for p in HINT_CHECKS if p in entry.msgid]) == 1, entry.msgid
+
+
+# --- fixed positions: the statements found false, and the test catching a false one --------------
+def _strategy_turn(rows: list[str], dice: tuple[int, ...], start: Colour):
+    """Strategy-mode Dice Time of red and blue on ``rows``, red on turn holding ``dice``."""
+    state = new_game((R, B), rules=RuleSet(mode=Mode.STRATEGY), seed=1, start_player=start)
+    state = apply(state, RingStartBell(start))
+    players = tuple(replace(p, dice=dice if p.colour is R else p.dice) for p in state.players)
+    return replace(state, board=Board.parse(rows), players=players, turn=R)
+
+
+def _moment(state, move) -> Moment:
+    return Moment(state, move.player, move, apply(state, move))
+
+
+@pytest.mark.parametrize("start, says", [(R, "you stay the start player"),
+                                         (B, "you become the start player")])
+def test_filling_a_line_tells_the_start_player_they_stay(start, says):
+    """The learner review heard "you become the start player" said to the start player."""
+    state = _strategy_turn(["11:R 12:R 13", "14 15 16", "22 23 24"], (1, 3), start)
+    move = Claim(R, Position(0, 2))
+    with translation.override("en"):
+        _look, claim = _claim(SeatFacts(state, R), move)
+    assert says in claim.text, claim.text
+    check_hint(claim, _moment(state, move))
+    # and the game's log of that claim ("… is now the start player")
+    assert _check_log_step(state, move, apply(state, move))
+
+
+def test_a_hit_hint_promises_no_hostage_gambit_gone():
+    """Blue's face-down card on B1 is a [0]: the learner cannot know, and it will not go."""
+    state = setting_time(["11:R 12:b0 13 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    move = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
+    with translation.override("en"):
+        _look, place = _place(SeatFacts(state, R), move)
+    check_hint(place, _moment(state, move))
+
+
+@pytest.mark.parametrize("rows, says", [
+    (["11:R 12", "13 14"], "holds 3 treasure cards"),  # no line at all: the bell never rings
+    (["11 12 13", "14:R"], "has dice on any of its cards"),  # A2 lies on no line of 3 cards
+])
+def test_dice_off_every_line_are_not_called_no_dice(rows, says):
+    """User-built boards may have any shape (INT-5): dice can lie where no line counts them."""
+    for rules in (RuleSet(), RuleSet(mode=Mode.STRATEGY)):
+        situation = Situation(Board.parse(rows), Seating((R, B, G), R), rules)
+        assert check_walkthrough(situation)
+        with translation.override("en"):
+            text = explain(Walkthrough(situation).solution.bell.event).text
+        assert says in text and "no card holds dice" not in text, text
+
+
+def test_a_false_statement_is_caught():
+    """The checks themselves: each wrong sentence below, built by hand, must fail."""
+    state = _strategy_turn(["11:R 12:R 13", "14 15 16", "22 23 24"], (1, 3), R)
+    moment = _moment(state, Claim(R, Position(0, 2)))
+    wrong = [
+        "Claim C1 (1 and 3): it fills the line A1, B1 and C1, so Dice Time ends at once and you "
+        "become the start player.",  # red already is the start player
+        "Claim C1 (1 and 3): it fills the line A1, A2 and A3, so Dice Time ends at once and you "
+        "stay the start player.",  # not that line
+        "Claim C1 (1 and 4): it is a double, and doubles decide between players who end with "
+        "equal cards.",  # neither those faces nor a double
+    ]
+    for text in wrong:
+        with pytest.raises(AssertionError):
+            check_hint(Hint(2, text, ("STRAT-3",)), moment)
+    hostage = setting_time(["11:R 12:b0 13 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    move = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
+    with pytest.raises(AssertionError):
+        check_hint(Hint(2, "Put [2] Broadside on A1: its range covers the other players' dice or cards "
+                           "on B1, and it removes them when it acts while still on the board.",
+                        ("BAT-4",)), _moment(hostage, move))
+    # an explanation that lists a [0] among the removed cards
+    board = Board.parse(["11:r2 12:b0 13:b1 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
+    situation = Situation(board, Seating((R, B, G), R), RuleSet())
+    walk = Walkthrough(situation)
+    judge = RoundJudge(board, situation.seating, situation.rules, walk.solution.battle,
+                       walk.solution.treasure)
+    act = next(t.event for t in walk.solution.battle.turns if t.event.code == "battle.act"
+               and t.event.params["removed"])
+    forged = Event("battle.act", "BAT-4", {**act.params, "removed": [[0, 1], *act.params["removed"]],
+                                           "removed_cards": ["b0", *act.params["removed_cards"]]})
+    check_event(act, judge, situation)
+    with pytest.raises(AssertionError):
+        check_event(forged, judge, situation)
