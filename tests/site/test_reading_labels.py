@@ -96,6 +96,8 @@ REARRANGED = "Rbg_11r1.12.13.14-15.16.22.23-24.25.26.33-34.35.36.44_d0"  # 15 ca
 ANALYZER_CASES = (
     (SHORT_DIAGONAL + "_rs", "INT-3", False),
     (SHORT_DIAGONAL, "INT-3", False),
+    # not over yet: the closest line named is the short diagonal, one card short
+    (SHORT_DIAGONAL.replace("33R", "33") + "_rs", "INT-3", False),
     (SEQUENTIAL, "INT-1", False),
     (SEQUENTIAL + "_ri", "INT-1", True),
     (GAP, "INT-2", False),
