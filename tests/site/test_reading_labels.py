@@ -77,8 +77,8 @@ WHERE: dict[str, dict[str, bool | str]] = {
                           "to the rules page"},
     "INT-8": {"sheets": True, "game": True, "analyzer": _ANALYZER_ONLY_JUDGES,
               "steps": _ANALYZER_ONLY_JUDGES,
-              "hints": "hints are given in strategy mode only, where a re-roll with no pair to place "
-                       "is simply the turn STRAT-2 offers",
+              "hints": "a re-roll hint says which dice to keep for a card (STRAT-2); it never rests "
+                       "on whether a pass is forced",
               "boards": _BOARDS_NO_DICE_TIME_DEADLOCK,
               "comes_up": "the rule it rests on (DICE-3, STRAT-2) is read aloud"},
 }
@@ -282,8 +282,8 @@ def test_sheet_dice_time_sentences_label_the_short_diagonals(name):
 
 # --- the practice game's own explanations (Dice Time) ------------------------------------------
 def _game_events():
-    """Engine events of real games: a 2-player Dice Time where both ring falsely (INT-7),
-    random action-mode games (INT-8 re-rolls, INT-6 deadlocks) and strategy-mode re-rolls."""
+    """Engine events of real games: a 2-player Dice Time where both ring falsely (INT-7), and
+    random games in both modes (re-rolls with and without INT-8, INT-6 deadlocks)."""
     seen: dict[tuple[str, str | None, str], object] = {}
 
     def keep(events):
@@ -314,8 +314,7 @@ def game_events():
                                           ("dice.roll", "INT-8")])
 def test_game_explanations_label_the_reading(game_events, lang, code, clause):
     assert WHERE[clause]["game"] is True
-    events = [e for (c, i, _cl), e in game_events.items() if c == code and i == clause
-              and (code != "dice.roll" or e.clause == "DICE-3")]
+    events = [e for (c, i, _cl), e in game_events.items() if c == code and i == clause]
     assert events, (code, clause)
     with translation.override(lang):
         for event in events:
@@ -323,10 +322,13 @@ def test_game_explanations_label_the_reading(game_events, lang, code, clause):
             assert_labelled(visible(html), clause, where=code)
 
 
-def test_strategy_re_roll_carries_no_reading(game_events):
-    """A strategy-mode turn is a re-roll or a placement (STRAT-2): re-rolling with no pair to
-    place is the rule itself, so the INT-8 note would teach nothing."""
-    rolls = [e for (c, i, cl), e in game_events.items() if c == "dice.roll" and cl == "STRAT-2"
-             and i == "INT-8"]
-    assert rolls
-    assert all(explain(e).interpretation is None for e in rolls)
+@pytest.mark.parametrize("mode", ["DICE-3", "STRAT-2"])
+def test_only_a_re_roll_with_no_pair_that_fits_carries_the_reading(game_events, mode):
+    """INT-8 labels a re-roll made because no pair fitted any free card; an ordinary re-roll
+    (a pair would have fitted) teaches nothing about it and carries no note."""
+    rolls = [e for (c, _i, cl), e in game_events.items() if c == "dice.roll" and cl == mode]
+    fruitless = [e for e in rolls if e.interpretation == "INT-8"]
+    ordinary = [e for e in rolls if e.interpretation is None]
+    assert fruitless and ordinary, mode
+    assert all(explain(e).interpretation == "INT-8" for e in fruitless)
+    assert all(explain(e).interpretation is None and "INT-8" not in explain(e).cited for e in ordinary)

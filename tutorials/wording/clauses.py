@@ -85,9 +85,9 @@ CLAUSES = {
                "player stays. The official rules do not cover this."),
     "INT-7": _("Reading used here: if every player has rung a false bell, the penalties are lifted. The "
                "official rules do not cover this."),
-    "INT-8": _("Reading used here: a player whose dice fit no free card simply re-rolls and is never forced "
-               "to pass. The official rules imply this (re-roll as often as you like in action mode; a "
-               "strategy-mode turn is a re-roll or a placement) without saying it outright."),
+    "INT-8": _("Reading used here: a player who cannot claim a card simply re-rolls; nothing forces a pass. "
+               "The official rules imply this without saying it outright: in action mode you may re-roll "
+               "as often as you like, and a strategy-mode turn is a re-roll or a placement."),
 }
 
 

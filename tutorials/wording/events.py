@@ -145,13 +145,10 @@ def short_line(board: Board, line: Iterable[Iterable[int]]) -> bool:
 def _reading_of(event: Event, board: Board | None) -> str | None:
     """The reading the sentence depends on. The engine names a reading where it changed
     the answer; a sentence that names a short line as *the* line depends on INT-3 even
-    when another full line would have decided alike. A strategy-mode re-roll with no pair
-    to place is the turn STRAT-2 offers, so INT-8 teaches nothing there."""
+    when another full line would have decided alike."""
     line = event.params.get("line") if event.code.startswith("bell.") else None
     if event.interpretation is None and line and board is not None and short_line(board, line):
         return "INT-3"
-    if event.interpretation == "INT-8" and event.clause == "STRAT-2":
-        return None
     return event.interpretation
 
 
