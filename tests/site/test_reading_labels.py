@@ -167,8 +167,8 @@ def test_analyzer_steps_label_the_reading(client, lang, pos, clause, other):
     html = client.get(f"/{lang}/analyze/", {"pos": pos, "view": "explain", "step": last}).content.decode()
     with translation.override(lang):
         assert any(e.interpretation == clause for e in walk.explanations(last)), (pos, clause)
-        start = html.index('id="analyzer-stage"')
-        assert_labelled(visible(html[start:]), clause, other=other, where=f"steps {pos}")
+        stage = html[html.index('id="analyzer-stage"'):html.index('id="answers-title"')]
+        assert_labelled(visible(stage), clause, other=other, where=f"steps {pos}")
 
 
 @pytest.mark.django_db
