@@ -66,9 +66,10 @@ CLAUSES = {
     "VAR-2": _("Play without the %(scouts)s [5] cards."),
     "VAR-3": _("The bell may ring once some player has placed all their dice."),
     "VAR-4": _("The bell may ring once %(bell_cards)s cards anywhere hold dice."),
-    "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
-               "each player's cards leave the board before the next player looks for sandwiches. By the "
-               "other reading, every sandwich is judged on the board as Battle Time left it."),
+    "INT-1": _("Reading used here: players collect treasure one after another, clockwise from the start "
+               "player, and each player's cards leave the board before the next player looks for "
+               "sandwiches. By the other reading, every sandwich is judged on the board as Battle Time "
+               "left it."),
     "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich. The "
                "official rules do not say; under the other reading a gap would break it."),
     "INT-3": _("Reading used here: the lines that let the bell ring (action mode) or end Dice Time "
