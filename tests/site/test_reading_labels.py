@@ -57,8 +57,7 @@ WHERE: dict[str, dict[str, bool | str]] = {
               "boards": "the treasure boards' examples (RULES.md EX-*) have no empty position",
               "game": _GAME_SHOWS_THE_WALK},
     "INT-3": {"analyzer": True, "steps": True, "hints": True, "boards": True, "comes_up": True,
-              "sheets": True,
-              "game": "a game's log says who filled a line or rang (dice.end), never which line"},
+              "sheets": True, "game": True},
     "INT-4": {"analyzer": True, "steps": True, "sheets": True, "hints": _HINTS_ARE_MOVES,
               "boards": _BOARDS_STOP, "comes_up": "no card covers the end check (END-1 is read aloud)",
               "game": _GAME_SHOWS_THE_WALK},
@@ -283,7 +282,8 @@ def test_sheet_dice_time_sentences_label_the_short_diagonals(name):
 # --- the practice game's own explanations (Dice Time) ------------------------------------------
 def _game_events():
     """Engine events of real games: a 2-player Dice Time where both ring falsely (INT-7), and
-    random games in both modes (re-rolls with and without INT-8, INT-6 deadlocks)."""
+    random games in both modes (a short diagonal ending Dice Time, re-rolls with and without
+    INT-8, INT-6 deadlocks)."""
     seen: dict[tuple[str, str | None, str], object] = {}
 
     def keep(events):
@@ -310,8 +310,8 @@ def game_events():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("code, clause", [("dice.stuck", "INT-6"), ("dice.penalties_lifted", "INT-7"),
-                                          ("dice.roll", "INT-8")])
+@pytest.mark.parametrize("code, clause", [("bell.line", "INT-3"), ("dice.stuck", "INT-6"),
+                                          ("dice.penalties_lifted", "INT-7"), ("dice.roll", "INT-8")])
 def test_game_explanations_label_the_reading(game_events, lang, code, clause):
     assert WHERE[clause]["game"] is True
     events = [e for (c, i, _cl), e in game_events.items() if c == code and i == clause]
