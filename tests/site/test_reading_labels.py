@@ -172,6 +172,19 @@ def test_analyzer_steps_label_the_reading(client, lang, pos, clause, other):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("rules", ["_rs", ""])
+def test_a_whole_row_ends_dice_time_without_a_reading(client, lang, rules):
+    """The control: a full row (strategy mode) or three cards of it (action mode) need no
+    reading, so the answer names none."""
+    pos = "Rbg_11R.12G.13B.14R-15.16.22.23-24.25.26.33-34.35.36.44" + rules
+    answers = visible(_answers(client.get(f"/{lang}/analyze/", {"pos": pos}).content.decode()))
+    with translation.override(lang):
+        assert ("STRAT-3" if rules else "DICE-4") in answers
+        assert "INT-3" not in answers and reading_label("INT-3") not in answers
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
 def test_choosing_the_other_collection_says_the_answer_changed_with_it(client, lang):
     """Both readings change this answer: the box says which reading the answer used."""
     ours = visible(_answers(client.get(f"/{lang}/analyze/", {"pos": SEQUENTIAL}).content.decode()))
