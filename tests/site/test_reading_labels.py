@@ -23,7 +23,7 @@ from captain.rules.game import Claim, RingBell, RingStartBell, apply, new_game
 from captain.rules.sim.simulate import POLICIES, play_game
 from tutorials.play.hints import SeatFacts, _claim
 from tutorials.sheets.render import sheet_html
-from tutorials.sheets.content import PHASES, STRATEGY
+from tutorials.sheets.content import PHASES, STRATEGY, context_for
 from tutorials.tutorial.boards import DiceBoard
 from tutorials.tutorial.comes_up import CARDS
 from tutorials.walkthrough import Walkthrough
@@ -274,6 +274,17 @@ def test_rules_sheet_lists_every_reading_with_its_label(lang):
         for clause in INT:
             assert WHERE[clause]["sheets"] is True
             assert f"{clause} {clause_summary(clause, in_section=True)}" in html, clause
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_teach_sheet_prints_each_reading_card_with_its_clause(lang):
+    html = visible(sheet_html("teach", lang))
+    with translation.override(lang):
+        cards = [c for c in context_for("teach")["comes_up"] if c.reading]
+        assert cards
+        for card in cards:
+            assert f"{card.title} {card.clause}" in html, card.clause
+            assert visible(card.say()) in html, card.clause
 
 
 @pytest.mark.xfail(strict=True, reason="tutorials/sheets/content.py PHASES (Dice Time) and STRATEGY "
