@@ -135,8 +135,8 @@ def sentences(*parts: str) -> str:
 def short_line(board: Board, line: Iterable[Iterable[int]]) -> bool:
     """True when ``line`` (positions of one row, column or diagonal of ``board``) does not
     span the whole grid — a 3-card diagonal on 4×4, the short last row of a rearranged
-    grid: it counts as a line for the bell
-    (DICE-4) and for the end of Dice Time (STRAT-3) only by this site's reading (INT-3)."""
+    grid: it counts as a line for the bell (DICE-4) and for the end of Dice Time (STRAT-3)
+    only by this site's reading (INT-3)."""
     g = board.geometry
     cells = {tuple(p) for p in line}
     return any(cells <= set(whole) and not full for whole, full in zip(g.lines, g.full_lines, strict=True))
