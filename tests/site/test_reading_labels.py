@@ -22,8 +22,8 @@ from captain.rules import Colour, Mode, RuleSet, notation
 from captain.rules.game import Claim, RingBell, RingStartBell, apply, new_game
 from captain.rules.sim.simulate import POLICIES, play_game
 from tutorials.play.hints import SeatFacts, _claim
-from tutorials.sheets.render import sheet_html
-from tutorials.sheets.content import PHASES, STRATEGY, context_for
+from tutorials.sheets.content import PHASES, STRATEGY, context_for, position_context
+from tutorials.sheets.render import PAPERS, sheet_html
 from tutorials.tutorial.boards import DiceBoard
 from tutorials.tutorial.comes_up import CARDS
 from tutorials.walkthrough import Walkthrough
@@ -285,6 +285,19 @@ def test_teach_sheet_prints_each_reading_card_with_its_clause(lang):
         for card in cards:
             assert f"{card.title} {card.clause}" in html, card.clause
             assert visible(card.say()) in html, card.clause
+
+
+@pytest.mark.xfail(strict=True, reason="templates/sheets/_explanations.html prints each step's clause "
+                                       "ids but not the reading's label (ex.interpretation_title)")
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("pos, clause, other", ANALYZER_CASES)
+def test_position_sheet_labels_the_reading(lang, pos, clause, other):
+    situation = notation.parse(pos)
+    with translation.override(lang):
+        html = render_to_string("sheets/position.html", {
+            **position_context(situation), "paper": PAPERS["a4"], "lang": lang,
+            "share_url": "https://example.org/", "qr_svg": ""})
+        assert_labelled(visible(html), clause, other=other, where=f"position sheet {pos}")
 
 
 @pytest.mark.xfail(strict=True, reason="tutorials/sheets/content.py PHASES (Dice Time) and STRATEGY "
