@@ -21,13 +21,14 @@ from django.utils import translation
 from captain.rules import Colour, Mode, RuleSet, notation
 from captain.rules.game import Claim, RingBell, RingStartBell, apply, new_game
 from captain.rules.sim.simulate import POLICIES, play_game
+from tutorials.analyzer.page import AnalyzerPage
 from tutorials.play.hints import SeatFacts, _claim
 from tutorials.sheets.content import PHASES, STRATEGY, context_for, position_context
 from tutorials.sheets.render import PAPERS, sheet_html
 from tutorials.tutorial.boards import DiceBoard
 from tutorials.tutorial.comes_up import CARDS
 from tutorials.walkthrough import Walkthrough
-from tutorials.wording.clauses import CLAUSES, READING_WORD, clause_summary, reading_label
+from tutorials.wording.clauses import CLAUSES, OTHER_READINGS, READING_WORD, clause_summary, reading_label
 from tutorials.wording.events import explain
 from tutorials.wording.facts import facts
 
@@ -181,6 +182,14 @@ def test_a_whole_row_ends_dice_time_without_a_reading(client, lang, rules):
     with translation.override(lang):
         assert ("STRAT-3" if rules else "DICE-4") in answers
         assert "INT-3" not in answers and reading_label("INT-3") not in answers
+
+
+def test_only_int_1_has_an_other_reading_to_choose():
+    """The analyzer lets a user choose INT-1's other reading and no other; a reading that
+    becomes selectable needs its own label in OTHER_READINGS (and a case above)."""
+    page = AnalyzerPage.build(notation.parse(SEQUENTIAL))
+    chosen = {t["clause"] for t in page.rule_toggles() if t["clause"].startswith("INT-")}
+    assert chosen == set(OTHER_READINGS) == {"INT-1"}
 
 
 @pytest.mark.django_db
