@@ -115,3 +115,22 @@ def test_japanese_explanations_have_no_latin_spaces_between_words(instances, cod
     with translation.override("ja"):
         text = explain(instances[code]).text
     assert not re.search(rf"{_KANA_OR_KANJI} +(?:{_KANA_OR_KANJI}|\d)", text), (code, text)
+
+
+@pytest.mark.parametrize("pos, pronoun", [("Rb_11r1.12.13r2", "wins it too"),
+                                          ("Rb_11r1.12.13.14r2", "wins them too")])
+def test_a_sandwich_of_one_card_says_it(pos, pronoun):
+    """"sandwich B2: Red wins them too" read wrong for a single card."""
+    [won] = [e for e in solve(notation.parse(pos)).events if e.code == "treasure.sandwich"]
+    with translation.override("en"):
+        assert explain(won).text.endswith(f"Red {pronoun}."), explain(won).text
+
+
+@pytest.mark.parametrize("pos, verb", [("rBgw_11w1.12.13-14.15b1.16-22.23.24", "which has"),
+                                       ("rBgw_11w1.12.13r1-14.15b1.16-22.23.24", "which have")])
+def test_cards_of_equal_speed_agree_with_their_number(pos, verb):
+    """Blue's [1] acts before one or two other [1] cards it removes (BAT-2)."""
+    [act] = [e for e in solve(notation.parse(pos)).events if e.code == "battle.act"]
+    with translation.override("en"):
+        text = explain(act).text
+    assert f"{verb} the same speed" in text, text

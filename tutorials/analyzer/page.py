@@ -28,7 +28,8 @@ from tutorials.http.links import analyzer_url
 from tutorials.http.numbers import query_number
 from tutorials.http.positions import position_arg
 from tutorials.walkthrough import StepNav, Walkthrough
-from tutorials.wording.events import explain, list_join
+from tutorials.wording.clauses import reading_label
+from tutorials.wording.events import Explanation, explain, list_join
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
 
@@ -94,6 +95,12 @@ def _readable(prev: str, code: str) -> str:
     except RulesError:
         return ""
     return "" if before == code else before
+
+
+def _changed(order, other, winnings) -> list[dict]:
+    """The players whose winnings differ under another reading: name, count under it and now."""
+    return [{"name": COLOUR_NAMES[c], "colour": c, "count": len(other[c]), "now": len(winnings[c])}
+            for c in order if set(other[c]) != set(winnings[c])]
 
 
 def _chip(url: str, label: object, *, focus_id: str, active: bool = False, css: str = "", key: str = "",
@@ -392,9 +399,11 @@ class AnalyzerPage:
         return self.walk.solution.bell
 
     @property
-    def bell_text(self) -> str:
+    def bell_explanation(self) -> Explanation | None:
+        """The bell's answer (or, in strategy mode, whether Dice Time is over), worded as in
+        the step view: with the reading its line depends on (INT-3)."""
         bell = self.bell()
-        return explain(bell.event).text if bell else ""
+        return explain(bell.event, self.situation.board) if bell else None
 
     def round_end(self):
         return self.walk.solution.round_end
@@ -409,9 +418,25 @@ class AnalyzerPage:
         treasure = self.walk.solution.treasure
         if treasure is None or treasure.other_reading is None:
             return None
-        other, winnings = treasure.other_reading, treasure.winnings
-        return [{"name": COLOUR_NAMES[c], "colour": c, "count": len(other[c]), "now": len(winnings[c])}
-                for c in treasure.order if set(other[c]) != set(winnings[c])]
+        return _changed(treasure.order, treasure.other_reading, treasure.winnings)
+
+    @property
+    def chose_other_collection(self) -> bool:
+        """The user chose INT-1's other reading ("judge all sandwiches at once")."""
+        return self.situation.rules.collection is Collection.SIMULTANEOUS
+
+    @property
+    def collection_label(self) -> str:
+        """The INT-1 reading this answer used, labelled as this site's or as the other one."""
+        return reading_label("INT-1", other=self.chose_other_collection)
+
+    def gap_reading(self):
+        """INT-2's other reading (a gap breaks a sandwich), when it changes the answer: the
+        players it changes."""
+        treasure = self.walk.solution.treasure
+        if treasure is None or treasure.gap_reading is None:
+            return None
+        return _changed(treasure.order, treasure.gap_reading, treasure.winnings)
 
     @property
     def offers_what_ifs(self) -> bool:

@@ -195,13 +195,14 @@ class Walkthrough:
 
     def current(self, k: int) -> list[Explanation]:
         """Explanations of step ``k`` alone (shown right under the board and step buttons)."""
-        return [explain(e) for e in self.events_of(self.steps[self.clamp(k)])] if self.steps else []
+        board = self.situation.board
+        return [explain(e, board) for e in self.events_of(self.steps[self.clamp(k)])] if self.steps else []
 
     def explanations(self, k: int, first: int = 0) -> list[Explanation]:
         """Explanations of steps ``first..k``, in order (none when ``k < first``)."""
         out: list[Explanation] = []
         for step in self.steps[first: self.clamp(k) + 1] if k >= first else ():
-            out += [explain(e) for e in self.events_of(step)]
+            out += [explain(e, self.situation.board) for e in self.events_of(step)]
         return out
 
     def events_of(self, step: Step):
@@ -222,7 +223,8 @@ class Walkthrough:
             events = []
             if sol.treasure:
                 events += [e for e in sol.treasure.events
-                           if e.code in ("treasure.reading_matters", "treasure.discard")]
+                           if e.code in ("treasure.reading_matters", "treasure.gap_matters",
+                                         "treasure.discard")]
             if sol.round_end:
                 events += list(sol.round_end.events)
             return events

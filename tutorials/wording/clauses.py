@@ -6,6 +6,7 @@ Every explanation shows its clause id; hovering or focusing it shows this text.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tutorials.wording.facts import facts
 
@@ -66,14 +67,17 @@ CLAUSES = {
     "VAR-3": _("The bell may ring once some player has placed all their dice."),
     "VAR-4": _("The bell may ring once %(bell_cards)s cards anywhere hold dice. Only the condition "
                "changes: the false bell (DICE-6) came in with the current rules and still applies."),
-    "INT-1": _("Reading used here: players collect treasure one after another from the start player, and "
-               "each player's cards leave the board before the next player looks for sandwiches. By the "
-               "other reading, every sandwich is judged on the board as Battle Time left it."),
+    "INT-1": _("Reading used here: players collect treasure one after another, clockwise from the start "
+               "player, and each player's cards leave the board before the next player looks for "
+               "sandwiches. By the other reading, every sandwich is judged on the board as Battle Time "
+               "left it."),
     "INT-2": _("Reading used here: an empty position between two cards does not break a sandwich. The "
                "official rules do not say; under the other reading a gap would break it."),
-    "INT-3": _("Reading used here: bell lines are rows, columns and diagonals with at least %(bell_cards)s "
-               "treasure cards, so %(bell_cards)s-card diagonals count, as in the official read-aloud "
-               "example. The other reading counts only lines across the whole grid."),
+    "INT-3": _("Reading used here: the lines that let the bell ring (action mode) or end Dice Time "
+               "(strategy mode) are the rows, columns and diagonals with at least %(bell_cards)s treasure "
+               "cards, so %(bell_cards)s-card diagonals count. The official read-aloud example rings the "
+               "bell on such a diagonal; strategy mode is read the same way. The other reading counts "
+               "only lines across the whole grid."),
     "INT-4": _("Reading used here: the game ends at %(end_at)s or fewer cards; one line of the official "
                "text says play goes on with %(end_at)s."),
     "INT-5": _("Reading used here: the cards are laid top to bottom in rows as long as the square root of "
@@ -84,8 +88,31 @@ CLAUSES = {
     "INT-7": _("Reading used here: if every player has rung a false bell, the penalties are lifted. The "
                "official rules do not cover this."),
     "INT-8": _("Reading used here: a player who cannot claim a card simply re-rolls; nothing forces a pass. "
-               "The official rules do not cover this."),
+               "The official rules imply this without saying it outright: in action mode you may re-roll "
+               "as often as you like, and a strategy-mode turn is a re-roll or a placement."),
 }
+
+
+#: The other reading of a clause, for positions judged by it (the analyzer's "judge all
+#: sandwiches at once" is INT-1's); it names itself as not this site's own.
+OTHER_READINGS = {
+    "INT-1": _("Other reading, chosen for this position: every sandwich is judged on the board as Battle "
+               "Time left it, and the start player's priority only settles cards claimed twice. This "
+               "site's own reading has players collect one after another from the start player."),
+}
+
+
+#: The word every reading's label and every sentence that rests on a reading uses for it
+#: (「解釈」, „Auslegung"), so a reader can tell the site's readings from the official rules.
+READING_WORD = pgettext_lazy("a reading of an unclear rule, as the INT clauses name it", "reading")
+
+
+def reading_label(clause: str, *, other: bool = False) -> str:
+    """The label of an INT clause where a sentence depends on it: this site's reading
+    (:func:`clause_summary`), or with ``other`` the other reading the position uses."""
+    if other and clause in OTHER_READINGS:
+        return str(OTHER_READINGS[clause])
+    return clause_summary(clause)
 
 
 #: Away from its own section of the rules page, a clause of strategy mode, a variant or the

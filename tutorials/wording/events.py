@@ -16,9 +16,9 @@ from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 from django.utils.translation import pgettext_lazy
 
-from captain.rules import AttackKind, Colour, Event
+from captain.rules import AttackKind, Board, Colour, Event
 
-from tutorials.wording.clauses import clause_summary
+from tutorials.wording.clauses import reading_label
 from tutorials.wording.facts import FACTS
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
@@ -34,6 +34,9 @@ class Explanation:
     #: further clauses the sentence relies on: BAT-2 when it says why a card of equal
     #: speed went first
     also: tuple[str, ...] = ()
+    #: the position is judged by the other reading of :attr:`interpretation` (the
+    #: analyzer's "judge all sandwiches at once", INT-1), not by this site's own
+    other_reading: bool = False
 
     @property
     def cited(self) -> tuple[str, ...]:
@@ -43,7 +46,9 @@ class Explanation:
 
     @property
     def interpretation_title(self) -> str:
-        return clause_summary(self.interpretation) if self.interpretation else ""
+        """The reading's label: this site's reading, or the other one where the position
+        uses that (:func:`~tutorials.wording.clauses.reading_label`)."""
+        return reading_label(self.interpretation, other=self.other_reading) if self.interpretation else ""
 
 
 def positions(ps: Iterable[Iterable[int]]) -> str:
@@ -127,13 +132,37 @@ def sentences(*parts: str) -> str:
     return out
 
 
-def explain(event: Event) -> Explanation:
-    """Word one engine event. Unknown codes raise ``KeyError`` (a test covers all codes)."""
+def short_line(board: Board, line: Iterable[Iterable[int]]) -> bool:
+    """True when ``line`` (positions of one row, column or diagonal of ``board``) does not
+    span the whole grid — a 3-card diagonal on 4×4, the short last row of a rearranged
+    grid: it counts as a line for the bell (DICE-4) and for the end of Dice Time (STRAT-3)
+    only by this site's reading (INT-3)."""
+    g = board.geometry
+    cells = {tuple(p) for p in line}
+    return any(cells <= set(whole) and not full for whole, full in zip(g.lines, g.full_lines, strict=True))
+
+
+def _reading_of(event: Event, board: Board | None) -> str | None:
+    """The reading the sentence depends on. The engine names a reading where it changed
+    the answer; a sentence that names a short line as *the* line depends on INT-3 even
+    when another full line would have decided alike."""
+    line = event.params.get("line") if event.code.startswith("bell.") else None
+    if event.interpretation is None and line and board is not None and short_line(board, line):
+        return "INT-3"
+    return event.interpretation
+
+
+def explain(event: Event, board: Board | None = None) -> Explanation:
+    """Word one engine event. Unknown codes raise ``KeyError`` (a test covers all codes).
+    ``board``, the position the event judged, lets a bell sentence name the reading its
+    line depends on (:func:`short_line`)."""
     p = event.params
     worder = _STRATEGY_WORDERS.get(event.code) if event.clause == "STRAT-3" else None
     text = capfirst((worder or _WORDERS[event.code])(p))
     also = ("BAT-2",) if p.get("went_before") and p.get("order_clause") == "BAT-2" else ()
-    return Explanation(event.code, text, event.clause, event.interpretation, also)
+    reading = _reading_of(event, board)
+    other = reading == "INT-1" and p.get("reading", "sequential") != "sequential"
+    return Explanation(event.code, text, event.clause, reading, also, other)
 
 
 def _battle_reveal(p) -> str:
@@ -148,10 +177,14 @@ def _tie(p) -> str:
         args = {"cards": list_join(card_at(o["card"], o["position"], "after preposition") for o in ahead),
                 "colour": colour_name(p["colour"])}
         if ahead[0]["reason"] == "start-player":
-            return _("It acts before %(cards)s, which has the same speed, because "
-                     "%(colour)s is the start player.") % args
-        return _("It acts before %(cards)s, which has the same speed, because "
-                 "%(colour)s sits earlier clockwise from the start player.") % args
+            return ngettext("It acts before %(cards)s, which has the same speed, because "
+                            "%(colour)s is the start player.",
+                            "It acts before %(cards)s, which have the same speed, because "
+                            "%(colour)s is the start player.", len(ahead)) % args
+        return ngettext("It acts before %(cards)s, which has the same speed, because "
+                        "%(colour)s sits earlier clockwise from the start player.",
+                        "It acts before %(cards)s, which have the same speed, because "
+                        "%(colour)s sits earlier clockwise from the start player.", len(ahead)) % args
     return ""
 
 
@@ -207,7 +240,9 @@ def _treasure_none(p) -> str:
 
 
 def _treasure_sandwich(p) -> str:
-    text = _("%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins them too.") % {
+    text = ngettext("%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins it too.",
+                    "%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins them too.",
+                    len(p["won"])) % {
         "colour": colour_name(p["colour"]).capitalize(), "a": position_label(p["ends"][0]),
         "b": position_label(p["ends"][1]), "won": positions(p["won"])}
     if p.get("unblocked"):

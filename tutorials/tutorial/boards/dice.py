@@ -231,7 +231,7 @@ class DiceBoard(ExampleBoard):
                 for c in self.seating.players]
 
     def bell_explanation(self) -> Explanation:
-        return explain(self.bell().event)
+        return explain(self.bell().event, self.game.board)
 
 
 def _move(game: GameState, move: str) -> GameState:

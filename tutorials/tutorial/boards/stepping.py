@@ -8,6 +8,7 @@ import re
 from functools import cached_property
 
 from captain.rules import Board, Colour, RuleSet, Seating, Situation, SpeedOrder
+from captain.rules.situation import Collection
 from captain.rules.resolve.battle import BattleResult
 from tutorials.drawing.cells import CellView
 from tutorials.walkthrough import StepNav, Walkthrough
@@ -18,6 +19,7 @@ from tutorials.tutorial.examples import (
     EX_BATTLE_SEATS,
     TREASURE_SETS,
 )
+from tutorials.wording.clauses import reading_label
 from tutorials.wording.events import Explanation
 from tutorials.wording.glossary import COLOUR_NAMES
 from tutorials.tutorial.boards.example import ExampleBoard
@@ -169,6 +171,11 @@ class TreasureBoard(ExampleBoard):
     def rows(self) -> list[list[CellView]]:
         """The board at this step, drawn by the walkthrough."""
         return self.walk.cells(self.nav.k)
+
+    @property
+    def collection_label(self) -> str:
+        """How this board collects (INT-1), labelled as this site's reading or the other one."""
+        return reading_label("INT-1", other=self.situation().rules.collection is Collection.SIMULTANEOUS)
 
     def start_choices(self) -> list[dict]:
         if self.board_id != "block":
