@@ -40,7 +40,7 @@ from tests.engine.test_game import setting_time
 from tutorials.play import hints
 from tutorials.play.hints import Hint, SeatFacts, _claim, _place, hints_for, strong_move
 from tutorials.walkthrough import Walkthrough
-from tutorials.wording.events import explain
+from tutorials.wording.events import explain, short_line
 from tutorials.wording.glossary import COLUMN_LETTERS
 
 from play_helpers import captain_game
@@ -208,6 +208,11 @@ def _claim_fill(m: Moment, g, message) -> None:
         assert m.state.start_player is m.learner, "the learner was not the start player"
 
 
+def _claim_short_fill(m: Moment, g, message) -> None:
+    _claim_fill(m, g, message)
+    assert short_line(m.board, tuple(_cells(g["cells"]))), "a line across the grid called a reading"
+
+
 def _look_pair(m: Moment, g, message) -> None:
     cell, other = _cell(g["cell"]), _cell(g["other"])
     assert cell == m.move.position and m.owner(m.board, other) is m.learner, g
@@ -352,6 +357,7 @@ def _begin(m: Moment, g, message) -> None:
 HINT_CHECKS = {
     "one more pair of dice there fills": _look_fill,
     "it fills the line": _claim_fill,
+    "which counts as a line by this site's reading": _claim_short_fill,
     "what lies between them on their line": _look_pair,
     "it shares a line with your dice": _claim_sandwich,
     "Look at %(cell)s: it is a double": _double,

@@ -137,17 +137,24 @@ def _claim(facts: SeatFacts, move: Claim) -> tuple[Hint, Hint]:
     treasure = facts.board.at(pos).treasure
     args = _on(pos, treasure)
     line = facts.fills_line(pos)
+    stays = facts.state.start_player is facts.learner
     if line is not None and short_line(facts.board, line):
         # a line only by this site's reading (INT-3): the hint says so in its one sentence
         cited = ("STRAT-3", "INT-3")
+        if stays:
+            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills %(cells)s, which counts as a "
+                     "line by this site's reading, so Dice Time ends at once and you stay the start "
+                     "player.")
+        else:
+            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills %(cells)s, which counts as a "
+                     "line by this site's reading, so Dice Time ends at once and you become the "
+                     "start player.")
         return (Hint(1, _("Look at %(cells)s: one more pair of dice there fills it, and by this site's "
                           "reading it counts as a line.") % {"cells": _labels(line)}, cited),
-                Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): it fills %(cells)s, which counts as a "
-                          "line by this site's reading, so Dice Time ends at once and you become the "
-                          "start player.") % {**args, "cells": _labels(line)}, cited))
+                Hint(2, ends % {**args, "cells": _labels(line)}, cited))
     if line is not None:
         # whoever fills the line is start player (STRAT-3): news only to someone who was not
-        if facts.state.start_player is facts.learner:
+        if stays:
             ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills the line %(cells)s, so "
                      "Dice Time ends at once and you stay the start player.")
         else:

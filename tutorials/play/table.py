@@ -62,7 +62,8 @@ class PlayedRound:
         so became start player, DICE-4/5, STRAT-3; or that nobody could act any more),
         ``lines`` every event as
         ``(explanation, repeated)`` (see :meth:`GamePage.round_so_far`)."""
-        told = [explain(e) for e in self.told]
+        # the round's grid keeps its shape until Treasure Time: it names the readings its lines need
+        told = [explain(e, self.situation.board) for e in self.told]
         ending = next((ex for ex in reversed(told) if ex.code in ("dice.end", "dice.stuck")), None)
         return {"ending": ending, "lines": _notes_once(told)}
 
@@ -306,14 +307,14 @@ class GamePage:
         if self.walk is not None or self.state.phase is not Phase.SETTING:
             return None
         ended = [e for e in self._current_events if e.code in ("dice.end", "dice.stuck")]
-        return explain(ended[-1]) if ended else None
+        return explain(ended[-1], self.state.board) if ended else None
 
     def round_so_far(self, latest: int = 6) -> dict[str, object]:
         """Dice and Setting Time of the current round, worded, oldest first: the ``latest``
         few, and the earlier ones (folded on the page); each as ``(explanation, repeated)``,
         ``repeated`` when a line above in the same list already said its reading (INT-8
         after every fruitless re-roll said it once: the later lines keep only its link)."""
-        told: list[Explanation] = [explain(e) for e in self._current_events]
+        told: list[Explanation] = [explain(e, self.state.board) for e in self._current_events]
         cut = max(0, len(told) - latest)
         return {"earlier": _notes_once(told[:cut]), "latest": _notes_once(told[cut:]),
                 "first_number": cut + 1}
