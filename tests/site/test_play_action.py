@@ -11,13 +11,16 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone, translation
 from django.utils.html import escape
 
 from captain.rules import Colour
+from captain.rules.captains.pace import Pace
 from captain.rules.errors import IllegalAction
 from tutorials.models import PracticeGame
+from tutorials.play.action import pace_choices
 from tutorials.practice import games
 from tutorials.wording.glossary import position_label
 from tutorials.wording.problems import describe
@@ -128,7 +131,7 @@ def test_polling_answers_204_until_the_captains_move_then_the_area(clock):
     assert 'data-testid="play-refresh"' in html  # without JavaScript: show the game now
     nothing = client.get(url, {"version": version}, **HX)
     assert nothing.status_code == 204 and nothing.content == b""
-    clock.wait(5)  # first-game pace: a captain acts every one to three seconds
+    clock.wait(Pace.FIRST_GAME.opening_seconds + 2)  # first-game pace: nobody moves in the opening
     moved = client.get(url, {"version": version}, **HX)
     assert moved.status_code == 200
     area = moved.content.decode()
@@ -280,3 +283,24 @@ def test_the_bell_is_there_all_dice_time_and_ringing_too_early_is_a_false_bell(c
     assert said != "You rang a false bell: you sit out the rest of this Dice Time." and escape(said) in html
     refused = client.post(url + "act/", {"version": _version(html), "do": "roll"}, **HX)
     assert refused.status_code == 422 and 'href="/de/rules/#DICE-6"' in refused.content.decode()
+
+
+def test_pace_command_prints_a_slow_first_game_and_faster_paces(capsys):
+    call_command("pace_figures", rounds=12)
+    out = capsys.readouterr().out
+    rows = {(m[1], int(m[2])): (float(m[3]), float(m[4]))
+            for m in re.finditer(r"^\s+([a-z-]+)\s+(\d)\s+([\d.]+)\s+([\d.]+)$", out, re.M)}
+    assert len(rows) == len(Pace) * 3
+    for players in (2, 3, 4):
+        first, length = rows[("first-game", players)]
+        assert first >= Pace.FIRST_GAME.opening_seconds
+        assert rows[("table", players)][0] < first and rows[("table", players)][1] < length
+
+
+@pytest.mark.parametrize("lang, five, point_eight", [("en", "5 s", "0.8 s"), ("de", "5 s", "0,8 s"),
+                                                     ("ja", "5秒", "0.8秒")])
+def test_every_pace_says_in_seconds_what_it_means(lang, five, point_eight):
+    with translation.override(lang):
+        labels = dict(pace_choices())
+    assert five in labels["first-game"] and point_eight in labels["table"]
+    assert len(set(labels.values())) == len(Pace)

@@ -21,8 +21,10 @@ import re
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
+from captain.rules.captains.pace import Pace
 from captain.rules.game import Phase
 from captain.rules.resolve.bell import bell_status
 from captain.rules.situation import Mode
@@ -30,13 +32,30 @@ from tutorials.models import Stale
 from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
 
-#: the engine's paces (captain.rules.captains.pace.Pace), slowest first, as the form names them
+#: the engine's paces (captain.rules.captains.pace.Pace), slowest first, as the form names them;
+#: each says in seconds what it means, from the pace's own numbers
 PACES = {
-    "first-game": gettext_lazy("Slow: time to look, for a first game"),
-    "table": gettext_lazy("Brisk: players who know the game"),
-    "quick": gettext_lazy("Fast: experienced players"),
-    "fastest": gettext_lazy("Fastest: as fast as the computer can"),
+    Pace.FIRST_GAME: gettext_lazy("Slow, for a first game: no captain moves in the first %(opening)s s of "
+                                  "Dice Time, then one captain move every %(gap)s s at most"),
+    Pace.TABLE: gettext_lazy("Brisk, for players who know the game: each captain moves about every "
+                             "%(every)s s"),
+    Pace.QUICK: gettext_lazy("Fast, for experienced players: each captain moves about every %(every)s s"),
+    Pace.FASTEST: gettext_lazy("Fastest: each captain moves about every %(every)s s, as fast as the "
+                               "computer can"),
 }
+
+
+def pace_choices() -> list[tuple[str, str]]:
+    """``(value, label)`` of every pace, its seconds in the active language's number format."""
+    def seconds(value: float) -> str:  # 5, 0.8, 0.05: the digits that matter, no more
+        shown = round(value, 1) if value >= 0.1 else round(value, 2)
+        decimals = 0 if shown == int(shown) else len(repr(shown).split(".")[1])
+        return number_format(shown, decimal_pos=decimals)
+
+    return [(pace.value, str(label) % {"opening": seconds(pace.opening_seconds),
+                                       "gap": seconds(pace.gap_seconds),
+                                       "every": seconds(1 / pace.actions_per_second)})
+            for pace, label in PACES.items()]
 #: how often the page asks for the captains' moves, in milliseconds
 POLL_MS = 500
 #: moves made against the game as it stands (see the module docstring)
@@ -44,7 +63,7 @@ _LIVE_MOVES = ("roll", "claim", "ring-bell")
 
 
 def form_context() -> dict:
-    return {"paces": list(PACES.items()), "first_edition_summary": clause_summary("VAR-4")}
+    return {"paces": pace_choices(), "first_edition_summary": clause_summary("VAR-4")}
 
 
 class Live:
