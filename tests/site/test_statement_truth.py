@@ -276,7 +276,7 @@ def _place_hit(m: Moment, g, message) -> None:
     # the others' face-down cards hold their real values in the state: a sentence that
     # promises them all gone is false when a Hostage Gambit lies among them
     hostages = [p for p in named if (c := m.board.at(p).card) is not None and c.kind == AttackKind(0)]
-    assert "except a Hostage Gambit" in message or not hostages, (g, hostages)
+    assert "except a [0] Hostage Gambit" in message or not hostages, (g, hostages)
 
 
 def _look_zero(m: Moment, g, message) -> None:

@@ -196,11 +196,11 @@ def _place(facts: SeatFacts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
     if hit:
         return (Hint(1, _("Look at %(cell)s and the other players' dice and cards near it: "
                           "%(cells)s.") % {"cell": args["cell"], "cells": _labels(hit)}, ("BAT-4",)),
-                # what lies there face down, or will, may be a Hostage Gambit (BAT-4): the
+                # what lies there face down, or will, may be a [0] Hostage Gambit (BAT-4): the
                 # learner cannot know, so the sentence promises only the others
                 Hint(2, _("Put %(card)s on %(cell)s: its range covers the other players' dice or "
                           "cards on %(cells)s, and when it acts while still on the board it "
-                          "removes every card there except a Hostage Gambit.")
+                          "removes every card there except a [0] Hostage Gambit.")
                      % {**args, "cells": _labels(hit)}, ("BAT-4", "BAT-3")))
     if kind is AttackKind(0):
         return (Hint(1, _("Look at %(cell)s: which of your cards can nothing remove?") % args, ("BAT-4",)),
