@@ -53,7 +53,7 @@ def start_context(chosen: Mapping[str, object], errors: Mapping[str, str] | None
         "colours": [(c, COLOUR_NAMES[Colour(c)]) for c in COLOUR_VALUES],
         "strengths": list(STRENGTH_LABELS.items()),
         "variants": [(v, cid, clause_summary(cid)) for v, cid in VARIANTS.items()],
-        "strat4": clause_summary("STRAT-4"),
+        "strat4": clause_summary("STRAT-4", in_section=True),  # the form says "Strategy mode" above it
         **action.form_context(),
         "readings": [("sequential", _("One after another: each player collects and clears their "
                                       "cards before the next looks for sandwiches (this site's "
