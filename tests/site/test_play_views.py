@@ -39,6 +39,16 @@ def test_start_form_offers_strategy_mode_and_its_options():
     assert 'name="mode" value="action"' in html  # action mode: tests/site/test_play_action.py
 
 
+@pytest.mark.parametrize("lang, strategy", [("en", "strategy mode"), ("de", "Strategiemodus"),
+                                            ("ja", "戦略モード")])
+def test_start_form_says_which_mode_suits_a_first_game(lang, strategy):
+    html = Client().get(f"/{lang}/play/").content.decode()
+    hint = re.search(r'data-testid="first-game-mode">([^<]+)<', html)[1]
+    assert strategy in hint
+    assert html.index("first-game-mode") < html.index('name="mode" value="strategy"')
+    assert 'value="strategy" id="mode-strategy" checked' in html  # the form starts with it
+
+
 def _rule_options(html: str) -> str:
     return re.search(r'<details class="rule-options"[^>]*>', html)[0]
 
