@@ -288,3 +288,17 @@ def test_every_control_has_a_unique_focus_key(client, view):
     else:
         for key in ("step-back", "back-to-edit", "step-1"):
             assert key in keys, key
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_an_edit_the_rules_refuse_cites_the_rule_beside_the_reason(client, lang):
+    """A second Cannon of one colour breaks SETUP-1 (one card of each kind): the refusal
+    links the clause; a refusal no rule makes (an unreadable field) links none."""
+    second_cannon = {"pos": EX_BATTLE, "tool": "r3", "op": "put", "arg": "0-0"}
+    refused = client.get(f"/{lang}/analyze/edit/", second_cannon)
+    assert refused.status_code == 422 and analyzer_error(refused)
+    shown = re.search(r'data-testid="analyzer-error">(.*?)</p>', _html(refused), re.S)[1]
+    assert re.search(r'<a class="clause" href="[^"]*#SETUP-1"', shown), shown
+    typo = client.get(f"/{lang}/analyze/edit/", {"pos": EX_BATTLE, "op": "won", "won": "r11.q"})
+    assert typo.status_code == 422
+    assert 'class="clause"' not in re.search(r'id="won-error"[^>]*>(.*?)</span>', _html(typo), re.S)[1]

@@ -124,6 +124,8 @@ class AnalyzerPage:
     #: else above the board
     error: str = ""
     error_field: str = ""
+    #: the clause that refused the edit ("" for a refusal no rule makes, such as a typo)
+    error_clause: str = ""
     #: the position before the last change (notation), the target of Undo; "" when unknown
     prev: str = ""
     #: the short link and title of the saved position the page was opened from

@@ -114,19 +114,20 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     query = Query(request)
     refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
     op = query.get("op")
-    error = ""
+    error, clause = "", ""
     prev = query.get("prev")  # choosing a tool keeps the Undo target
     try:
         if refused:
             raise refused
         new, tool = apply_edit(situation, query)
     except RulesError as exc:
-        new, error = situation, describe_refusal(exc, situation, op)
+        new, error, clause = situation, describe_refusal(exc, situation, op), exc.clause or ""
         tool = read_tool(request.GET.get("tool", "")).code
     else:
         if new.to_notation() != situation.to_notation():
             prev = situation.to_notation()  # Undo goes back to the position before this edit
     page = _page(request, new, tool=tool, error=error, error_field=_FIELD_OF_EDIT.get(op, ""), prev=prev)
+    page.error_clause = clause  # the rule that refused the edit, linked beside the refusal
     if error and op in ("deck", "won", "shape"):  # the field shows what was typed, not erased
         page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
     status = 422 if error else 200  # htmx swaps 422 too (base.html's responseHandling)
