@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.utils.translation import gettext_lazy as _
 
 from captain.rules import Board, Seating, Situation
@@ -9,12 +11,13 @@ from tutorials.drawing.cells import CellView
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import board_description, board_svg
 from tutorials.walkthrough import Walkthrough
-from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
+from tutorials.tutorial.examples import (EX_BATTLE, EX_BATTLE_2P, EX_BATTLE_2P_SEATS, EX_BATTLE_SEATS,
+                                         TREASURE_EXAMPLES, TREASURE_EXAMPLES_2P)
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import taught_clauses
-from tutorials.tutorial.teaching import script_context, sections, stored_options
+from tutorials.tutorial.teaching import FIRST_ROUND, script_context, sections, stored_options
 from tutorials.wording.clauses import clause_texts, sections_by_anchor
-from tutorials.wording.facts import facts
+from tutorials.wording.facts import facts, table_facts
 from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
@@ -76,20 +79,22 @@ def _final_cells(situation: Situation, kind: str):
     return walk, walk.cells(index, ghost_collected=False)
 
 
-def examples() -> dict[str, dict]:
-    """Worked examples drawn by the engine: battle (before/after) and the three sandwiches.
+def examples(two: bool = False) -> dict[str, dict]:
+    """Worked examples drawn by the engine: battle (before/after) and the three sandwiches;
+    ``two``: those of the two-player 3 × 3 grid (SETUP-4).
 
     Each board's SVG carries its description (:func:`board_description`) as its title, with
     the caption the sheets print under it."""
 
-    battle = Situation(Board.parse(EX_BATTLE), Seating(EX_BATTLE_SEATS, EX_BATTLE_SEATS[0]))
+    rows, seats = (EX_BATTLE_2P, EX_BATTLE_2P_SEATS) if two else (EX_BATTLE, EX_BATTLE_SEATS)
+    battle = Situation(Board.parse(rows), Seating(seats, seats[0]))
     walk, after = _final_cells(battle, "battle-done")
     before = [[CellView(c.pos, c.treasure, c.card or c.ghost) for c in row] for row in walk.cells(0)]
     out = {"battle": {"before": board_svg(before, title=board_description(before, str(REVEALED))),
                       "after": board_svg(after, title=board_description(after, str(AFTER_BATTLE))),
                       "steps": [e for e in walk.explanations(len(walk.steps) - 1)
                                 if e.code.startswith("battle.") and e.code != "battle.done"]}}
-    for name, (rows, players, start) in TREASURE_EXAMPLES.items():
+    for name, (rows, players, start) in (TREASURE_EXAMPLES_2P if two else TREASURE_EXAMPLES).items():
         situation = Situation(Board.parse(rows), Seating(players, start))
         walk, cells = _final_cells(situation, "end")
         out[name] = {"board": board_svg(cells),
@@ -99,8 +104,85 @@ def examples() -> dict[str, dict]:
     return out
 
 
-def context_for(name: str) -> dict:
-    """Template context of a fixed sheet."""
+@dataclass(frozen=True)
+class Table:
+    """The table a teaching sheet is printed for: ``players`` as the script counts them (2, or
+    4 for a 3-4 player table: the two share one grid and one bell rule) and the Dice Time
+    ``mode``. Its ``players_param`` and ``mode`` are the sheet URL's query values."""
+
+    players: int = 4
+    mode: str = "action"
+
+    @property
+    def players_param(self) -> str:
+        return "2" if self.players == 2 else "3-4"
+
+    @property
+    def slug(self) -> str:
+        """The table's part of a cached file's name."""
+        return f"{'2' if self.players == 2 else '34'}-{self.mode}"
+
+    @property
+    def subtitle(self) -> str:
+        return str(TABLE_NAMES[(self.players, self.mode)])
+
+
+#: The tables a teaching sheet is printed for, by the URL's ``players`` value.
+TABLE_PLAYERS = {"2": 2, "3-4": 4}
+TABLE_MODES = ("action", "strategy")
+DEFAULT_TABLE = Table()
+TABLES = tuple(Table(p, m) for p in TABLE_PLAYERS.values() for m in TABLE_MODES)
+TABLE_NAMES = {
+    (2, "action"): _("For 2 players in action mode."),
+    (2, "strategy"): _("For 2 players in strategy mode."),
+    (4, "action"): _("For 3 or 4 players in action mode."),
+    (4, "strategy"): _("For 3 or 4 players in strategy mode."),
+}
+#: Sheets whose text depends on the table; the others are the same for every table.
+TABLE_SHEETS = ("quick-start", "teach")
+
+
+@dataclass(frozen=True)
+class VariantBox:
+    """An official variant as a marked box on a teaching sheet, after the section (by slug)
+    that teaches the rule it changes; ``modes`` it has a meaning in."""
+
+    clause: str
+    after: tuple[str, ...]
+    title: object
+    text: object
+    modes: tuple[str, ...] = TABLE_MODES
+
+
+VARIANT_BOXES = (
+    VariantBox("VAR-2", ("goal", "setup"), _("Variant: no Scout Ships"),
+               _("Everyone leaves their [5] cards in the box and plays with %(hand)s attack cards, "
+                 "[0] to [4].")),
+    # the bell variant changes the bell, and strategy mode has none (STRAT-1)
+    VariantBox("VAR-3", ("bell", "ending-dice-time"), _("Variant: the full-hand bell"),
+               _("Instead, anyone may ring as soon as one player has placed all %(dice)s of their "
+                 "dice."), modes=("action",)),
+    VariantBox("VAR-1", ("battle-time",), _("Variant: reversed speed"),
+               _("Cards act in the order %(speeds_reversed)s; equal speed as usual. The example keeps "
+                 "the usual order.")),
+)
+
+
+def variant_boxes(table: Table) -> dict[str, list[dict]]:
+    """The variant boxes of a table's sheet, by the slug of the section they follow."""
+    numbers = {**facts(), "hand": table_facts(table.players, no_scouts=True)["hand"]}
+    out: dict[str, list[dict]] = {}
+    for box in VARIANT_BOXES:
+        if table.mode in box.modes:
+            shown = {"clause": box.clause, "title": box.title, "text": str(box.text) % numbers}
+            for slug in box.after:
+                out.setdefault(slug, []).append(shown)
+    return out
+
+
+def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
+    """Template context of a fixed sheet; the teaching sheets (:data:`TABLE_SHEETS`) are
+    those of ``table``."""
     ctx: dict = {"cards": all_diagrams()}
     if name in ("rules", "reference"):
         numbers = facts()
@@ -108,11 +190,15 @@ def context_for(name: str) -> dict:
                    faq=FAQ, strategy=[str(line) % numbers for line in STRATEGY],
                    clauses=clause_texts(), sections=sections_by_anchor())
     if name in ("teach", "quick-start"):
-        # the script for a 3-4 player action-mode table without variants, as read aloud
-        options = stored_options({"script": "full" if name == "teach" else "quick"})
-        # printed: the round sections say what the table does, not what a phone shows
-        ctx.update(script_context(options), examples=examples(), sheet_examples=True, printed=True,
-                   script_sections=sections(options),
+        # the script for this table without variants, as read aloud; the variants are boxes
+        options = stored_options({"script": "full" if name == "teach" else "quick",
+                                  "players": table.players, "mode": table.mode})
+        # printed: the round sections say what the table does, not what a phone shows; the
+        # quick start, one sheet of paper, ends where the table starts playing
+        shown = [s for s in sections(options) if name == "teach" or s not in FIRST_ROUND]
+        ctx.update(script_context(options), examples=examples(table.players == 2), sheet_examples=True,
+                   printed=True, script_sections=shown, table_sheet=table,
+                   variant_boxes=variant_boxes(table),
                    comes_up=cards_for(options, taught_clauses(options)))
     return ctx
 
