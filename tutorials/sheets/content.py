@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from captain.rules import Board, Seating, Situation
@@ -180,6 +182,46 @@ def variant_boxes(table: Table) -> dict[str, list[dict]]:
     return out
 
 
+#: A card's name on a board picture: at the teaching sheets' board size (31 mm wide, a
+#: card 7 mm) it prints under a millimetre high, a grey smudge; the speed and the colour
+#: letter are what the reader sees, and the picture's title still names every card.
+_CARD_NAME = re.compile(r'<text\b[^>]*class="token-name"[^>]*>.*?</text>', re.DOTALL)
+
+#: The battle steps the quick start prints: the section says how cards are revealed and
+#: that [0] attacks nothing just before the example, and one card skipped shows BAT-3.
+_QUICK_STEPS = ("battle.act", "battle.skipped")
+
+
+def _small(svg: str) -> SafeString:
+    return mark_safe(_CARD_NAME.sub("", svg))
+
+
+def _teaching_examples(table: Table, script: str) -> dict[str, dict]:
+    """The worked examples at the teaching sheets' small board size; the quick start's
+    battle told in the steps that add to what its section says, each kind once."""
+    out = examples(table.players == 2)
+    for example in out.values():
+        for key in ("before", "after", "board"):
+            if key in example:
+                example[key] = _small(example[key])
+    if script == "quick":
+        seen: set[str] = set()
+        steps = []
+        for step in out["battle"]["steps"]:
+            if step.code in _QUICK_STEPS and (step.code == "battle.act" or step.code not in seen):
+                steps.append(step)
+                seen.add(step.code)
+        out["battle"]["steps"] = steps
+    return out
+
+
+#: "When it comes up" cards the quick start leaves out because the sheet states their rule
+#: elsewhere: SET-2 (Setting Time picks a card holding your dice and goes round until none are
+#: left), SET-4 (the DICE-7 card), BAT-5 (the ranges are given as positions), TRE-3 (the start
+#: player goes first whenever things happen at the same time, the bell section).
+QUICK_STATED = ("SET-2", "SET-4", "BAT-5", "TRE-3")
+
+
 def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
     """Template context of a fixed sheet; the teaching sheets (:data:`TABLE_SHEETS`) are
     those of ``table``."""
@@ -196,10 +238,10 @@ def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
         # printed: the round sections say what the table does, not what a phone shows; the
         # quick start, one sheet of paper, ends where the table starts playing
         shown = [s for s in sections(options) if name == "teach" or s not in FIRST_ROUND]
-        ctx.update(script_context(options), examples=examples(table.players == 2), sheet_examples=True,
-                   printed=True, script_sections=shown, table_sheet=table,
-                   variant_boxes=variant_boxes(table),
-                   comes_up=cards_for(options, taught_clauses(options)))
+        said = taught_clauses(options) | (set(QUICK_STATED) if name == "quick-start" else set())
+        ctx.update(script_context(options), examples=_teaching_examples(table, options["script"]),
+                   sheet_examples=True, printed=True, script_sections=shown, table_sheet=table,
+                   variant_boxes=variant_boxes(table), comes_up=cards_for(options, said))
     return ctx
 
 
