@@ -18,26 +18,30 @@ from tutorials.tutorial.examples import (EX_BATTLE, EX_BATTLE_2P, EX_BATTLE_2P_S
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import taught_clauses
 from tutorials.tutorial.teaching import FIRST_ROUND, script_context, sections, stored_options
-from tutorials.wording.clauses import clause_texts, sections_by_anchor
+from tutorials.wording.clauses import clause_summary, clause_texts, sections_by_anchor
 from tutorials.wording.facts import facts, table_facts
 from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
-    (PHASE_NAMES["dice"], _("The start player rings; everyone rolls all %(dice)s dice at once. Put two "
-                            "dice showing a card's two faces on it at the same time to claim it. Re-roll "
-                            "all dice in hand as often as you like. When %(bell_cards)s or more cards of a "
-                            "row, column or diagonal hold dice (2 players: %(bell_cards)s cards anywhere), "
-                            "anyone may ring: Dice Time ends and the ringer becomes start player.")),
+    (PHASE_NAMES["dice"], _("Action mode: the start player rings; everyone rolls all %(dice)s dice at once. "
+                            "Put two dice showing a card's two faces on it at the same time to claim it. "
+                            "Re-roll all dice in hand as often as you like. When %(bell_cards)s or more "
+                            "cards of a row, column or diagonal hold dice (2 players: %(bell_cards)s cards "
+                            "anywhere), anyone may ring: Dice Time ends and the ringer becomes start "
+                            "player. Strategy mode has no bell: Dice Time goes in turns.")),
     (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of "
                                "your claimed cards and take those dice back. Players without dice on the "
                                "board are skipped. Empty hand? Take your discard pile back first.")),
     (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed, %(speeds)s; equal speed: start player "
                               "first, then clockwise. An acting card removes every other player's card in "
                               "its range. A removed card never acts.")),
-    (PHASE_NAMES["treasure"], _("Win the treasure card under each surviving card, and every card between two "
-                                "of your surviving cards on a line, unless another player's card lies "
-                                "between. Overlapping claims: start player first. Then all attack cards go "
-                                "to the discard, and the start player refills the grid.")),
+    (PHASE_NAMES["treasure"], _("Each surviving attack card wins the treasure card under it; two surviving "
+                                "cards of one player in a row, column or diagonal also win every card "
+                                "between them, unless another player's card lies between. Where claims "
+                                "overlap, the start player comes first, then clockwise. Then every attack "
+                                "card left goes to its owner's discard pile, and the start player refills "
+                                "the grid from the deck (too few cards: as close to a square as "
+                                "possible).")),
 )
 
 FAQ = (
@@ -230,7 +234,9 @@ def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
         numbers = facts()
         ctx.update(examples=examples(), phases=[(name, str(text) % numbers) for name, text in PHASES],
                    faq=FAQ, strategy=[str(line) % numbers for line in STRATEGY],
-                   clauses=clause_texts(), sections=sections_by_anchor())
+                   clauses=clause_texts(), sections=sections_by_anchor(),
+                   strategy_clauses=[(cid, clause_summary(cid, in_section=True))
+                                     for cid in ("STRAT-1", "STRAT-2", "STRAT-3", "STRAT-4")])
     if name in ("teach", "quick-start"):
         # the script for this table without variants, as read aloud; the variants are boxes
         options = stored_options({"script": "full" if name == "teach" else "quick",
