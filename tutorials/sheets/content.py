@@ -251,6 +251,11 @@ def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
     return ctx
 
 
+#: Steps from which the position sheet sets its answer smaller, in three columns, so that
+#: it stays on one page (a full 4 × 4 grid answers in up to fifty steps).
+LONG_ANSWER = 24
+
+
 def position_context(situation: Situation) -> dict:
     """The analyzer PDF: the position, every step's explanation, boards at key steps (each
     board's SVG titled with its description, which starts with the step's title)."""
@@ -264,7 +269,7 @@ def position_context(situation: Situation) -> dict:
             boards.append({"title": title,
                            "svg": board_svg(cells, title=board_description(cells, str(title)))})
     last = len(walk.steps) - 1
-    return {"walk": walk, "boards": boards,
+    return {"walk": walk, "boards": boards, "long_answer": LONG_ANSWER,
             "explanations": walk.explanations(last) if walk.steps else [],
             "winnings": walk.winnings(last) if walk.steps else [],
             "code": situation.to_notation(), "situation": situation,
