@@ -198,3 +198,42 @@ def test_presenter_links_to_the_sheet_of_its_table(client, players, mode, script
     assert link and link.group(1) == f"/en/sheets/{sheet}.pdf?{query}", link and link.group(1)
     url = link.group(1).replace("&amp;", "&")
     assert Client().head(url).status_code == 200
+
+
+#: Where the quick start states the rule of a card it leaves out (QUICK_STATED), by clause:
+#: the card or sentence that says it, as a message id.
+STATED_BY = {
+    "SET-4": "You may hold dice on more cards than you have attack cards in hand. Setting Time sorts it "
+             "out: an empty hand takes back its discard pile.",
+    "TRE-3": "The bell ends Dice Time at once, and whoever rang becomes the start player. That is worth a "
+             "lot: the start player goes first whenever things happen at the same time.",
+    "BAT-5": "A card that acts removes every card of the other players in its range; your own cards are "
+             "safe. [1] hits the 8 positions around it, [2] its row, [3] its column, [4] both its "
+             "diagonals.",
+    "SET-2": "Go round until no dice are left on the grid. Choose well: the cards fight next.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.slug)
+def test_quick_start_leaves_out_only_the_cards_it_states_elsewhere(table, lang):
+    from tutorials.sheets.content import QUICK_STATED
+    from tutorials.tutorial.comes_up import cards_for
+    from tutorials.tutorial.reading import taught_clauses
+    from tutorials.tutorial.teaching import stored_options
+
+    html = sheet_html("quick-start", lang, table=table)
+    options = stored_options({"script": "quick", "players": table.players, "mode": table.mode})
+    on_sheet = set(re.findall(r'<dt>.*?<span class="cid">([A-Z]+-\d+)</span></dt>', html))
+    presenter = {c.clause for c in cards_for(options, taught_clauses(options))}
+    left_out = presenter - on_sheet
+    assert on_sheet <= presenter
+    assert left_out == {c for c, modes in QUICK_STATED.items() if table.mode in modes} & presenter
+    assert "TRE-3" in on_sheet or table.mode == "action"
+    with translation.override(lang):
+        for clause in left_out:
+            assert translation.gettext(STATED_BY[clause]) in html, clause
+    full = set(re.findall(r'<dt>.*?<span class="cid">([A-Z]+-\d+)</span></dt>',
+                          sheet_html("teach", lang, table=table)))
+    full_options = {**options, "script": "full"}
+    assert full == {c.clause for c in cards_for(full_options, taught_clauses(full_options))}

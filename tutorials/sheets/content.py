@@ -220,10 +220,11 @@ def _teaching_examples(table: Table, script: str) -> dict[str, dict]:
 
 
 #: "When it comes up" cards the quick start leaves out because the sheet states their rule
-#: elsewhere: SET-2 (Setting Time picks a card holding your dice and goes round until none are
-#: left), SET-4 (the DICE-7 card), BAT-5 (the ranges are given as positions), TRE-3 (the start
-#: player goes first whenever things happen at the same time, the bell section).
-QUICK_STATED = ("SET-2", "SET-4", "BAT-5", "TRE-3")
+#: elsewhere, with the modes where it does: SET-2 (Setting Time picks a card holding your
+#: dice and goes round until none are left), SET-4 (the DICE-7 card), BAT-5 (the ranges are
+#: given as positions), TRE-3 (the bell section: the start player goes first whenever things
+#: happen at the same time; strategy mode has no bell section, so its sheet keeps the card).
+QUICK_STATED = {"SET-2": TABLE_MODES, "SET-4": TABLE_MODES, "BAT-5": TABLE_MODES, "TRE-3": ("action",)}
 
 
 def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
@@ -244,7 +245,8 @@ def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
         # printed: the round sections say what the table does, not what a phone shows; the
         # quick start, one sheet of paper, ends where the table starts playing
         shown = [s for s in sections(options) if name == "teach" or s not in FIRST_ROUND]
-        said = taught_clauses(options) | (set(QUICK_STATED) if name == "quick-start" else set())
+        stated = {c for c, modes in QUICK_STATED.items() if table.mode in modes and name == "quick-start"}
+        said = taught_clauses(options) | stated
         ctx.update(script_context(options), examples=_teaching_examples(table, options["script"]),
                    sheet_examples=True, printed=True, script_sections=shown, table_sheet=table,
                    variant_boxes=variant_boxes(table), comes_up=cards_for(options, said))
