@@ -75,12 +75,16 @@ def test_every_table_version_prints_in_its_page_range(tmp_path, monkeypatch, nam
         subtitle = str(TABLE_NAMES[table.players, table.mode])
     assert subtitle in text.replace(" ", "") if lang == "ja" else subtitle in text, subtitle
     assert sheets.cache_path(name, lang, paper, table=table).exists()
-    assert f"-{table.slug}-{lang}-{paper}.pdf" in response["Content-Disposition"]
+    shown = name if table == DEFAULT_TABLE else f"{name}-{table.slug}"  # the default: as before
+    assert f'"captain-dice-{shown}-{lang}-{paper}.pdf"' in response["Content-Disposition"]
 
 
 def test_the_cache_keeps_each_table_apart_and_the_default_url_is_three_four_action():
     paths = {sheets.cache_path("quick-start", "en", "a4", table=t) for t in TABLES}
     assert len(paths) == len(TABLES)
+    # the default version keeps the file name it had before there were versions
+    assert sheets.cache_path("teach", "de", "letter").name == "teach-de-letter.pdf"
+    assert sheets.cache_path("teach", "de", "letter", table=TABLES[0]).name == "teach-2-action-de-letter.pdf"
     assert sheets.cache_path("quick-start", "en", "a4") == sheets.cache_path("quick-start", "en", "a4",
                                                                               table=DEFAULT_TABLE)
     assert DEFAULT_TABLE.players == 4 and DEFAULT_TABLE.mode == "action"

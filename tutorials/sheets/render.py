@@ -157,10 +157,15 @@ def printed_html(html: str, lang: str) -> str:
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf", *,
                table: Table = DEFAULT_TABLE) -> Path:
-    """Where the sheet's file for this code version is cached (``suffix`` pdf or png); a
-    teaching sheet's name carries its table."""
-    stem = f"{name}-{table.slug}" if name in TABLE_SHEETS else name
-    return CACHE_DIR / code_version() / f"{stem}-{lang}-{paper}.{suffix}"
+    """Where the sheet's file for this code version is cached (``suffix`` pdf or png)."""
+    return CACHE_DIR / code_version() / f"{sheet_stem(name, table)}-{lang}-{paper}.{suffix}"
+
+
+def sheet_stem(name: str, table: Table = DEFAULT_TABLE) -> str:
+    """A sheet version's name in files: a teaching sheet for another table than the default
+    one carries that table (``quick-start-2-strategy``); the default keeps the sheet's name,
+    the file its URL without a query has always had."""
+    return f"{name}-{table.slug}" if name in TABLE_SHEETS and table != DEFAULT_TABLE else name
 
 
 def store(path: Path, data: bytes) -> None:

@@ -13,7 +13,7 @@ from captain.rules import RulesError, notation
 from tutorials.http.links import analyzer_url
 from tutorials.http.pdf import pdf_quota
 from tutorials.sheets.content import DEFAULT_TABLE, TABLE_MODES, TABLE_PLAYERS, TABLE_SHEETS, Table
-from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf
+from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf, sheet_stem
 from tutorials.wording.problems import describe
 
 # --- printable sheets -------------------------------------------------------------------------
@@ -81,8 +81,7 @@ def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
         data = render_file(name, lang, paper, pdf_quota(request), table=table)
         response = HttpResponse(data, content_type=content_type)
     if filename:
-        shown = filename.format(name=name if name not in TABLE_SHEETS else f"{name}-{table.slug}",
-                                lang=lang, paper=paper)
+        shown = filename.format(name=sheet_stem(name, table), lang=lang, paper=paper)
         response["Content-Disposition"] = f'inline; filename="{shown}"'
     response["Cache-Control"] = "public, max-age=3600"
     return response

@@ -51,7 +51,8 @@ class Command(BaseCommand):
                             sheets.cache_path(name, lang, paper, "png", table=table).unlink(missing_ok=True)
                             rendered += 1
                         sheets.preview_png(name, lang, paper, table=table)
-                        self.stdout.write(f"{path.stem}: {path}", ending="\n")
+                        label = f"{sheets.sheet_stem(name, table)}-{lang}-{paper}"
+                        self.stdout.write(f"{label}: {path}", ending="\n")
         removed = []
         if not keep_old:
             for folder in sheets.CACHE_DIR.iterdir():
