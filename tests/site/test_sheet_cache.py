@@ -88,6 +88,15 @@ def test_render_with_warnings_is_served_but_not_cached(cache_dir, monkeypatch, c
     assert not sheets.cache_path("reference", "en", "a4", "png").exists()
 
 
+def test_a_table_version_with_warnings_is_not_cached_either(cache_dir, monkeypatch, caplog):
+    monkeypatch.setattr(pdf, "static_file_for", lambda url: None)
+    table = sheets.Table(2, "strategy")
+    with caplog.at_level(logging.ERROR, logger="tutorials.sheets.render"):
+        assert sheets.sheet_pdf("quick-start", "ja", "letter", table=table).startswith(b"%PDF")
+    assert not sheets.cache_path("quick-start", "ja", "letter", table=table).exists()
+    assert any("quick-start-2-strategy-ja-letter" in r.getMessage() for r in caplog.records)
+
+
 def test_clean_render_is_cached(cache_dir):
     sheets.sheet_pdf("reference", "de", "letter")
     assert sheets.cache_path("reference", "de", "letter").read_bytes().startswith(b"%PDF")
@@ -145,8 +154,8 @@ def fast_render(monkeypatch):
     tiny = weasyprint.HTML(string="<p>x</p>").write_pdf()
     calls = []
 
-    def render(name, lang, paper="a4"):
-        calls.append((name, lang, paper))
+    def render(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE):
+        calls.append((name, table, lang, paper))
         return sheets.Rendered(tiny, ())
 
     monkeypatch.setattr(sheets, "render_sheet", render)
@@ -158,11 +167,15 @@ def test_release_step_renders_every_combination_and_serves_hits(cache_dir, fast_
     old.mkdir(parents=True)
     (old / "rules-en-a4.pdf").write_bytes(b"%PDF-old")
     call_command("prerender_sheets", verbosity=0)
-    expected = {(n, lang, p) for n in sheets.SHEETS for lang, _ in settings.LANGUAGES for p in sheets.PAPERS}
+    expected = {(n, t, lang, p) for n in sheets.SHEETS for t in sheets.tables_of(n)
+                for lang, _ in settings.LANGUAGES for p in sheets.PAPERS}
+    # the teaching sheets once per table: 2 or 3-4 players, action or strategy mode
+    assert {t for n, t, _l, _p in expected if n == "quick-start"} == set(sheets.TABLES)
+    assert len(sheets.TABLES) == 4
     assert set(fast_render) == expected and len(fast_render) == len(expected)
-    for name, lang, paper in expected:
-        assert sheets.cache_path(name, lang, paper).exists()
-        assert sheets.cache_path(name, lang, paper, "png").exists()
+    for name, table, lang, paper in expected:
+        assert sheets.cache_path(name, lang, paper, table=table).exists()
+        assert sheets.cache_path(name, lang, paper, "png", table=table).exists()
     assert not old.exists(), "old code versions are pruned"
 
     # the first request after the release step renders nothing
@@ -174,6 +187,9 @@ def test_release_step_renders_every_combination_and_serves_hits(cache_dir, fast_
         for name in sheets.SHEETS:
             assert client.get(f"/{lang}/sheets/{name}.pdf?paper=letter").status_code == 200
             assert client.get(f"/{lang}/sheets/{name}.png").status_code == 200
+            for table in sheets.tables_of(name):
+                query = f"players={table.players_param}&mode={table.mode}"
+                assert client.get(f"/{lang}/sheets/{name}.pdf?{query}").status_code == 200
 
 
 def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
@@ -182,7 +198,9 @@ def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
     call_command("prerender_sheets", verbosity=0)
     assert fast_render == []
     call_command("prerender_sheets", "--force", verbosity=0)
-    assert len(fast_render) == len(sheets.SHEETS) * len(settings.LANGUAGES) * len(sheets.PAPERS)
+    versions = sum(len(sheets.tables_of(name)) for name in sheets.SHEETS)
+    assert versions == 2 + 2 * 4  # rules and reference once, the teaching sheets per table
+    assert len(fast_render) == versions * len(settings.LANGUAGES) * len(sheets.PAPERS)
 
 
 def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):

@@ -110,3 +110,52 @@ def test_fetcher_refuses_the_network():
         fetcher.fetch("https://example.org/x.css")
     response = fetcher.fetch("file:///static/css/sheet.css")
     assert b"@page" in response.read()
+
+
+# --- the quick reference and the phase list ----------------------------------------------------
+@pytest.mark.parametrize("lang", ["ja", "en", "de"])
+def test_reference_covers_two_players_and_strategy_mode(lang):
+    from django.utils import translation
+
+    from tutorials.sheets.render import sheet_html
+
+    html = sheet_html("reference", lang)
+    for cid in ("SETUP-4", "DICE-5", "STRAT-1", "STRAT-2", "STRAT-3", "STRAT-4", "DICE-4", "END-1"):
+        assert html.count(f'<span class="cid">{cid}</span>') == 1, cid  # one idea, one place
+    with translation.override(lang):
+        assert translation.gettext("Strategy mode has no bell.") in html
+        assert translation.gettext("With 2 players") in html
+
+
+#: How each language says that the phase list's Dice Time is the action mode one and that
+#: strategy mode has no bell (STRAT-1).
+ACTION_ONLY = {"en": ("Action mode:", "Strategy mode has no bell"),
+               "de": ("Aktionsmodus:", "Der Strategiemodus hat keine Glocke"),
+               "ja": ("アクションモード：", "戦略モードにはベルがなく")}
+
+
+@pytest.mark.parametrize("name", ["reference", "rules"])
+@pytest.mark.parametrize("lang", ["ja", "en", "de"])
+def test_phase_list_says_its_dice_time_is_action_mode(name, lang):
+    from tutorials.sheets.render import sheet_html
+
+    html = sheet_html(name, lang)
+    for said in ACTION_ONLY[lang]:
+        assert said in html, (name, lang, said)
+
+
+def test_phase_list_treasure_line_states_every_treasure_clause():
+    from django.utils import translation
+
+    from tutorials.sheets.content import PHASES
+    from tutorials.wording.facts import facts
+
+    with translation.override("en"):
+        treasure = str(PHASES[3][1]) % facts()
+    for clause, said in {"TRE-1": "wins the treasure card under it",
+                         "TRE-2": "also win every card between them, unless another player's card lies",
+                         "TRE-3": "the start player comes first, then clockwise",
+                         "TRE-4": "every attack card left goes to its owner's discard pile",
+                         "TRE-5": "refills the grid from the deck"}.items():
+        assert said in treasure, clause
+    assert "square" in treasure  # TRE-5: a deck too short to fill the grid

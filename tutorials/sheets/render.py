@@ -1,8 +1,10 @@
 """Printable PDF rule sheets (WeasyPrint), cached per sheet, language, paper and code version.
 
-* :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``.
+* :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``;
+  the two teaching sheets in a version for each table (:data:`~tutorials.sheets.content.TABLES`:
+  2 or 3-4 players, action or strategy mode).
 * :func:`sheet_pdf` — a fixed sheet's PDF bytes; rendered once per
-  ``(sheet, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
+  ``(sheet, table, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
   (``manage.py prerender_sheets`` fills it at release time).
 * :func:`position_pdf` — the analyzer's position with its step-by-step answer, on demand.
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -31,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tutorials.http.pdf import Rendered, render_pdf
 from tutorials.http.render_limit import Lease, render_slot
-from tutorials.sheets.content import context_for, position_context
+from tutorials.sheets.content import DEFAULT_TABLE, TABLE_SHEETS, TABLES, Table, context_for, position_context
 from tutorials.sheets.typesetting import typeset_japanese
 from tutorials.wording.facts import facts
 
@@ -76,6 +79,11 @@ class SheetError(LookupError):
     """Unknown sheet or paper."""
 
 
+def tables_of(name: str) -> tuple[Table, ...]:
+    """The tables a sheet has a version for: every table for a teaching sheet, else one."""
+    return TABLES if name in TABLE_SHEETS else (DEFAULT_TABLE,)
+
+
 #: What shapes a sheet, relative to ``BASE_DIR``: every file below these folders
 #: (recursively, so modules moved into subpackages still count).
 SHEET_INPUTS = ("captain", "tutorials", "templates", "static", "locale")
@@ -117,21 +125,28 @@ def code_version() -> str:
     return tree_digest(Path(settings.BASE_DIR))
 
 
-def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None) -> Rendered:
+def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None, *,
+                 table: Table = DEFAULT_TABLE) -> Rendered:
     """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile).
     Raises :class:`SheetError` for an unknown sheet or paper."""
-    return render_pdf(printed_html(sheet_html(name, lang, paper), lang), lease)
+    return render_pdf(printed_html(sheet_html(name, lang, paper, table=table), lang), lease)
 
 
-def sheet_html(name: str, lang: str, paper: str = "a4") -> str:
-    """The HTML a fixed sheet is printed from, in ``lang``. Raises :class:`SheetError`
-    for an unknown sheet or paper."""
+#: What only a screen shows (a pointer to the interactive board next to the text): paper
+#: leaves it out rather than hiding it, so no printed text points at a board that is not there.
+_WEB_ONLY = re.compile(r'<(p|div|span)\b[^>]*class="web-only"[^>]*>.*?</\1>\s*', re.DOTALL)
+
+
+def sheet_html(name: str, lang: str, paper: str = "a4", *, table: Table = DEFAULT_TABLE) -> str:
+    """The HTML a fixed sheet is printed from, in ``lang``, for ``table`` where the sheet has
+    a version per table. Raises :class:`SheetError` for an unknown sheet or paper."""
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
     with translation.override(lang):
-        return render_to_string(sheet.template, {**context_for(name), "sheet": sheet, "facts": facts(),
+        html = render_to_string(sheet.template, {**context_for(name, table), "sheet": sheet, "facts": facts(),
                                                  "paper": PAPERS[paper], "lang": lang})
+    return _WEB_ONLY.sub("", html)
 
 
 def printed_html(html: str, lang: str) -> str:
@@ -140,9 +155,17 @@ def printed_html(html: str, lang: str) -> str:
     return typeset_japanese(html) if lang == "ja" else html
 
 
-def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf") -> Path:
+def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf", *,
+               table: Table = DEFAULT_TABLE) -> Path:
     """Where the sheet's file for this code version is cached (``suffix`` pdf or png)."""
-    return CACHE_DIR / code_version() / f"{name}-{lang}-{paper}.{suffix}"
+    return CACHE_DIR / code_version() / f"{sheet_stem(name, table)}-{lang}-{paper}.{suffix}"
+
+
+def sheet_stem(name: str, table: Table = DEFAULT_TABLE) -> str:
+    """A sheet version's name in files: a teaching sheet for another table than the default
+    one carries that table (``quick-start-2-strategy``); the default keeps the sheet's name,
+    the file its URL without a query has always had."""
+    return f"{name}-{table.slug}" if name in TABLE_SHEETS and table != DEFAULT_TABLE else name
 
 
 def store(path: Path, data: bytes) -> None:
@@ -157,7 +180,8 @@ def _nothing() -> None:
     pass
 
 
-def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing) -> bytes:
+def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing, *,
+              table: Table = DEFAULT_TABLE) -> bytes:
     """The sheet's PDF from the cache, rendering it first if needed; ``admitted`` is called
     once a render holds its slot, before it starts (where a caller counts renders: one
     refused busy then counts nothing), and may refuse it by raising.
@@ -168,27 +192,28 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], No
     :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken.
     """
-    path = cache_path(name, lang, paper)
+    path = cache_path(name, lang, paper, table=table)
     if path.exists():
         return path.read_bytes()
     with render_slot() as lease:
         admitted()
-        rendered = render_sheet(name, lang, paper, lease)
+        rendered = render_sheet(name, lang, paper, lease, table=table)
     if rendered.warnings:
-        logger.error("sheet %s-%s-%s rendered with warnings, not cached: %s",
-                     name, lang, paper, "; ".join(rendered.warnings))
+        logger.error("sheet %s rendered with warnings, not cached: %s", path.stem,
+                     "; ".join(rendered.warnings))
     else:
         store(path, rendered.pdf)
     return rendered.pdf
 
 
-def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing) -> bytes:
+def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing, *,
+                table: Table = DEFAULT_TABLE) -> bytes:
     """Page 1 of the sheet as a PNG (about 300 px wide), cached; ``admitted`` as for
     :func:`sheet_pdf`."""
-    path = cache_path(name, lang, paper, "png")
+    path = cache_path(name, lang, paper, "png", table=table)
     if path.exists():
         return path.read_bytes()
-    pdf = sheet_pdf(name, lang, paper, admitted)
+    pdf = sheet_pdf(name, lang, paper, admitted, table=table)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sheet.pdf"
         src.write_bytes(pdf)
@@ -196,14 +221,14 @@ def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], 
                         "-scale-to-x", "420", "-scale-to-y", "-1", str(src), str(Path(tmp) / "page")],
                        check=True, capture_output=True, timeout=60)
         data = (Path(tmp) / "page.png").read_bytes()
-    if cache_path(name, lang, paper).exists():  # never keep a preview of a render with warnings
+    if cache_path(name, lang, paper, table=table).exists():  # never keep a preview of a render with warnings
         store(path, data)
     return data
 
 
-def is_cached(name: str, lang: str, paper: str) -> bool:
+def is_cached(name: str, lang: str, paper: str, *, table: Table = DEFAULT_TABLE) -> bool:
     """Whether :func:`sheet_pdf` would answer from the cache, without rendering."""
-    return cache_path(name, lang, paper).exists()
+    return cache_path(name, lang, paper, table=table).exists()
 
 
 def position_pdf(situation, *, lang: str, paper: str, share_url: str,

@@ -12,7 +12,8 @@ from captain.rules import RulesError, notation
 
 from tutorials.http.links import analyzer_url
 from tutorials.http.pdf import pdf_quota
-from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf
+from tutorials.sheets.content import DEFAULT_TABLE, TABLE_MODES, TABLE_PLAYERS, TABLE_SHEETS, Table
+from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf, sheet_stem
 from tutorials.wording.problems import describe
 
 # --- printable sheets -------------------------------------------------------------------------
@@ -20,11 +21,26 @@ from tutorials.wording.problems import describe
 def sheets_index(request: HttpRequest) -> HttpResponse:
     """The printable sheets with previews, in A4 and US Letter."""
 
-    return render(request, "tutorials/sheets.html", {"sheets": SHEETS.values()})
+    return render(request, "tutorials/sheets.html", {
+        "sheets": SHEETS.values(), "table_sheets": TABLE_SHEETS, "default_table": DEFAULT_TABLE})
 
 
 class _BadPaper(Exception):
     pass
+
+
+class _BadTable(Exception):
+    """A ``players`` or ``mode`` value no sheet is printed for; the message says which."""
+
+
+def _table(request: HttpRequest) -> Table:
+    players = request.GET.get("players", DEFAULT_TABLE.players_param).strip()
+    if players not in TABLE_PLAYERS:
+        raise _BadTable(_("Players must be 2 or 3-4, for example ?players=2."))
+    mode = request.GET.get("mode", DEFAULT_TABLE.mode).strip().lower()
+    if mode not in TABLE_MODES:
+        raise _BadTable(_("Mode must be action or strategy, for example ?mode=strategy."))
+    return Table(TABLE_PLAYERS[players], mode)
 
 
 def _paper(request: HttpRequest) -> str:
@@ -41,25 +57,31 @@ def _bad_paper() -> HttpResponse:
 
 def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
                 filename: str | None = None) -> HttpResponse:
-    """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper."""
+    """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper or
+    table (the teaching sheets are printed per table; the others take the same values)."""
 
     if name not in SHEETS:
         raise Http404("no such sheet")
     try:
         paper = _paper(request)
+        table = _table(request)
     except _BadPaper:
         return _bad_paper()
+    except _BadTable as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    if name not in TABLE_SHEETS:
+        table = DEFAULT_TABLE
     lang = get_language()
-    cached = is_cached(name, lang, paper)
+    cached = is_cached(name, lang, paper, table=table)
     if request.method == "HEAD" and not cached:
         response = HttpResponse(content_type=content_type)  # what GET would answer, unrendered
     elif cached:
-        response = HttpResponse(render_file(name, lang, paper), content_type=content_type)
+        response = HttpResponse(render_file(name, lang, paper, table=table), content_type=content_type)
     else:  # only a render counts
-        data = render_file(name, lang, paper, pdf_quota(request))
+        data = render_file(name, lang, paper, pdf_quota(request), table=table)
         response = HttpResponse(data, content_type=content_type)
     if filename:
-        shown = filename.format(name=name, lang=lang, paper=paper)
+        shown = filename.format(name=sheet_stem(name, table), lang=lang, paper=paper)
         response["Content-Disposition"] = f'inline; filename="{shown}"'
     response["Cache-Control"] = "public, max-age=3600"
     return response

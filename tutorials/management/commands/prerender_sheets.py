@@ -1,7 +1,8 @@
 """``python manage.py prerender_sheets``: the release step that fills the sheet cache.
 
-Renders every sheet in :data:`tutorials.sheets.render.SHEETS` × every language × every paper,
-with its preview, into ``SHEET_CACHE_DIR/<code version>/``, so the first reader after a
+Renders every sheet in :data:`tutorials.sheets.render.SHEETS` × every table it is printed for
+(the teaching sheets: 2 or 3-4 players, action or strategy mode) × every language × every
+paper, with its preview, into ``SHEET_CACHE_DIR/<code version>/``, so the first reader after a
 deploy gets a cached file instead of waiting for a render. Run it after ``collectstatic``
 (production renders read the collected, hashed stylesheet). Fails — and caches nothing for
 that sheet — when a render logs a WeasyPrint warning, so a release never ships unstyled
@@ -34,22 +35,24 @@ class Command(BaseCommand):
         started = time.perf_counter()
         rendered = kept = 0
         for name in sheets.SHEETS:
-            for lang in languages:
-                for paper in sheets.PAPERS:
-                    path = sheets.cache_path(name, lang, paper)
-                    if path.exists() and not force:
-                        kept += 1
-                    else:
-                        result = sheets.render_sheet(name, lang, paper)
-                        if result.warnings:
-                            raise CommandError(
-                                f"{name} ({lang}, {paper}) rendered with warnings, not cached: "
-                                + "; ".join(result.warnings))
-                        sheets.store(path, result.pdf)
-                        sheets.cache_path(name, lang, paper, "png").unlink(missing_ok=True)
-                        rendered += 1
-                    sheets.preview_png(name, lang, paper)
-                    self.stdout.write(f"{name}-{lang}-{paper}: {path}", ending="\n")
+            for table in sheets.tables_of(name):
+                for lang in languages:
+                    for paper in sheets.PAPERS:
+                        path = sheets.cache_path(name, lang, paper, table=table)
+                        if path.exists() and not force:
+                            kept += 1
+                        else:
+                            result = sheets.render_sheet(name, lang, paper, table=table)
+                            if result.warnings:
+                                raise CommandError(
+                                    f"{path.stem} rendered with warnings, not cached: "
+                                    + "; ".join(result.warnings))
+                            sheets.store(path, result.pdf)
+                            sheets.cache_path(name, lang, paper, "png", table=table).unlink(missing_ok=True)
+                            rendered += 1
+                        sheets.preview_png(name, lang, paper, table=table)
+                        label = f"{sheets.sheet_stem(name, table)}-{lang}-{paper}"
+                        self.stdout.write(f"{label}: {path}", ending="\n")
         removed = []
         if not keep_old:
             for folder in sheets.CACHE_DIR.iterdir():
