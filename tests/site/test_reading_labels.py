@@ -296,8 +296,6 @@ def test_teach_sheet_prints_each_reading_card_with_its_clause(lang):
             assert visible(card.say()) in html, card.clause
 
 
-@pytest.mark.xfail(strict=True, reason="templates/sheets/_explanations.html prints each step's clause "
-                                       "ids but not the reading's label (ex.interpretation_title)")
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("pos, clause, other", ANALYZER_CASES)
 def test_position_sheet_labels_the_reading(lang, pos, clause, other):
@@ -309,9 +307,6 @@ def test_position_sheet_labels_the_reading(lang, pos, clause, other):
         assert_labelled(visible(html), clause, other=other, where=f"position sheet {pos}")
 
 
-@pytest.mark.xfail(strict=True, reason="tutorials/sheets/content.py PHASES (Dice Time) and STRATEGY "
-                                       "(line 3) count lines of 3 cards without saying that the short "
-                                       "diagonals count only by this site's reading (INT-3)")
 @pytest.mark.parametrize("name", ("rules", "reference"))
 def test_sheet_dice_time_sentences_label_the_short_diagonals(name):
     with translation.override("en"):

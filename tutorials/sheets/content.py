@@ -26,12 +26,14 @@ PHASES = (
     (PHASE_NAMES["dice"], _("Action mode: the start player rings; everyone rolls all %(dice)s dice at once. "
                             "Put two dice showing a card's two faces on it at the same time to claim it. "
                             "Re-roll all dice in hand as often as you like. When %(bell_cards)s or more "
-                            "cards of a row, column or diagonal hold dice (2 players: %(bell_cards)s cards "
+                            "cards of a row, column or diagonal hold dice (short diagonals of %(bell_cards)s "
+                            "cards too: this site's reading, INT-3; 2 players: %(bell_cards)s cards "
                             "anywhere), anyone may ring: Dice Time ends and the ringer becomes start "
                             "player. Strategy mode has no bell: Dice Time goes in turns.")),
     (PHASE_NAMES["setting"], _("From the start player clockwise: put one attack card face down on one of "
                                "your claimed cards and take those dice back. Players without dice on the "
-                               "board are skipped. Empty hand? Take your discard pile back first.")),
+                               "board are skipped. Must lay a card with an empty hand? Take your whole "
+                               "discard pile back first.")),
     (PHASE_NAMES["battle"], _("Reveal all cards. They act by speed, %(speeds)s; equal speed: start player "
                               "first, then clockwise. An acting card removes every other player's card in "
                               "its range. A removed card never acts.")),
@@ -69,8 +71,9 @@ STRATEGY = (
     _("Dice Time begins with everyone rolling all %(dice)s dice at once; then turns go clockwise from the "
       "start player."),
     _("On your turn, either re-roll any of your dice in hand once, or place a pair."),
-    _("Dice Time ends as soon as every card of some row, column or diagonal holds dice; whoever placed last "
-      "becomes start player."),
+    _("Dice Time ends as soon as every card of some row, column or diagonal holds dice (short "
+      "diagonals of %(bell_cards)s cards too: this site's reading, INT-3); whoever placed last becomes "
+      "start player."),
     _("Option: after a re-roll you may place at once in the same turn."),
 )
 
@@ -271,8 +274,12 @@ def position_context(situation: Situation) -> dict:
             boards.append({"title": title,
                            "svg": board_svg(cells, title=board_description(cells, str(title)))})
     last = len(walk.steps) - 1
-    return {"walk": walk, "boards": boards, "long_answer": LONG_ANSWER,
-            "explanations": walk.explanations(last) if walk.steps else [],
+    explanations = walk.explanations(last) if walk.steps else []
+    # each reading the answer depends on, said once under the steps that cite its id
+    readings = {ex.interpretation: ex.interpretation_title for ex in explanations
+                if ex.interpretation and (ex.interpretation != ex.clause or ex.other_reading)}
+    return {"walk": walk, "boards": boards, "long_answer": LONG_ANSWER, "explanations": explanations,
+            "readings": list(readings.items()),
             "winnings": walk.winnings(last) if walk.steps else [],
             "code": situation.to_notation(), "situation": situation,
             "round_end": walk.solution.round_end,
