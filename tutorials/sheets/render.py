@@ -62,7 +62,8 @@ SHEETS = {
                    "sheets/rules.html", (2, 4)),
     "reference": Sheet("reference", _("Quick reference"),
                        _("One page for the table: phases, the attack cards with their ranges, when the bell "
-                         "may ring and who goes first."),
+                         "may ring, who goes first, and what changes with two players and in strategy "
+                         "mode."),
                        "sheets/reference.html", (1, 1)),
     "quick-start": Sheet("quick-start", _("Quick start"),
                          _("The short teaching script: the goal, the core rules with a battle and a "
