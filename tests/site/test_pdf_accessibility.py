@@ -31,7 +31,7 @@ from tutorials.walkthrough import Walkthrough
 from tutorials.http import pdf_worker
 from tutorials.sheets import render as sheets
 from tutorials.sheets.render import SHEETS
-from tutorials.wording.events import card_phrase
+from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import CARD_NAMES, position_label
 
 LANGS = ("ja", "en", "de")

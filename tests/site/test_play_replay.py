@@ -17,7 +17,7 @@ from tutorials.api.schemas import GameIn
 from tutorials.models import PracticeGame
 from tutorials.play.views import LEARNER
 from tutorials.practice import games
-from tutorials.wording.events import card_phrase
+from tutorials.wording.phrases import card_phrase
 
 pytestmark = pytest.mark.django_db
 

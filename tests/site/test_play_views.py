@@ -13,7 +13,8 @@ from django.utils import translation
 from tutorials.models import PracticeGame
 from tutorials.practice import games
 from tutorials.play.table import history
-from tutorials.wording.events import card_phrase, explain
+from tutorials.wording.events import explain
+from tutorials.wording.phrases import card_phrase
 
 from tests.site.play_helpers import CHOICES, first_move, page_version, start_game
 

@@ -21,7 +21,7 @@ from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.models import TeachSession
 from tutorials.teach.seats import entries_stamp
 from tutorials.tutorial.teaching import sections
-from tutorials.wording.events import card_phrase
+from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import position_label
 
 pytestmark = pytest.mark.django_db

@@ -128,3 +128,16 @@ def describe_refusal(error: RulesError, situation: Situation, op: str) -> str:
             "expected": expected_text(str(error.params.get("expected_code", ""))),
             "example": analyzer.won_example(situation)}
     return describe(error)
+
+
+def undo_target(prev: str, code: str) -> str:
+    """The Undo target ``prev`` in canonical notation, or "" when it cannot be read or is
+    the position itself: Undo is offered only to a position the analyzer can show (an
+    unreadable ``prev`` would offer an Undo that leads to an error page)."""
+    if not 0 < len(prev) <= notation.MAX_LENGTH:
+        return ""
+    try:
+        before = notation.parse(prev).to_notation()
+    except RulesError:
+        return ""
+    return "" if before == code else before

@@ -35,7 +35,7 @@ from captain.rules import (
     solve,
 )
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
-from tutorials.wording.events import card_phrase
+from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 #: The position a fresh analyzer opens with: the tutorial's practice grid, four players.

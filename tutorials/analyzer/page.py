@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from captain.rules import AttackKind, Colour, RulesError, Situation, notation
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from tutorials.analyzer import edits as analyzer
-from tutorials.analyzer.edit_links import EditLinks
+from tutorials.analyzer.edit_links import EditLinks, undo_target
 from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.http.links import analyzer_url
@@ -29,7 +29,8 @@ from tutorials.http.numbers import query_number
 from tutorials.http.positions import position_arg
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.clauses import reading_label
-from tutorials.wording.events import Explanation, explain, list_join
+from tutorials.wording.events import Explanation, explain
+from tutorials.wording.phrases import list_join
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES
 
@@ -82,19 +83,6 @@ def _pieces_of(situation: Situation, colour: Colour) -> str:
     if won:
         items.append(ngettext("%(n)s card won earlier", "%(n)s cards won earlier", won) % {"n": won})
     return list_join(items)
-
-
-def _readable(prev: str, code: str) -> str:
-    """The Undo target ``prev`` in canonical notation, or "" when it cannot be read or is
-    the position itself: Undo is offered only to a position the analyzer can show (an
-    unreadable ``prev`` would offer an Undo that leads to an error page)."""
-    if not 0 < len(prev) <= notation.MAX_LENGTH:
-        return ""
-    try:
-        before = notation.parse(prev).to_notation()
-    except RulesError:
-        return ""
-    return "" if before == code else before
 
 
 def _changed(order, other, winnings) -> list[dict]:
@@ -150,7 +138,7 @@ class AnalyzerPage:
         page = cls(situation, walk, read_tool(tool), view, walk.clamp(query_number(step, 0)), error,
                    error_field if error and error_field in FIELDS else "", saved_url=saved_url,
                    saved_title=saved_title)
-        page.prev = _readable(prev, page.code)
+        page.prev = undo_target(prev, page.code)
         return page
 
     @cached_property
@@ -286,7 +274,7 @@ class AnalyzerPage:
         that left (``colour``) and a sentence saying what went with it (``text``)."""
         if not self.prev or self.view != "edit":
             return None
-        before = notation.parse(self.prev)  # readable: see _readable
+        before = notation.parse(self.prev)  # readable: see undo_target
         gone = [c for c in before.players if c not in self.situation.players]
         if len(gone) != 1:
             return None

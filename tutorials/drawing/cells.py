@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 
 from captain.rules import AttackCard, Board, Colour, Dice, Position, Treasure
 
-from tutorials.wording.events import card_phrase
+from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 
 @dataclass(frozen=True)

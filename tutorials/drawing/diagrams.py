@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from captain.rules import AttackKind, Board, Position, Cell, Treasure
 from captain.rules.situation import RuleSet
 
-from tutorials.wording.events import list_join
+from tutorials.wording.phrases import list_join
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, card_label
 
 

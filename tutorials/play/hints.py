@@ -33,7 +33,8 @@ from captain.rules.game.view import determinize
 from captain.rules.model import AttackKind, cell_of
 from captain.rules.resolve.bell import bell_lines, may_ring
 from captain.rules.situation import Mode
-from tutorials.wording.events import list_join, short_line
+from tutorials.wording.events import short_line
+from tutorials.wording.phrases import list_join
 from tutorials.wording.glossary import card_label, position_label
 
 

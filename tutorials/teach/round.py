@@ -31,7 +31,7 @@ from tutorials.http.positions import READ_PATTERN, position_arg, read_position
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
-from tutorials.wording.events import card_phrase
+from tutorials.wording.phrases import card_phrase
 from tutorials.wording.facts import table_facts
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 

@@ -20,7 +20,7 @@ from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
 from tutorials.http.language import chosen_url
 from tutorials.wording.clauses import clause_summary
-from tutorials.wording.events import card_phrase as phrase
+from tutorials.wording.phrases import card_phrase as phrase
 from tutorials.wording.facts import facts
 from tutorials.wording.facts import table_facts as facts_of_table
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS

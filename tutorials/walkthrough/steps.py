@@ -19,7 +19,8 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from captain.rules import Outcome, Position, Situation, Solution, solve
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView, board_cells
-from tutorials.wording.events import Explanation, card_at, explain
+from tutorials.wording.events import Explanation, explain
+from tutorials.wording.phrases import card_at
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, position_label
 
 STEP_TITLES = {

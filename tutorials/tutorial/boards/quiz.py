@@ -12,7 +12,8 @@ from tutorials.drawing.cells import CellView, board_cells
 from tutorials.http.positions import position_arg, read_position
 from tutorials.walkthrough import Walkthrough
 from tutorials.tutorial.quiz import for_examples
-from tutorials.wording.events import Explanation, card_phrase, explain
+from tutorials.wording.events import Explanation, explain
+from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 from tutorials.tutorial.boards.example import ExampleBoard
 
