@@ -66,7 +66,7 @@ def test_dice_card_with_dice_cannot_be_claimed_again():
 
 
 def test_dice_bell_false_then_blocked():
-    board = board_with_hand((1, 2, 3, 4, 5, 6))
+    board = board_with_hand((1, 2, 3, 4, 5, 6), board_id="bell")
     rung = board.apply("ring", "", random.Random(0))
     assert rung.false_bell and rung.note == "false-bell"
     assert rung.apply("roll", "", random.Random(0)).note == "false-bell-blocked"
@@ -75,12 +75,22 @@ def test_dice_bell_false_then_blocked():
 
 def test_dice_bell_rings_on_a_line_of_three():
     placed = {Position(0, 0): Colour.WHITE, Position(0, 1): Colour.BLUE, Position(0, 3): Colour.GREEN}
-    board = practice(placed)
+    board = practice(placed, board_id="bell")
     assert board.bell().may_ring
     rung = board.apply("ring", "", random.Random(0))
     assert rung.ended and rung.note == "rang"
     cells = [c for row in board.rows() for c in row if "bell-line" in c.classes]
     assert {c.pos for c in cells} == {Position(0, c) for c in range(4)}
+
+
+def test_the_roll_and_claim_board_leaves_the_bell_to_the_next_lesson():
+    """The bell and the false bell are taught in the lesson after the first Dice Time board:
+    that board offers no bell, refuses a ring sent anyway and marks no bell line."""
+    placed = {Position(0, 0): Colour.WHITE, Position(0, 1): Colour.BLUE, Position(0, 3): Colour.GREEN}
+    board = practice(placed)
+    rung = board.apply("ring", "", random.Random(0))
+    assert not rung.ended and not rung.false_bell and rung.moves == board.moves
+    assert not [c for row in board.rows() for c in row if "bell-line" in c.classes]
 
 
 def test_dice_two_players_uses_three_cards_anywhere():

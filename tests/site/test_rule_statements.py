@@ -258,7 +258,8 @@ def test_wording_kinds_in_answers(client):
 def test_strategy_script_never_rings_to_begin(lang, bell):
     """Item 3: the teaching script's strategy Dice Time begins without a bell (STRAT-1)."""
     with translation.override(lang):
-        text = render_to_string("teach/strategy-dice-time.html")
+        text = "".join(render_to_string(f"tutorials/lessons/strategy/{slug}.html", {"tutorial": True})
+                       for slug in ("dice-time", "ending-dice-time"))
     assert bell not in text
 
 

@@ -15,7 +15,8 @@ import subprocess
 import pytest
 
 from captain.rules import Board, Colour, Seating, Situation
-from tutorials.sheets.content import LONG_ANSWER, Table
+from tutorials.sheets.content import LONG_ANSWER
+from tutorials.tutorial.table import Table
 from tutorials.sheets.render import position_pdf, render_sheet
 from tutorials.walkthrough import Walkthrough
 

@@ -13,7 +13,8 @@ from django.test import Client
 from django.utils import translation
 
 from tutorials.sheets import render as sheets
-from tutorials.sheets.content import DEFAULT_TABLE, TABLE_NAMES, TABLE_SHEETS, TABLES, VARIANT_BOXES
+from tutorials.sheets.content import TABLE_SHEETS, VARIANT_BOXES
+from tutorials.tutorial.table import DEFAULT_TABLE, TABLE_NAMES, TABLES
 from tutorials.sheets.render import SHEETS, printed_html, sheet_html, tables_of
 
 LANGS = ("ja", "en", "de")

@@ -136,6 +136,10 @@ def _wide(text: str) -> bool:
     return any(ord(ch) > 0x2E80 for ch in text)
 
 
+#: a five-pointed star in the bottom-right corner of a position (centre 84,84, radius 11)
+_STAR = "M84 73L86.6 80.4L94.5 80.6L88.2 85.4L90.5 92.9L84 88.4L77.5 92.9L79.8 85.4L73.5 80.6L81.4 80.4Z"
+
+
 def _frame(classes: set[str], has_treasure: bool, won) -> tuple[str, str, float, str]:
     """(fill, stroke, stroke width, dash) of the position's outline."""
     fill = "#f3ecdd" if has_treasure else "none"
@@ -185,6 +189,10 @@ def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pix
     if "claimable" in classes:
         parts.append(f'<rect x="8" y="8" width="84" height="84" rx="7" fill="none" stroke="{ACCENT}" '
                      'stroke-width="3"/>')
+    if "last-move" in classes:  # a star as well as the frame: the mark is not told by colour alone
+        parts.append(f'<rect x="5" y="5" width="90" height="90" rx="8" fill="none" stroke="#1d2430" '
+                     f'stroke-width="3" stroke-dasharray="2 4"/><path class="last-move-mark" d="{_STAR}" '
+                     f'fill="{GOLD}" stroke="#1d2430" stroke-width="1.5"/>')
     occupied = card is not None or ghost is not None
     if treasure is not None and "faces-hidden" not in classes:
         low, high = treasure.faces

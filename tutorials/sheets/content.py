@@ -17,6 +17,7 @@ from tutorials.tutorial.examples import (EX_BATTLE, EX_BATTLE_2P, EX_BATTLE_2P_S
                                          TREASURE_EXAMPLES, TREASURE_EXAMPLES_2P)
 from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import taught_clauses
+from tutorials.tutorial.table import DEFAULT_TABLE, TABLE_MODES, Table
 from tutorials.tutorial.teaching import FIRST_ROUND, script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary, clause_texts, sections_by_anchor
 from tutorials.wording.facts import facts, table_facts
@@ -113,40 +114,6 @@ def examples(two: bool = False) -> dict[str, dict]:
     return out
 
 
-@dataclass(frozen=True)
-class Table:
-    """The table a teaching sheet is printed for: ``players`` as the script counts them (2, or
-    4 for a 3-4 player table: the two share one grid and one bell rule) and the Dice Time
-    ``mode``. Its ``players_param`` and ``mode`` are the sheet URL's query values."""
-
-    players: int = 4
-    mode: str = "action"
-
-    @property
-    def players_param(self) -> str:
-        return "2" if self.players == 2 else "3-4"
-
-    @property
-    def slug(self) -> str:
-        """The table's part of a cached file's name."""
-        return f"{'2' if self.players == 2 else '34'}-{self.mode}"
-
-    @property
-    def subtitle(self) -> str:
-        return str(TABLE_NAMES[(self.players, self.mode)])
-
-
-#: The tables a teaching sheet is printed for, by the URL's ``players`` value.
-TABLE_PLAYERS = {"2": 2, "3-4": 4}
-TABLE_MODES = ("action", "strategy")
-DEFAULT_TABLE = Table()
-TABLES = tuple(Table(p, m) for p in TABLE_PLAYERS.values() for m in TABLE_MODES)
-TABLE_NAMES = {
-    (2, "action"): _("For 2 players in action mode."),
-    (2, "strategy"): _("For 2 players in strategy mode."),
-    (4, "action"): _("For 3 or 4 players in action mode."),
-    (4, "strategy"): _("For 3 or 4 players in strategy mode."),
-}
 #: Sheets whose text depends on the table; the others are the same for every table.
 TABLE_SHEETS = ("quick-start", "teach")
 

@@ -1,7 +1,7 @@
 """Printable PDF rule sheets (WeasyPrint), cached per sheet, language, paper and code version.
 
 * :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``;
-  the two teaching sheets in a version for each table (:data:`~tutorials.sheets.content.TABLES`:
+  the two teaching sheets in a version for each table (:data:`~tutorials.tutorial.table.TABLES`:
   2 or 3-4 players, action or strategy mode).
 * :func:`sheet_pdf` — a fixed sheet's PDF bytes; rendered once per
   ``(sheet, table, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
@@ -34,7 +34,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tutorials.http.pdf import Rendered, render_pdf
 from tutorials.http.render_limit import Lease, render_slot
-from tutorials.sheets.content import DEFAULT_TABLE, TABLE_SHEETS, TABLES, Table, context_for, position_context
+from tutorials.sheets.content import TABLE_SHEETS, context_for, position_context
+from tutorials.tutorial.table import DEFAULT_TABLE, TABLES, Table
 from tutorials.sheets.typesetting import typeset_japanese
 from tutorials.wording.facts import facts
 

@@ -12,7 +12,9 @@ from captain.rules import RulesError, notation
 
 from tutorials.http.links import analyzer_url
 from tutorials.http.pdf import pdf_quota
-from tutorials.sheets.content import DEFAULT_TABLE, TABLE_MODES, TABLE_PLAYERS, TABLE_SHEETS, Table
+from tutorials.sheets.content import TABLE_SHEETS
+from tutorials.tutorial.table import DEFAULT_TABLE, Table
+from tutorials.tutorial.table import read_table
 from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf, sheet_stem
 from tutorials.wording.problems import describe
 
@@ -34,13 +36,10 @@ class _BadTable(Exception):
 
 
 def _table(request: HttpRequest) -> Table:
-    players = request.GET.get("players", DEFAULT_TABLE.players_param).strip()
-    if players not in TABLE_PLAYERS:
-        raise _BadTable(_("Players must be 2 or 3-4, for example ?players=2."))
-    mode = request.GET.get("mode", DEFAULT_TABLE.mode).strip().lower()
-    if mode not in TABLE_MODES:
-        raise _BadTable(_("Mode must be action or strategy, for example ?mode=strategy."))
-    return Table(TABLE_PLAYERS[players], mode)
+    table, problem = read_table(request)
+    if problem:
+        raise _BadTable(problem)
+    return table
 
 
 def _paper(request: HttpRequest) -> str:

@@ -15,7 +15,6 @@ from tutorials.teach import seats
 from tutorials.teach.round import ENTER, RoundBoard
 from tutorials.tutorial import boards
 from tutorials.tutorial.comes_up import cards_for
-from tutorials.tutorial.examples import TREASURE_SETS
 from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import Section, sections, stored_options
 
@@ -51,23 +50,14 @@ def reading_minutes(options) -> list[float]:
 def load_board(session, section: Section, board_id: str):
     """The example board ``board_id`` of ``section`` in the table's current state.
 
-    The examples are those of the table: two-player tables get the 3 × 3 grid and two
-    colours (Dice Time, the battle and the treasure examples), VAR-2 tables examples
-    without [5] cards, and under VAR-1 the battle resolves in reversed speed order.
+    The examples are those of the table (:func:`~tutorials.tutorial.boards.table_state`).
     """
 
     options = stored_options(session.options)
     state = session.board_states.get(board_id, "")
     if board_id == "round":  # the table's own board (the guided first round)
         return RoundBoard.from_state(section.slug, options, state)
-    if not state and board_id in ("dice", "bell") and options["players"] == 2:
-        state = boards.DiceBoard(section.slug, board_id, players=2).state()
-    if not state and board_id == "battle":
-        state = boards.BattleBoard(section.slug, reversed_speed="v1" in options["variants"],
-                                   two_players=options["players"] == 2).state()
-    if not state and board_id in TREASURE_SETS[""]:
-        example_set = "t" if options["players"] == 2 else "n" if "v2" in options["variants"] else ""
-        state = boards.TreasureBoard(section.slug, board_id, example_set=example_set).state()
+    state = state or boards.table_state(board_id, players=options["players"], variants=options["variants"])
     board = boards.load(board_id, state, lesson=section.slug)
     board.fixed_players = True
     return board

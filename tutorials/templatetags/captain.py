@@ -220,3 +220,24 @@ def list_join(items) -> str:
     """Join with the active language's list separator (``, `` / ``、``)."""
 
     return pgettext("list separator", ", ").join(str(i) for i in items)
+
+
+@register.simple_tag
+def lesson_url(slug: str, table=None) -> str:
+    """``{% lesson_url lesson.slug tutorial_table %}``: a tutorial lesson's address, keeping
+    the table it is read for (:class:`~tutorials.tutorial.table.Table`)."""
+    url = reverse("tutorials:lesson", args=[slug])
+    return table.with_query(url) if table is not None else url
+
+
+@register.simple_tag
+def tutorial_url(table=None) -> str:
+    """The tutorial's contents for the table it is read for."""
+    url = reverse("tutorials:index")
+    return table.with_query(url) if table is not None else url
+
+
+@register.filter
+def lesson_title(lesson, table) -> str:
+    """A lesson's title for the table it is read for (strategy mode has its own for two)."""
+    return lesson.title_for(table.strategy)

@@ -25,7 +25,8 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from tutorials.tutorial.script import LESSONS_BY_SLUG
-from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
+from tutorials.tutorial.table import DEFAULT_TABLE, Table
+from tutorials.tutorial.teaching import Section, lesson_context, script_context, sections, stored_options
 
 #: language -> (units per minute, unit): see the module docstring.
 RATES: Mapping[str, tuple[int, str]] = {"ja": (300, "characters"), "en": (150, "words"),
@@ -141,12 +142,13 @@ def read_aloud(section: Section, options: Mapping[str, object], lang: str) -> Re
 
 
 @lru_cache(maxsize=64)
-def lesson_reading(slug: str, lang: str) -> ReadAloud:
-    """The tutorial lesson ``slug`` as its page shows it (no table's options), measured as
-    the teaching scripts are: the one reading-time measure of the site."""
+def lesson_reading(slug: str, lang: str, table: Table = DEFAULT_TABLE) -> ReadAloud:
+    """The tutorial lesson ``slug`` as its page shows it for ``table``, measured as the
+    teaching scripts are: the one reading-time measure of the site."""
+    lesson = LESSONS_BY_SLUG[slug]
     parser = _Paragraphs()
     with translation.override(lang):
-        parser.feed(render_to_string(LESSONS_BY_SLUG[slug].template, {}))
+        parser.feed(render_to_string(lesson.template_for(table.strategy), lesson_context(table)))
     parser.close()
     return _measured(parser.found, lang)
 

@@ -2,7 +2,9 @@
 
 Each :class:`Lesson` has a stable ``slug`` (its URL), a translated ``title``, the
 template holding its text (``templates/tutorials/lessons/<slug>.html``) and the
-example board shown with it, if any.
+example boards shown with it, if any. The two lessons about Dice Time read differently
+in strategy mode (turns, and a full line instead of the bell): they have a second title,
+template (``templates/tutorials/lessons/strategy/<slug>.html``) and boards for it.
 """
 
 from __future__ import annotations
@@ -29,19 +31,39 @@ class Lesson:
     slug: str
     title: Promise
     boards: tuple[str, ...] = ()
+    strategy_title: Promise | None = None
+    strategy_boards: tuple[str, ...] = ()
 
     @property
     def template(self) -> str:
         """Template with the lesson's text."""
         return f"tutorials/lessons/{self.slug}.html"
 
+    def own_strategy_form(self) -> bool:
+        """Whether strategy mode reads this lesson from a template of its own (the others
+        carry their strategy sentences in ``{% if strategy %}`` branches)."""
+        return self.strategy_title is not None
+
+    def title_for(self, strategy: bool) -> Promise:
+        return self.strategy_title if strategy and self.strategy_title else self.title
+
+    def template_for(self, strategy: bool) -> str:
+        if strategy and self.own_strategy_form():
+            return f"tutorials/lessons/strategy/{self.slug}.html"
+        return self.template
+
+    def boards_for(self, strategy: bool) -> tuple[str, ...]:
+        return self.strategy_boards if strategy and self.own_strategy_form() else self.boards
+
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson("welcome", _("What the game is about")),
     Lesson("setup", _("Setting up")),
     Lesson("round", _("One round in four phases")),
-    Lesson("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",)),
-    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",)),
+    Lesson("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",),
+           strategy_title=_("Dice Time in strategy mode"), strategy_boards=("turns",)),
+    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",),
+           strategy_title=_("A full line ends Dice Time"), strategy_boards=("line",)),
     Lesson("setting-time", pgettext_lazy("phase", "Setting Time")),
     Lesson("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle")),
     Lesson("treasure-time", pgettext_lazy("phase", "Treasure Time"),

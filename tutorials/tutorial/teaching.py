@@ -128,17 +128,48 @@ def _script_sections(options: dict) -> list[Section]:
         return [QUICK[s] for s in slugs + ["setting-time", "battle-time", "treasure-time", "game-end"]]
     out: list[Section] = []
     for lesson in LESSONS:
-        if strategy and lesson.slug == "dice-time":
-            out.append(Section("strategy-dice-time", _("Dice Time in strategy mode"),
-                               "teach/strategy-dice-time.html", phase="dice"))
-        elif not (strategy and lesson.slug == "ending-dice-time"):
-            shown = lesson.boards
-            if options["players"] == 2 or "v2" in options["variants"]:
-                # the predict-the-outcome checks are built on the 3-4 player examples with [5]s
-                shown = tuple(b for b in shown if not b.startswith("quiz-"))
-            out.append(Section(lesson.slug, lesson.title, lesson.template, shown,
+        if strategy and lesson.own_strategy_form():
+            # strategy mode reads these lessons in their own form; their boards play
+            # against the computer, so they stay in the tutorial (a table has real dice)
+            out.append(Section(_STRATEGY_SLUGS[lesson.slug], lesson.title_for(True),
+                               lesson.template_for(True), phase="dice"))
+        else:
+            out.append(Section(lesson.slug, lesson.title, lesson.template,
+                               shown_boards(lesson.boards, options["players"], options["variants"]),
                                _LESSON_PHASES[lesson.slug]))
     return out
+
+
+#: the full script's slugs of the lessons strategy mode reads in their own form
+_STRATEGY_SLUGS = {"dice-time": "strategy-dice-time", "ending-dice-time": "strategy-line"}
+
+
+def shown_boards(board_ids: tuple[str, ...], players: int, variants=()) -> tuple[str, ...]:
+    """The boards of a lesson a table of ``players`` playing ``variants`` is shown."""
+    if players == 2 or "v2" in variants:
+        # the predict-the-outcome checks are built on the 3-4 player examples with [5]s
+        return tuple(b for b in board_ids if not b.startswith("quiz-"))
+    return board_ids
+
+
+def lesson_boards(lesson, table) -> tuple[str, ...]:
+    """The boards of tutorial ``lesson`` read for ``table`` (a :class:`~tutorials.tutorial.table.Table`)."""
+    return shown_boards(lesson.boards_for(table.strategy), table.players)
+
+
+def lesson_context(table) -> dict[str, object]:
+    """Template variables of a tutorial lesson read for ``table``: the script's for that
+    table; a 3-4 player table also reads the two-player rules, in boxes aside."""
+    context = script_context(table.options())
+    # ``teach`` states the rules in force in place: the two-player ones when two play
+    context.update(teach=table.two, tutorial=True)
+    return context
+
+
+def table_context(table, problem: str = "") -> dict[str, object]:
+    """What a tutorial page needs to show and change the table it is read for: the
+    table, the lesson variables for it, and the sentence saying a choice was not read."""
+    return {**lesson_context(table), "tutorial_table": table, "table_problem": problem}
 
 
 def script_context(options: Mapping[str, object]) -> dict[str, object]:

@@ -15,15 +15,20 @@ from tutorials.forms import Query
 from tutorials.tutorial import boards
 from tutorials.tutorial.reading import RATES, lesson_reading
 from tutorials.tutorial.script import LESSONS, LESSONS_BY_SLUG, neighbours
+from tutorials.tutorial.table import Table, read_table
+from tutorials.tutorial.teaching import lesson_boards, table_context
 from tutorials.wording.clauses import sections
 
 @require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
-    """Table of contents of the read-aloud script, each lesson with its reading time."""
+    """Table of contents of the read-aloud script for the table chosen, each lesson with
+    its reading time, and the choice of table (players, mode) at its top."""
+    table, problem = read_table(request)
     lang = get_language() if get_language() in RATES else "en"
-    lessons = [(lesson, lesson_reading(lesson.slug, lang).minutes) for lesson in LESSONS]
-    return render(request, "tutorials/index.html", {"lessons": lessons, "first": LESSONS[0],
-                                                    "total_minutes": sum(m for _l, m in lessons)})
+    lessons = [(lesson, lesson_reading(lesson.slug, lang, table).minutes) for lesson in LESSONS]
+    return render(request, "tutorials/index.html", {
+        "lessons": lessons, "first": LESSONS[0], "total_minutes": sum(m for _l, m in lessons),
+        **table_context(table, problem)})
 
 
 def _lesson_or_404(slug: str):
@@ -37,20 +42,31 @@ def _lesson_or_404(slug: str):
 def tutorial_lesson(request: HttpRequest, slug: str) -> HttpResponse:
     """One lesson of the script with its example boards (state from the query string)."""
     lesson = _lesson_or_404(slug)
+    table, problem = read_table(request)
     previous, following = neighbours(slug)
-    board_views = []
-    for board_id in lesson.boards:
-        board = boards.load(board_id, request.GET.get(board_id, ""), lesson=lesson.slug)
-        board.note = board.note or request.GET.get(f"{board_id}-note", "")
-        board_views.append(board)
+    board_views = [_board(board_id, request.GET.get(board_id, ""), slug, table,
+                          note=request.GET.get(f"{board_id}-note", ""))
+                   for board_id in lesson_boards(lesson, table)]
     return render(request, "tutorials/lesson.html", {
         "lesson": lesson,
-        "lessons": LESSONS,
+        "lesson_title": lesson.title_for(table.strategy),
+        "lesson_template": lesson.template_for(table.strategy),
+        "lessons": [(item, item.title_for(table.strategy)) for item in LESSONS],
         "number": LESSONS.index(lesson) + 1,
-        "previous": previous,
-        "next": following,
+        "total": len(LESSONS),
+        "previous": previous and (previous, previous.title_for(table.strategy)),
+        "next": following and (following, following.title_for(table.strategy)),
         "boards": board_views,
+        **table_context(table, problem),
     })
+
+
+def _board(board_id: str, state: str, slug: str, table: Table, note: str = "") -> boards.ExampleBoard:
+    """The board in ``state``, or in the table's first state; its links keep the table."""
+    board = boards.load(board_id, state or boards.table_state(board_id, players=table.players), lesson=slug)
+    board.table = table
+    board.note = board.note or note
+    return board
 
 
 @require_safe
@@ -63,10 +79,11 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
     also works without JavaScript.
     """
     lesson = _lesson_or_404(slug)
-    if board_id not in lesson.boards:
+    table, _problem = read_table(request)  # a table that cannot be read: the default one
+    if board_id not in lesson_boards(lesson, table):
         raise Http404("no such board on this page")
     query = Query(request)
-    board = boards.load(board_id, query.get("state"), lesson=slug)
+    board = _board(board_id, query.get("state"), slug, table)
     action, arg = query.get("do"), query.get("at")
     if query.refusal:  # a link the page never makes: the board stays as it was
         board.note = "refused"
@@ -74,6 +91,7 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
             return redirect(board.page_url())
         return render(request, "tutorials/_board.html", {"board": board}, status=422)
     board = board.apply(action, arg, rng=random.SystemRandom())
+    board.table = table
     page_url = board.page_url()
     if not request.htmx:
         return redirect(page_url)

@@ -180,6 +180,8 @@ class DiceBoard(ExampleBoard):
             chosen = next((c for c in self.seating.players if c.letter == arg), None)
             return self._with(paint=chosen) if chosen else self._with()
         move = {"roll": "r", "ring": "x"}.get(action)
+        if action == "ring" and self.board_id != "bell":  # the bell is the next lesson's board
+            move = None
         if action == "roll" and not self.started:
             move = "s"  # the first roll is the start bell: everyone rolls (DICE-1)
         pos = read_position(arg) if action == "claim" else None
@@ -200,7 +202,8 @@ class DiceBoard(ExampleBoard):
     def rows(self) -> list[list[CellView]]:
         status = self.bell()
         grid = board_cells(self.game.board)
-        line = set(status.line or ()) if status.may_ring and not self.ended else set()
+        line = (set(status.line or ()) if self.board_id == "bell" and status.may_ring and not self.ended
+                else set())
         hand = self.hand
         for row in grid:
             for cell in row:

@@ -13,6 +13,7 @@ from captain.rules import Situation
 from tutorials.drawing.cells import BoardAction, CellView
 from tutorials.http.links import analyzer_url
 from tutorials.tutorial.script import LESSONS
+from tutorials.tutorial.table import DEFAULT_TABLE
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import COLUMN_LETTERS
 
@@ -24,6 +25,8 @@ TITLES = {
     "sandwich": gettext_lazy("Worked example: a sandwich"),
     "block": gettext_lazy("Worked example: a blocked sandwich"),
     "priority": gettext_lazy("Worked example: two sandwiches claim one card"),
+    "turns": gettext_lazy("Try it: take your turns"),
+    "line": gettext_lazy("Try it: play on until a line is complete"),
     "quiz-battle": gettext_lazy("Check yourself: one card changed"),
     "quiz-treasure": gettext_lazy("Check yourself: one card changed"),
 }
@@ -48,6 +51,14 @@ NOTES = {
     "rang": gettext_lazy("Ding! Dice Time is over, and you are the start player until the next Dice Time "
                          "ends."),
     "ended": gettext_lazy("Dice Time is over. Start again to practise more."),
+    "turns-begun": gettext_lazy("Everyone has rolled all %(dice)s dice. It is your turn first: you are the "
+                                "start player."),
+    "rerolled": gettext_lazy("Re-rolled: that was your turn, and the others have had theirs."),
+    "pick-first": gettext_lazy("Tap the dice you want to re-roll first, then re-roll them."),
+    "no-pair-turns": gettext_lazy("None of your dice in hand show this card's two faces. Pick the dice to "
+                                  "re-roll instead: that is your turn."),
+    "not-your-turn": gettext_lazy("It is not your turn."),
+    "not-begun": gettext_lazy("Dice Time has not begun yet: everyone rolls first."),
     "reset": gettext_lazy("The example position could not be read, so the board starts afresh."),
     "removed": gettext_lazy("Practice dice taken back."),
     "stale": gettext_lazy("The table changed at the same moment (another window?), so that was "
@@ -72,6 +83,8 @@ class ExampleBoard:
         self.post_url: str | None = None
         #: where the board lives when it is not a tutorial lesson (the teaching pages)
         self.page_base: str | None = None
+        #: the table the tutorial page is read for: its links keep it
+        self.table = DEFAULT_TABLE
 
     # to implement
     def state(self) -> str:
@@ -96,7 +109,7 @@ class ExampleBoard:
         if self.page_base is not None:
             return f"{self.page_base}#{self.anchor}"
         url = reverse("tutorials:lesson", args=[self.lesson])
-        query = {self.board_id: self.state()}
+        query = {**self.table.query(), self.board_id: self.state()}
         if self.note:
             query[f"{self.board_id}-note"] = self.note
         return f"{url}?{urlencode(query)}#{self.anchor}"
@@ -104,9 +117,10 @@ class ExampleBoard:
     def own_copy_url(self) -> str:
         """This board, in the state shown, in the tutorial lesson that holds it: where a
         guest of a table (whose copy follows the person teaching) works it on their own."""
-        lesson = next((item.slug for item in LESSONS if self.board_id in item.boards), self.lesson)
+        lesson = next((item.slug for item in LESSONS if self.board_id in item.boards + item.strategy_boards),
+                      self.lesson)
         url = reverse("tutorials:lesson", args=[lesson])
-        return f"{url}?{urlencode({self.board_id: self.state()})}#{self.anchor}"
+        return f"{url}?{urlencode({**self.table.query(), self.board_id: self.state()})}#{self.anchor}"
 
     @property
     def posts(self) -> bool:
@@ -121,6 +135,7 @@ class ExampleBoard:
         query = {"state": self.state(), "do": action}
         if arg:
             query["at"] = arg
+        query.update(self.table.query())
         url = reverse("tutorials:board", args=[self.lesson, self.board_id])
         return BoardAction(action, arg, f"{url}?{urlencode(query)}")
 
