@@ -40,7 +40,7 @@ def test_every_lesson_has_its_strategy_form(client, lang, players, step):
     script = _script_text(html)
     assert script and not BELL[lang].search(script), (step, BELL[lang].search(script))
     # every link to another lesson keeps the table it is read for
-    links = re.findall(r'href="(/%s/tutorial/[a-z-]+/[^"]*)"' % lang, html)
+    links = re.findall(rf'href="(/{lang}/tutorial/[a-z-]+/[^"]*)"', html)
     assert links and all("mode=strategy" in link for link in links if "?language=" not in link), links
     if players == "2":
         assert all("players=2" in link for link in links if "?language=" not in link)
