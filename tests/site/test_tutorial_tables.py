@@ -203,3 +203,15 @@ def test_the_turns_board_plays_without_javascript(client):
     pick = re.search(r'href="([^"]+do=pick&amp;at=0[^"]*)"', landed)[1].replace("&amp;", "&")
     picked = client.get(pick, follow=True).content.decode()
     assert 'aria-pressed="true"' in picked
+
+
+@pytest.mark.django_db
+def test_the_order_of_play_tells_a_card_removed_after_acting_from_one_that_never_acted(client):
+    """EX-BATTLE: blue's [1] at B2 acts (removing red's B1 [3] and green's C3 [1]), then red's
+    [2] at D2 removes it; green's C3 [1] was removed before its turn and does nothing."""
+    html = client.get("/en/tutorial/battle-time/", {"battle": "9"}).content.decode()
+    strip = html.split('class="order-strip"', 1)[1].split("</ol>", 1)[0]
+    items = dict(re.findall(r"<span>([^<]+)</span> <span class=\"order-note\">([^<]+)</span>", strip))
+    assert items["blue [1] Boarding Melee (B2)"] == "acted, then was removed"
+    assert items["green [1] Boarding Melee (C3)"] == "removed before its turn, so it did nothing"
+    assert "What the frames on the board mean" in html

@@ -248,8 +248,8 @@ class Walkthrough:
                       else "done" if i < done else "pending")
             if s.outcome is Outcome.REMOVED_BEFORE and i < done:
                 status += " skipped"
-            elif s.position in removed_now:
-                status += " removed"
+            elif s.position in removed_now:  # after its own turn, or before a turn still to come
+                status += " removed after-acting" if i < done else " removed"
             # the colour and speed in words too: the chip alone is hidden from screen readers,
             # and "B1" beside a position would read as a position
             out.append({"card": s.card, "label": position_label(s.position),
