@@ -192,6 +192,8 @@ def test_the_same_state_shows_the_same_table():
 def test_a_state_that_cannot_be_read_starts_afresh_with_a_note(state):
     board = TurnsBoard.from_state("dice-time", "turns", state)
     assert board.note == "reset" and not board.moves
+    line = TurnsBoard.from_state("ending-dice-time", "line", state)
+    assert line.note == "reset" and line.moves == ("s",) and line.your_turn
 
 
 @pytest.mark.django_db

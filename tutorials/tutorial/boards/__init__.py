@@ -33,7 +33,7 @@ def table_state(board_id: str, *, players: int, variants=()) -> str:
     if board_id in ("dice", "bell") and players == 2:
         return DiceBoard("", board_id, players=2).state()
     if board_id in ("turns", "line") and players == 2:
-        return TurnsBoard("", board_id, players=2).state()
+        return TurnsBoard.preset("", board_id, players=2).state()
     if board_id == "battle" and (players == 2 or "v1" in variants):
         return BattleBoard("", reversed_speed="v1" in variants, two_players=players == 2).state()
     if board_id in TREASURE_SETS[""] and (players == 2 or "v2" in variants):

@@ -58,9 +58,14 @@ class TurnsBoard(ExampleBoard):
         return f"{self.players}_{self.seed}_{picked}_{'.'.join(self.moves)}"
 
     @classmethod
+    def preset(cls, lesson: str, board_id: str, players: int = 4) -> TurnsBoard:
+        """The first state: the lesson on the end of Dice Time picks up with everyone rolled."""
+        return cls(lesson, board_id, players=players, moves=("s",) if board_id == "line" else ())
+
+    @classmethod
     def from_state(cls, lesson: str, board_id: str, state: str, *, players: int = 4) -> TurnsBoard:
         if not state:
-            return cls(lesson, board_id, players=players)
+            return cls.preset(lesson, board_id, players)
         match = _STATE.fullmatch(state)
         if match:
             try:
@@ -68,7 +73,7 @@ class TurnsBoard(ExampleBoard):
                            tuple(match[4].split(".")) if match[4] else ())
             except (IllegalAction, InvalidInput):
                 pass
-        board = cls(lesson, board_id, players=players)
+        board = cls.preset(lesson, board_id, players)
         board.note = "reset"
         return board
 
@@ -127,7 +132,8 @@ class TurnsBoard(ExampleBoard):
 
     def apply(self, action: str, arg: str, rng: random.Random) -> TurnsBoard:
         if action == "reset":
-            return TurnsBoard(self.lesson, self.board_id, self.players, rng.randrange(10**9))
+            fresh = TurnsBoard.preset(self.lesson, self.board_id, self.players)
+            return TurnsBoard(self.lesson, self.board_id, self.players, rng.randrange(10**9), (), fresh.moves)
         if action == "pick" and arg.isdigit() and self.your_turn:
             return self._with(picked=tuple(sorted(set(self.picked) ^ {int(arg)})))
         move = None
