@@ -36,7 +36,7 @@ def test_step_through_ex_battle_by_clicking(site, page: Page):
     expect(page.get_by_test_id("battle-result")).to_be_visible()
 
 
-def test_dice_board_roll_claim_and_false_bell(site, page: Page):
+def test_dice_board_roll_and_claim_then_a_false_bell(site, page: Page):
     page.goto(f"{site}/ja/tutorial/dice-time/")
     board = page.locator("#board-dice")
     board.locator(".actions a").first.click()  # roll all dice
@@ -45,7 +45,11 @@ def test_dice_board_roll_claim_and_false_bell(site, page: Page):
     die = board.locator(".hand-die .die").first
     assert die.evaluate("e => getComputedStyle(e).fill") != "rgb(0, 0, 0)"
     assert board.locator(".actions").evaluate("e => getComputedStyle(e).display") == "flex"
-    # ring too early: a false bell, and the page says so with DICE-6
+    # the bell waits for its own lesson: this board has no bell to ring
+    expect(board.locator(".actions a.bell-button")).to_have_count(0)
+    # there, ringing too early is a false bell, and the page says so with DICE-6
+    page.goto(f"{site}/ja/tutorial/ending-dice-time/")
+    board = page.locator("#board-bell")
     board.locator(".actions a.bell-button").click()
     expect(board.locator(".note-false-bell")).to_be_visible()
     expect(board.locator("a.clause", has_text="DICE-6")).to_be_visible()
