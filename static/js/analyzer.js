@@ -1,7 +1,6 @@
 // Keyboard for the position editor: R B G W colour, 0-5 value, D dice, E remove,
-// X no treasure card, Z undo (browser history: every change of the position is a new
-// address; choosing a tool only replaces the address), arrow keys move between board
-// positions, Enter or Space places. Every key only clicks a link that also works by mouse.
+// X no treasure card, Z undo, Y or Shift+Z redo (links that carry the edit history, as
+// without JavaScript), arrow keys move between board positions, Enter or Space places. Every key only clicks a link that also works by mouse.
 // Keyboard focus across swaps is kept by the site's script (site.js, data-focus-id).
 (function () {
   "use strict";
@@ -15,55 +14,6 @@
     var grid = document.querySelector("#analyzer .grid");
     var m = grid && grid.className.match(/cols-(\d+)/);
     return m ? parseInt(m[1], 10) : 4;
-  }
-  // Undo: the positions this tab has stepped through here (one per history entry the page
-  // pushed), so Undo goes back to the last *other* position (looking at the answer step by
-  // step is no change to undo) and never leaves the page. With no such entry (a reload, a
-  // shared link, no JavaScript) Undo is a plain link to the position before the last change.
-  var KEY = "analyzerPositions";
-  function posOf(url) {
-    try { return new URL(url, location.href).searchParams.get("pos") || ""; } catch (err) { return ""; }
-  }
-  function load() {
-    try { return JSON.parse(sessionStorage.getItem(KEY)) || []; } catch (err) { return []; }
-  }
-  function save(list) { sessionStorage.setItem(KEY, JSON.stringify(list)); }
-  var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
-  var here = posOf(location.href);
-  if (!nav || nav.type === "navigate") {
-    save([here]);
-  } else { // back, forward or reload: keep the entries up to this one
-    var known = load();
-    var at = known.lastIndexOf(here);
-    save(at >= 0 ? known.slice(0, at + 1) : [here]);
-  }
-  document.addEventListener("htmx:pushedIntoHistory", function (e) {
-    var list = load();
-    list.push(posOf(e.detail.path));
-    save(list);
-  });
-  document.addEventListener("htmx:replacedInHistory", function (e) {
-    var list = load();
-    list[Math.max(list.length - 1, 0)] = posOf(e.detail.path);
-    save(list);
-  });
-  function undo(link) {
-    var list = load();
-    var last = list.length - 1;
-    var j = last - 1;
-    while (j >= 0 && list[j] === list[last]) j--;
-    if (j >= 0) {
-      save(list.slice(0, j + 1));
-      // the earlier page is loaded anew: its Undo takes the focus there (site.js)
-      sessionStorage.setItem("focusAfterLoad", "undo");
-      history.go(j - last);
-      return;
-    }
-    link = link || document.querySelector('#analyzer a[data-action="undo"]');
-    if (link && link.href) {
-      sessionStorage.setItem("focusAfterLoad", "undo");
-      location.assign(link.href);
-    }
   }
   // Keys typed while an edit is on its way wait for it: every link on the page is
   // built from the position it shows, so the next key must use the new links.
@@ -158,12 +108,6 @@
       }
     }
   }
-  document.addEventListener("click", function (e) {
-    var control = e.target.closest && e.target.closest('#analyzer [data-action="undo"]');
-    if (!control) return;
-    e.preventDefault();
-    if (!control.disabled) undo(control.tagName === "A" ? control : null);
-  });
   function handleKey(key) {
     if (key.indexOf("__cell:") === 0) {
       var cell = document.querySelector('#analyzer .grid .cell[data-pos="' + key.slice(7) + '"]');
@@ -178,12 +122,8 @@
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || inField(document.activeElement)) return;
     if (!document.getElementById("analyzer")) return;
-    var key = e.key.toLowerCase();
-    if (key === "z") {
-      e.preventDefault();
-      undo(); // only positions stepped through here; the page before the analyzer stays
-      return;
-    }
+    // Shift+Z redoes as Y does; a focused cell keeps the focus (the links are not focused)
+    var key = e.key === "Z" && e.shiftKey ? "y" : e.key.toLowerCase();
     if (key === " ") {
       var focused = document.activeElement && document.activeElement.closest(".cell");
       if (focused && focused.closest("#analyzer")) {

@@ -23,16 +23,20 @@ from tutorials.wording.problems import describe, expected_text
 
 class EditLinks:
     """The edit links of one page: the situation's notation ``code``, the tool in hand
-    and the Undo target ``prev`` (kept by links that change no position)."""
+    and the edit history (``prev`` for Undo, ``next`` for Redo, parameters as
+    :func:`write_history` writes them). An edit puts this position on top of ``prev`` and
+    drops ``next``; choosing a tool keeps both."""
 
-    def __init__(self, code: str, tool: Tool, prev: str = "") -> None:
-        self.code, self.tool, self.prev = code, tool, prev
+    def __init__(self, code: str, tool: Tool, prev: str | None = None, next_: str | None = None) -> None:
+        self.code, self.tool, self.prev, self.next = code, tool, prev, next_
 
     @cached_property
     def _prefix(self) -> str:
-        """``/…/analyze/edit/?pos=…&tool=…&op=`` — the part every edit link shares."""
-        query = urlencode({"pos": self.code, "tool": self.tool.code})
-        return f"{reverse('tutorials:analyze-edit')}?{query}&op="
+        """``/…/analyze/edit/?pos=…&tool=…[&prev=…]&op=`` — the part every edit link shares."""
+        query = {"pos": self.code, "tool": self.tool.code}
+        if self.prev:
+            query["prev"] = self.prev
+        return f"{reverse('tutorials:analyze-edit')}?{urlencode(query)}&op="
 
     def edit_url(self, op: str, arg: str = "") -> str:
         """The link that applies edit ``op`` (with ``arg``) to the situation."""
@@ -40,10 +44,10 @@ class EditLinks:
         return f"{url}&arg={quote_plus(arg)}" if arg else url
 
     def tool_url(self, op: str, arg: str = "") -> str:
-        """The link that chooses another tool: it keeps the Undo target, since choosing a
-        tool changes no position."""
+        """The link that chooses another tool: it keeps the Redo steps too, since choosing
+        a tool changes no position."""
         url = self.edit_url(op, arg)
-        return f"{url}&prev={quote_plus(self.prev)}" if self.prev else url
+        return f"{url}&next={quote_plus(self.next)}" if self.next else url
 
 
 # --- reading a link back -----------------------------------------------------------------------
@@ -130,14 +134,46 @@ def describe_refusal(error: RulesError, situation: Situation, op: str) -> str:
     return describe(error)
 
 
-def undo_target(prev: str, code: str) -> str:
-    """The Undo target ``prev`` in canonical notation, or "" when it cannot be read or is
-    the position itself: Undo is offered only to a position the analyzer can show (an
-    unreadable ``prev`` would offer an Undo that leads to an error page)."""
-    if not 0 < len(prev) <= notation.MAX_LENGTH:
-        return ""
-    try:
-        before = notation.parse(prev).to_notation()
-    except RulesError:
-        return ""
-    return "" if before == code else before
+#: How the positions of the edit history are joined in ``prev`` (Undo) and ``next`` (Redo):
+#: a character no notation uses and links need not escape.
+HISTORY_SEP = "~"
+#: The history a link carries, each way: at most this many steps and characters, so that
+#: every link of the page stays well inside what browsers and proxies accept.
+MAX_HISTORY_STEPS = 20
+MAX_HISTORY_CHARS = 1500
+
+
+def bounded(entries) -> tuple[str, ...]:
+    """The first ``entries`` (newest first) that fit :data:`MAX_HISTORY_STEPS` and
+    :data:`MAX_HISTORY_CHARS`."""
+    out: list[str] = []
+    size = 0
+    for entry in entries:
+        size += len(entry) + 1
+        if len(out) == MAX_HISTORY_STEPS or size > MAX_HISTORY_CHARS:
+            break
+        out.append(entry)
+    return tuple(out)
+
+
+def read_history(text: str, code: str) -> tuple[str, ...]:
+    """The positions of a ``prev`` or ``next`` parameter, nearest first, in canonical
+    notation, up to the first that cannot be read: Undo and Redo lead only to positions
+    the analyzer can show (an unreadable one would lead to an error page). A first entry
+    that is the position ``code`` itself is no step."""
+    if not 0 < len(text) <= MAX_HISTORY_CHARS + notation.MAX_LENGTH:
+        return ()
+    out: list[str] = []
+    for part in text.split(HISTORY_SEP, MAX_HISTORY_STEPS + 1)[:MAX_HISTORY_STEPS + 1]:
+        try:
+            out.append(notation.parse(part).to_notation())
+        except RulesError:
+            break
+    if out and out[0] == code:
+        out.pop(0)
+    return bounded(out)
+
+
+def write_history(entries) -> str | None:
+    """``entries`` as a ``prev`` / ``next`` parameter; ``None`` (no parameter) when empty."""
+    return HISTORY_SEP.join(bounded(entries)) or None

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from captain.rules import AttackKind, Colour, RulesError, Situation, notation
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from tutorials.analyzer import edits as analyzer
-from tutorials.analyzer.edit_links import EditLinks, undo_target
+from tutorials.analyzer.edit_links import EditLinks, read_history, write_history
 from tutorials.analyzer.edits import Tool
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.http.links import analyzer_url
@@ -114,8 +114,10 @@ class AnalyzerPage:
     error_field: str = ""
     #: the clause that refused the edit ("" for a refusal no rule makes, such as a typo)
     error_clause: str = ""
-    #: the position before the last change (notation), the target of Undo; "" when unknown
-    prev: str = ""
+    #: the edit history, nearest first: the positions Undo goes back to, and those Redo
+    #: goes forward to again (notations, readable: see :func:`read_history`)
+    history: tuple[str, ...] = ()
+    future: tuple[str, ...] = ()
     #: the short link and title of the saved position the page was opened from
     saved_url: str = ""
     saved_title: str = ""
@@ -128,18 +130,24 @@ class AnalyzerPage:
 
     @classmethod
     def build(cls, situation: Situation, *, tool: str = "", view: str = "edit", step: str = "0",
-              prev: str = "", error: str = "", error_field: str = "", saved_url: str = "",
+              prev: str = "", next: str = "", error: str = "", error_field: str = "", saved_url: str = "",
               saved_title: str = "") -> AnalyzerPage:
         """The page of ``situation`` as an address asks for it: the ``tool`` in hand, the
-        ``view`` (``edit``, or ``explain`` at ``step``) and the Undo target ``prev``."""
+        ``view`` (``edit``, or ``explain`` at ``step``) and the edit history (``prev``
+        for Undo, ``next`` for Redo)."""
         walk = Walkthrough(situation)
         if view != "explain" or not walk.steps:
             view = "edit"
         page = cls(situation, walk, read_tool(tool), view, walk.clamp(query_number(step, 0)), error,
                    error_field if error and error_field in FIELDS else "", saved_url=saved_url,
                    saved_title=saved_title)
-        page.prev = undo_target(prev, page.code)
+        page.history, page.future = read_history(prev, page.code), read_history(next, page.code)
         return page
+
+    @property
+    def prev(self) -> str:
+        """The position before the last change, the target of Undo; "" when there is none."""
+        return self.history[0] if self.history else ""
 
     @cached_property
     def facts(self) -> dict[str, int | str]:
@@ -161,20 +169,32 @@ class AnalyzerPage:
 
     @cached_property
     def edits(self) -> EditLinks:
-        return EditLinks(self.code, self.tool, self.prev)
+        return EditLinks(self.code, self.tool, write_history(self.history), write_history(self.future))
 
     def url(self, **extra) -> str:
-        """This page's address: the position, the tool, the view and step, the Undo target
-        (``prev``), and ``extra`` parameters."""
+        """This page's address: the position, the tool, the view and step, the edit history,
+        and ``extra`` parameters."""
         explaining = self.view == "explain"
         return analyzer_url(self.code, tool=None if self.tool.code == "r5" else self.tool.code,
                             view="explain" if explaining else None, step=self.step if explaining else None,
-                            prev=self.prev or None, **extra)
+                            prev=write_history(self.history), next=write_history(self.future), **extra)
 
     @cached_property
     def undo_url(self) -> str:
-        """The position before the last change, with the same tool; "" when there is none."""
-        return analyzer_url(self.prev, tool=self.tool.code) if self.prev else ""
+        """The position before the last change, with the same tool, this one first to
+        redo; "" when there is none."""
+        if not self.history:
+            return ""
+        return analyzer_url(self.history[0], tool=self.tool.code, prev=write_history(self.history[1:]),
+                            next=write_history((self.code, *self.future)))
+
+    @cached_property
+    def redo_url(self) -> str:
+        """The position the last Undo left, with the same tool; "" when there is none."""
+        if not self.future:
+            return ""
+        return analyzer_url(self.future[0], tool=self.tool.code, prev=write_history((self.code, *self.history)),
+                            next=write_history(self.future[1:]))
 
     @cached_property
     def links(self) -> dict[str, str]:
@@ -182,15 +202,13 @@ class AnalyzerPage:
         return {"faces": self.edits.edit_url("faces"), "clear": self.edits.edit_url("clear"),
                 "edit": self.view_url("edit")}
 
-    @cached_property
-    def _view_prefix(self) -> str:
-        """``/…/analyze/?pos=…&tool=…`` — the part every view link shares (with the Undo
-        target: looking at the answer changes no position)."""
-        return analyzer_url(self.code, tool=self.tool.code, prev=self.prev or None)
-
     def view_url(self, view: str, step: int = 0) -> str:
-        """This situation shown as ``view`` (``edit``, or ``explain`` at step ``step``)."""
-        return f"{self._view_prefix}&view=explain&step={step}" if view == "explain" else self._view_prefix
+        """This situation shown as ``view`` (``edit``, or ``explain`` at step ``step``), with
+        the edit history (looking at the answer changes no position), in the order of :meth:`url`."""
+        explaining = view == "explain"
+        return analyzer_url(self.code, tool=self.tool.code, view="explain" if explaining else None,
+                            step=step if explaining else None, prev=write_history(self.history),
+                            next=write_history(self.future))
 
     # --- board ------------------------------------------------------------------------------
     @cached_property
@@ -438,9 +456,9 @@ class AnalyzerPage:
     def what_if_url(self) -> str:
         """The what-if panel of this situation: a fragment for htmx, else the page with it
         (keeping the Undo target)."""
-        query = {"pos": self.code, "tool": self.tool.code}
-        if self.prev:
-            query["prev"] = self.prev
+        query = {"pos": self.code, "tool": self.tool.code, "prev": write_history(self.history),
+                 "next": write_history(self.future)}
+        query = {name: value for name, value in query.items() if value}
         return f"{reverse('tutorials:analyze-what-if')}?{urlencode(query)}"
 
     @cached_property

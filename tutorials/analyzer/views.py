@@ -9,7 +9,7 @@ from django_htmx.http import push_url, replace_url
 
 from captain.rules import RulesError, Situation, notation
 from tutorials.analyzer import edits as analyzer
-from tutorials.analyzer.edit_links import TOOL_OPS, apply_edit, describe_refusal
+from tutorials.analyzer.edit_links import HISTORY_SEP, TOOL_OPS, apply_edit, describe_refusal
 from tutorials.analyzer.forms import SavePositionForm
 from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
@@ -46,10 +46,10 @@ def _unreadable(request: HttpRequest, raw: str, error: RulesError) -> Unreadable
 
 
 def _page(request: HttpRequest, situation: Situation, **given) -> AnalyzerPage:
-    """The page of ``situation`` as the address asks for it (tool, view, step, Undo
-    target; ``given`` overrides them), with the saved position a short link opened."""
+    """The page of ``situation`` as the address asks for it (tool, view, step, edit
+    history; ``given`` overrides them), with the saved position a short link opened."""
     asked = {name: request.GET.get(name, default) for name, default in
-             (("tool", ""), ("view", "edit"), ("step", "0"), ("prev", ""))}
+             (("tool", ""), ("view", "edit"), ("step", "0"), ("prev", ""), ("next", ""))}
     page = AnalyzerPage.build(situation, **(asked | given))
     saved = find_saved(request.GET["saved"]) if request.GET.get("saved") else None
     if saved is not None and saved.notation == page.code:
@@ -115,7 +115,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
     refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
     op = query.get("op")
     error, clause = "", ""
-    prev = query.get("prev")  # choosing a tool keeps the Undo target
+    prev, redo = query.get("prev"), query.get("next")  # choosing a tool keeps the history
     try:
         if refused:
             raise refused
@@ -125,8 +125,10 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
         tool = read_tool(request.GET.get("tool", "")).code
     else:
         if new.to_notation() != situation.to_notation():
-            prev = situation.to_notation()  # Undo goes back to the position before this edit
-    page = _page(request, new, tool=tool, error=error, error_field=_FIELD_OF_EDIT.get(op, ""), prev=prev)
+            # Undo goes back to the position before this edit; what was undone is no longer ahead
+            prev, redo = HISTORY_SEP.join(filter(None, (situation.to_notation(), prev))), ""
+    page = _page(request, new, tool=tool, error=error, error_field=_FIELD_OF_EDIT.get(op, ""), prev=prev,
+                 next=redo)
     page.error_clause = clause  # the rule that refused the edit, linked beside the refusal
     if error and op in ("deck", "won", "shape"):  # the field shows what was typed, not erased
         page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
@@ -168,7 +170,7 @@ def _refused_save(request: HttpRequest, raw: str, title: str, refusal: Refusal, 
     except RulesError as bad_position:
         # the title cannot help: say what is wrong with the position
         return _render_page(request, _unreadable(request, raw, bad_position), status=422)
-    page = _page(request, situation, error=refusal, prev="",
+    page = _page(request, situation, error=refusal, prev="", next="",
                  error_field="title" if field == "title" else "pos")
     page.typed["title"] = title[:1000]
     return _render_page(request, page, status=422)
