@@ -101,6 +101,22 @@ def test_position_pdf_has_answer_and_qr(client, tmp_path):
     assert bad.status_code == 422
 
 
+@pytest.mark.django_db
+def test_a_saved_positions_pdf_carries_its_title_and_short_link(client, tmp_path):
+    from tutorials.services import save_position
+
+    saved, _situation = save_position(EX_BATTLE, "Regelheft, Seite 6")
+    page = client.get("/en/analyze/", {"pos": EX_BATTLE, "saved": saved.code}).content.decode()
+    link = re.search(r'href="([^"]*position\.pdf[^"]*)"', page)[1].replace("&amp;", "&")
+    assert f"saved={saved.code}" in link
+    text = _tool("pdftotext", "-layout", data=client.get(link).content, tmp=tmp_path)
+    assert "Regelheft, Seite 6" in text and f"/p/{saved.code}/" in text and "?pos=" not in text
+    # the code of another position is ignored: the sheet keeps the long address, no title
+    other = client.get("/en/analyze/position.pdf", {"pos": "Rb_11.12-13.14", "saved": saved.code})
+    text = _tool("pdftotext", "-layout", data=other.content, tmp=tmp_path)
+    assert "Regelheft" not in text and f"/p/{saved.code}/" not in text
+
+
 def test_fetcher_refuses_the_network():
     from tutorials.http import pdf_worker
     from tutorials.http.pdf import static_resources

@@ -121,6 +121,8 @@ class AnalyzerPage:
     #: the short link and title of the saved position the page was opened from
     saved_url: str = ""
     saved_title: str = ""
+    #: its code, so the PDF of the page can carry the same short link and title
+    saved_code: str = ""
     #: what the user typed into the deck / won fields when it was refused (kept, not erased)
     typed: dict[str, str] = field(default_factory=dict)
     #: the what-if panel computed into the page; otherwise it is fetched after the answer
@@ -193,8 +195,8 @@ class AnalyzerPage:
         """The position the last Undo left, with the same tool; "" when there is none."""
         if not self.future:
             return ""
-        return analyzer_url(self.future[0], tool=self.tool.code, prev=write_history((self.code, *self.history)),
-                            next=write_history(self.future[1:]))
+        return analyzer_url(self.future[0], tool=self.tool.code,
+                            prev=write_history((self.code, *self.history)), next=write_history(self.future[1:]))
 
     @cached_property
     def links(self) -> dict[str, str]:

@@ -55,6 +55,7 @@ def _page(request: HttpRequest, situation: Situation, **given) -> AnalyzerPage:
     if saved is not None and saved.notation == page.code:
         page.saved_url = request.build_absolute_uri(short_link(saved.code))
         page.saved_title = saved.title
+        page.saved_code = saved.code
     return page
 
 

@@ -233,10 +233,11 @@ def is_cached(name: str, lang: str, paper: str, *, table: Table = DEFAULT_TABLE)
     return cache_path(name, lang, paper, table=table).exists()
 
 
-def position_pdf(situation, *, lang: str, paper: str, share_url: str,
+def position_pdf(situation, *, lang: str, paper: str, share_url: str, title: str = "",
                  admitted: Callable[[], None] = _nothing) -> bytes:
-    """The analyzer's position with its whole step-by-step answer and a QR code;
-    ``admitted`` as for :func:`sheet_pdf`.
+    """The analyzer's position with its whole step-by-step answer and a QR code of
+    ``share_url``, under the ``title`` it was saved with (if any); ``admitted`` as for
+    :func:`sheet_pdf`.
 
     Raises :class:`SheetError` for an unknown paper and
     :class:`~tutorials.http.render_limit.RenderBusy` when every render slot of this host is
@@ -252,7 +253,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str,
                             title=_("QR code: this position in the analyzer, %(url)s") % {"url": share_url})
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
-            "share_url": share_url, "qr_svg": svg})
+            "share_url": share_url, "qr_svg": svg, "title": title})
         html = printed_html(html, lang)
         with render_slot() as lease:
             admitted()

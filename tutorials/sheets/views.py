@@ -16,6 +16,7 @@ from tutorials.sheets.content import TABLE_SHEETS
 from tutorials.tutorial.table import DEFAULT_TABLE, Table
 from tutorials.tutorial.table import read_table
 from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf, sheet_stem
+from tutorials.services import find_saved, short_link
 from tutorials.wording.problems import describe
 
 # --- printable sheets -------------------------------------------------------------------------
@@ -113,7 +114,11 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
     except RulesError as exc:
         return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
     code = situation.to_notation()
-    share = request.build_absolute_uri(analyzer_url(code))
+    # a saved position's sheet carries its title and its short link; any other, the long address
+    saved = find_saved(request.GET["saved"]) if request.GET.get("saved") else None
+    if saved is not None and saved.notation != code:
+        saved = None
+    share = request.build_absolute_uri(short_link(saved.code) if saved else analyzer_url(code))
     try:
         paper = _paper(request)
     except _BadPaper:
@@ -122,7 +127,7 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(content_type="application/pdf")
     else:
         data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share,
-                            admitted=pdf_quota(request))
+                            title=saved.title if saved else "", admitted=pdf_quota(request))
         response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
     return response
