@@ -196,7 +196,8 @@ class AnalyzerPage:
         if not self.future:
             return ""
         return analyzer_url(self.future[0], tool=self.tool.code,
-                            prev=write_history((self.code, *self.history)), next=write_history(self.future[1:]))
+                            prev=write_history((self.code, *self.history)),
+                            next=write_history(self.future[1:]))
 
     @cached_property
     def links(self) -> dict[str, str]:
