@@ -291,3 +291,17 @@ def test_focus_returns_to_the_control_that_was_used(site, page: Page):
     expect(analyzer.locator(".seats li", has_text="white").get_by_role("link", name="Remove")).to_be_focused()
     expect(analyzer.get_by_role("switch", name=re.compile("Reversed speed"))).to_have_attribute(
         "aria-checked", "true")
+
+
+def test_a_skip_link_takes_the_keyboard_to_the_board(site, page: Page):
+    page.goto(f"{site}/de/analyze/")
+    expect(page.locator("html")).to_have_attribute("data-ready", "1")
+    page.keyboard.press("Tab")  # the first stop: skip to the content
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Zur Auslage springen")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()  # shown once it has the focus
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => document.activeElement.closest('#analyzer .grid .cell')?.dataset.pos")
+    assert focused == "A1"
