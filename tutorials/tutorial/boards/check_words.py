@@ -35,11 +35,6 @@ def _colour(value) -> str:
     return str(COLOUR_NAMES[Colour(value) if isinstance(value, str) else value])
 
 
-def _deck(deck: int) -> str:
-    return ngettext("%(deck)s card is left in the deck", "%(deck)s cards are left in the deck",
-                    deck) % {"deck": deck}
-
-
 def prompt(check: Check) -> str:
     """The question, with what it needs to know (dice in hand, cards left, scores)."""
     f = check.facts
@@ -71,9 +66,12 @@ def prompt(check: Check) -> str:
         return _("Red was the start player, and %(colour)s ended this Dice Time. Who is the start "
                  "player of the next round?") % {"colour": _colour(f["colour"])}
     if kind == "refill":
-        return _("After Treasure Time %(cards)s treasure cards are left on the board, and %(deck)s. "
-                 "How many treasure cards lie on the board when the next round begins?") % {
-            "cards": f["cards"], "deck": _deck(f["deck"])}
+        return ngettext(
+            "After Treasure Time %(cards)s treasure cards are left on the board and %(deck)s card in "
+            "the deck. How many treasure cards lie on the board when the next round begins?",
+            "After Treasure Time %(cards)s treasure cards are left on the board and %(deck)s cards in "
+            "the deck. How many treasure cards lie on the board when the next round begins?",
+            f["deck"]) % dict(f)
     if kind == "discards":
         return ngettext(
             "These cards were placed in Setting Time. Before this round, red's discard pile held "
@@ -82,8 +80,11 @@ def prompt(check: Check) -> str:
             "%(discard)s cards. How many does it hold once Treasure Time is over?",
             f["discard"]) % dict(f)
     if kind == "over":
-        return _("After Treasure Time %(cards)s treasure cards are left on the board, and %(deck)s. "
-                 "Does the game end now?") % {"cards": f["cards"], "deck": _deck(f["deck"])}
+        return ngettext(
+            "After Treasure Time %(cards)s treasure cards are left on the board and %(deck)s card in "
+            "the deck. Does the game end now?",
+            "After Treasure Time %(cards)s treasure cards are left on the board and %(deck)s cards in "
+            "the deck. Does the game end now?", f["deck"]) % dict(f)
     assert kind == "winner"
     scores = list_join(ngettext("%(colour)s %(cards)s cards, %(doubles)s double",
                                 "%(colour)s %(cards)s cards, %(doubles)s doubles", doubles) % {
