@@ -40,7 +40,7 @@ def prompt(check: Check) -> str:
     f = check.facts
     kind = check.kind
     if kind == "claim":
-        return _("Red holds %(dice)s in hand. Which cards can red claim now? Tap them, then "
+        return _("Red holds %(dice)s in hand. Which cards can red claim now? Choose them, then "
                  "check.") % {"dice": _faces(f["dice"])}
     if kind == "bell":
         return _("Three players are in Dice Time, and these dice lie on the cards. May the bell "
@@ -51,7 +51,7 @@ def prompt(check: Check) -> str:
         return _("Red holds %(dice)s and puts two of them on the marked card. Does Dice Time end "
                  "now?") % {"dice": _faces(f["dice"])}
     if kind == "place":
-        return _("It is red's turn in Setting Time. On which cards may red put an attack card? Tap "
+        return _("It is red's turn in Setting Time. On which cards may red put an attack card? Choose "
                  "them, then check.")
     if kind == "next":
         return _("Red puts an attack card on the marked card and takes those dice back. Who places "

@@ -154,11 +154,11 @@ class QuizBoard(ExampleBoard):
     def prompt(self) -> str:
         q = self.question
         if q.kind == "survivors":
-            return _("Which cards survive Battle Time now? Tap them, then check.")
+            return _("Which cards survive Battle Time now? Choose them, then check.")
         if q.kind == "winnings":
             # the board shows the cards as placed: the changed card may change the battle too
             return _("These are the cards as placed, before Battle Time. Play Battle Time first, then "
-                     "Treasure Time: which treasure cards does %(colour)s win now? Tap them, then "
+                     "Treasure Time: which treasure cards does %(colour)s win now? Choose them, then "
                      "check.") % {"colour": COLOUR_NAMES[q.colour]}
         return prompt(q)
 
