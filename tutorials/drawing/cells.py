@@ -64,6 +64,9 @@ class CellView:
     #: what choosing the cell does: a link (the analyzer's edits), a board's action, or
     #: nothing (``None``: the cell is drawn as a plain box)
     href: BoardAction | str | None = None
+    #: a symbol drawn on the cell (an answered check's ✓, ✗ or ○): a mark never rests on
+    #: colour alone; its words are among the notes
+    mark: str = ""
 
     @property
     def label(self) -> str:

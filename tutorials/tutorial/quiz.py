@@ -41,6 +41,9 @@ class Question:
     kind: str
     colour: Colour | None
     answer: frozenset[Position]
+    #: answered by tapping positions; the phase checks share these names (checks.Check)
+    choices: tuple[str, ...] = ()
+    marked: Position | None = None
 
 
 def _examples() -> list[tuple[str, Situation, str, Colour | None]]:

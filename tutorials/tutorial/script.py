@@ -62,14 +62,14 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("round", _("One round in four phases")),
     Lesson("dice-time", pgettext_lazy("phase", "Dice Time"), boards=("dice",),
            strategy_title=_("Dice Time in strategy mode"), strategy_boards=("turns",)),
-    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell",),
-           strategy_title=_("A full line ends Dice Time"), strategy_boards=("line",)),
-    Lesson("setting-time", pgettext_lazy("phase", "Setting Time")),
+    Lesson("ending-dice-time", _("Ringing the bell to end Dice Time"), boards=("bell", "quiz-dice"),
+           strategy_title=_("A full line ends Dice Time"), strategy_boards=("line", "quiz-line")),
+    Lesson("setting-time", pgettext_lazy("phase", "Setting Time"), boards=("quiz-setting",)),
     Lesson("battle-time", pgettext_lazy("phase", "Battle Time"), boards=("battle", "quiz-battle")),
     Lesson("treasure-time", pgettext_lazy("phase", "Treasure Time"),
          boards=("sandwich", "block", "priority", "quiz-treasure")),
-    Lesson("next-round", _("Discards, refilling and the next round")),
-    Lesson("game-end", _("End of the game and the winner")),
+    Lesson("next-round", _("Discards, refilling and the next round"), boards=("quiz-round",)),
+    Lesson("game-end", _("End of the game and the winner"), boards=("quiz-end",)),
 )
 
 LESSONS_BY_SLUG = {s.slug: s for s in LESSONS}

@@ -29,6 +29,11 @@ TITLES = {
     "line": gettext_lazy("Try it: play on until a line is complete"),
     "quiz-battle": gettext_lazy("Check yourself: one card changed"),
     "quiz-treasure": gettext_lazy("Check yourself: one card changed"),
+    "quiz-dice": gettext_lazy("Check yourself: Dice Time"),
+    "quiz-line": gettext_lazy("Check yourself: Dice Time"),
+    "quiz-setting": gettext_lazy("Check yourself: Setting Time"),
+    "quiz-round": gettext_lazy("Check yourself: the next round"),
+    "quiz-end": gettext_lazy("Check yourself: the end of the game"),
 }
 
 #: the notes a board shows after an action (most of them Dice Time's) or an unreadable state
