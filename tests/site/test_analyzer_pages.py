@@ -56,3 +56,15 @@ def test_the_palette_is_written_by_the_chip_partial(client):
     white = re.search(r'<a [^>]*data-focus-id="colour-w"[^>]*>', html)[0]
     assert "unseated" in white and "aria-current" not in white
     assert len(re.findall(r'data-focus-id="faces-\d\d"', html)) == 21
+
+
+@pytest.mark.django_db
+def test_the_answer_shows_under_the_board_as_in_the_answers(client):
+    html = client.get("/en/analyze/", {"pos": EX_BATTLE}).content.decode()
+    summary = re.search(r'data-testid="answer-summary">(.*?)</p>', html, re.S)[1]
+    table = re.search(r'data-testid="winnings">(.*?)</table>', html, re.S)[1]
+    rows = [re.sub(r"<[^>]+>", " ", r).split() for r in re.findall(r"<tr.*?</tr>", table, re.S)]
+    said = re.sub(r"<[^>]+>", "", summary)
+    for words in rows:  # e.g. "red 1 (D2)": every row of the answers, in the same words
+        assert " ".join(words) in said, (words, said)
+    assert html.index('data-testid="answer-summary"') < html.index('id="answers-title"')
