@@ -16,9 +16,13 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from django.utils.translation import gettext as _
+
+from tutorials.drawing.cells import board_cells
 from tutorials.http.numbers import query_number
 from tutorials.play.table import PlayedRound, final_standings, history
 from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.wording.events import explain
 
 
 def _number(raw: str | None, default: int) -> int:
@@ -31,7 +35,7 @@ class ReplayPage:
     (read-only, the game over)."""
 
     def __init__(self, game, practice, *, round_no: str | None = None, step: str | None = None,
-                 share: str | None = None) -> None:
+                 move: str | None = None, share: str | None = None) -> None:
         self.game, self.practice, self.share = game, practice, share
         self.state = practice.state
         self.rounds: list[PlayedRound] = history(practice)[0]
@@ -39,6 +43,8 @@ class ReplayPage:
         self.round = self.rounds[self.index - 1] if self.rounds else None
         self.walk = Walkthrough(self.round.situation) if self.round else None
         self.step = self.walk.clamp(_number(step, 0)) if self.walk else 0
+        #: the move of Dice or Setting Time shown on the board (from 1), or 0: the steps
+        self.move = max(0, min(_number(move, 0), len(self.round.moves))) if self.round else 0
 
     @property
     def over(self) -> bool:
@@ -54,17 +60,50 @@ class ReplayPage:
     def game_url(self) -> str:
         return reverse("tutorials:play-game", args=[self.game.code])
 
-    def url(self, round_no: int, step: int = 0) -> str:
+    def url(self, round_no: int, step: int = 0, move: int = 0) -> str:
         query = {"round": round_no}
         if step:
             query["step"] = step
+        if move:
+            query["move"] = move
         return f"{self.base_url}?{urlencode(query)}"
+
+    @property
+    def steps_url(self) -> str:
+        """This round's Battle and Treasure Time, from the first step."""
+        return self.url(self.index)
+
+    @property
+    def move_url_prefix(self) -> str:
+        """The address of a move of this round without its number (the story's links)."""
+        return f"{self.steps_url}&move="
+
+    def moves_nav(self) -> dict | None:
+        """The move shown: its number, how many, its sentence, and the links around it."""
+        if not self.move:
+            return None
+        event, _board = self.round.moves[self.move - 1]
+        count = len(self.round.moves)
+        return {"n": self.move, "count": count, "text": explain(event, self.round.situation.board),
+                "prev": self.url(self.index, move=self.move - 1) if self.move > 1 else "",
+                "next": self.url(self.index, move=self.move + 1) if self.move < count else "",
+                "steps": self.steps_url}
 
     def round_links(self) -> list[dict]:
         return [{"n": i, "number": r.number, "href": self.url(i), "current": i == self.index,
                  "analyzer": r.analyzer_url} for i, r in enumerate(self.rounds, start=1)]
 
     def cells(self):
+        if self.move:
+            event, board = self.round.moves[self.move - 1]
+            grid = board_cells(board)
+            at = tuple(event.params["position"])
+            for row in grid:
+                for cell in row:
+                    if cell.pos == at:
+                        cell.classes.append("acting")
+                        cell.notes.append(_("this move"))
+            return grid
         return self.walk.cells(self.step) if self.walk else []
 
     @property

@@ -45,6 +45,8 @@ STRENGTH_LABELS = {
 }
 #: event codes told in "this round so far" (Battle and Treasure Time have their own steps)
 _TOLD = ("game.", "dice.", "setting.")
+#: the told events that put something on the board: the replay shows the board after each
+_MOVES = ("dice.claim", "setting.place")
 
 
 @dataclass(frozen=True)
@@ -56,16 +58,30 @@ class PlayedRound:
     number: int
     situation: Situation
     told: tuple = ()
+    #: the board after the action that logged each event of ``told`` (same length)
+    boards: tuple = ()
 
     def story(self) -> dict[str, object]:
         """Dice and Setting Time worded: ``ending`` (who rang the bell or filled a line and
         so became start player, DICE-4/5, STRAT-3; or that nobody could act any more),
-        ``lines`` every event as
-        ``(explanation, repeated)`` (see :meth:`GamePage.round_so_far`)."""
+        ``lines`` every event as ``(explanation, repeated, move)`` (see
+        :meth:`GamePage.round_so_far`; ``move`` the number :meth:`move` shows it by, or
+        ``None`` for an event that puts nothing on the board)."""
         # the round's grid keeps its shape until Treasure Time: it names the readings its lines need
         told = [explain(e, self.situation.board) for e in self.told]
         ending = next((ex for ex in reversed(told) if ex.code in ("dice.end", "dice.stuck")), None)
-        return {"ending": ending, "lines": _notes_once(told)}
+        numbers = iter(range(1, len(told) + 1))
+        moves = [next(numbers) if e.code in _MOVES else None for e in self.told]
+        return {"ending": ending, "lines": [(ex, repeated, n) for (ex, repeated), n
+                                            in zip(_notes_once(told), moves, strict=True)]}
+
+    @cached_property
+    def moves(self) -> tuple:
+        """The claims (DICE-2) and placements (SET-1) of the round, in order, each as
+        ``(event, board after it)``."""
+        if len(self.boards) != len(self.told):
+            return ()
+        return tuple((e, b) for e, b in zip(self.told, self.boards, strict=True) if e.code in _MOVES)
 
     @property
     def analyzer_url(self) -> str:
@@ -78,18 +94,21 @@ def history(practice) -> tuple[list[PlayedRound], list]:
     state = practice.dealt
     rounds: list[PlayedRound] = []
     current: list = [e for e in state.log if e.code.startswith(_TOLD)]
+    boards: list = [state.board] * len(current)
     for entry in practice.log:
         before = state
         state = apply(state, entry.action)
-        if state.last_round is not None and state.last_round is not before.last_round:
+        told = [e for e in state.log if e.code.startswith(_TOLD)]
+        ended = state.last_round is not None and state.last_round is not before.last_round
+        current += told
+        # the action that ends Setting Time also plays the round: its board is the one it left
+        boards += [state.last_round.board if ended else state.board] * len(told)
+        if ended:
             won = {p.colour: p.won for p in before.players if p.won}
-            current += [e for e in state.log if e.code.startswith(_TOLD)]
             rounds.append(PlayedRound(before.round, Situation(
                 state.last_round.board, before.seating, before.rules, len(before.deck), won),
-                tuple(current)))
-            current = []
-        else:
-            current += [e for e in state.log if e.code.startswith(_TOLD)]
+                tuple(current), tuple(boards)))
+            current, boards = [], []
     return rounds, current
 
 

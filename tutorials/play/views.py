@@ -112,7 +112,8 @@ def play_replay(request: HttpRequest, code: str) -> HttpResponse:
         game, practice = _open(request, code)
     except _NotYours:
         return _not_found(request)
-    page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"))
+    page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"),
+                      move=request.GET.get("move"))
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
@@ -130,7 +131,7 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     if not practice.state.is_over:
         return _not_found(request, shared=True)
     page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"),
-                      share=game.share_token)
+                      move=request.GET.get("move"), share=game.share_token)
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
