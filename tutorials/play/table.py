@@ -332,9 +332,31 @@ class GamePage:
     def analyzer_url(self) -> str:
         return self.rounds[-1].analyzer_url if self.rounds else ""
 
+    @property
+    def result_shown(self) -> bool:
+        """Whether the final standings show: once the game is over and its last round has
+        been stepped through to its end (the result link jumps there), so the page never
+        tells the outcome ahead of the steps and shows one set of totals."""
+        return self.over and (self.walk is None or self.step >= len(self.walk.steps) - 1)
+
+    @property
+    def result_url(self) -> str:
+        """The last step of the last round, where the final standings show."""
+        return self.step_url(len(self.walk.steps) - 1) if self.walk else self.page_url
+
     def standings(self) -> dict | None:
-        """END-2, END-3: the final standings and the winner, once the game is over."""
-        return final_standings(self.state, self.learner) if self.over else None
+        """END-2, END-3: the final standings and the winner (see :attr:`result_shown`)."""
+        return final_standings(self.state, self.learner) if self.result_shown else None
+
+    @property
+    def deck_left(self) -> int:
+        """Treasure cards in the deck as the step shown has it: before the refill (TRE-5)
+        until the round's end step, like the treasure totals of :meth:`seats`."""
+        walk = self.walk
+        if walk is not None and walk.steps and walk.situation.deck is not None \
+                and walk.steps[self.step].kind != "end":
+            return walk.situation.deck
+        return len(self.state.deck)
 
 
 def final_standings(state: GameState, learner: Colour) -> dict:
