@@ -41,7 +41,7 @@ def _start(page, site: str, lang: str) -> None:
 def _play_to_the_end(page, lang: str) -> None:
     shown = set()
     for _turn in range(600):
-        if page.get_by_test_id("final-standings").count():
+        if page.get_by_test_id("game-over").count():
             return
         if page.get_by_test_id("next-step").count() and "steps" not in shown:
             shown.add("steps")  # Battle Time, one card at a time, as in the analyzer
@@ -76,6 +76,8 @@ def test_a_whole_game_without_javascript_on_a_phone(site, browser, lang):
     assert bottom <= PHONE["height"], f"board, dice and hand end at {bottom} px"
     _play_to_the_end(page, lang)
     expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.get_by_test_id("final-standings")).to_have_count(0)  # not ahead of the last round's steps
+    _click(page, page.get_by_test_id("skip-to-result"))
     standings = page.get_by_test_id("final-standings")
     expect(standings).to_be_visible()
     expect(standings.locator("tbody tr")).to_have_count(2)

@@ -29,7 +29,7 @@ def page_version(html: str) -> str:
 def first_move(html: str) -> dict | None:
     """A simple learner: place a pair when it can, else an attack card, else begin or go
     on, else pass, else re-roll all dice. ``None`` when the game is over."""
-    if 'data-testid="final-standings"' in html:
+    if 'data-testid="game-over"' in html:
         return None
     claim = re.search(r'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"', html)
     if claim:

@@ -209,6 +209,8 @@ def test_a_whole_game_played_with_forms_ends_with_the_standings_in_the_learners_
     game.refresh_from_db()
     practice = games.practice_of(game)
     assert practice.state.is_over and seen_steps and seen_setting
+    html = client.get(re.search(r'href="([^"#]+)[^"]*" [^>]*data-testid="skip-to-result"', html).group(1)
+                      .replace("&amp;", "&")).content.decode()
     with translation.override(lang):
         title = translation.gettext("Final standings")
     assert title != "Final standings" and title in html

@@ -199,15 +199,35 @@ class GamePage:
         if self.walk is not None:
             return self.walk.cells(self.step)
         claimable = {tuple(a["position"]) for a in self.actions if a["type"] == "claim"}
+        fresh = {tuple(e.params["position"]) for e in self.captains_moves}
         grid = board_cells(self.state.board)
         for row in grid:
             for cell in row:
                 cell.face_down = cell.card is not None and cell.card.colour is not self.learner
+                if cell.pos in fresh:
+                    cell.classes.append("last-move")
+                    cell.notes.append(_("a captain's move since your last one"))
                 if cell.pos in claimable:
                     cell.href = BoardAction("claim", position_arg(cell.pos))
                     cell.classes.append("claimable")
                     cell.notes.append(_("your dice show this card: choose it to place a pair here"))
         return grid
+
+    @cached_property
+    def captains_moves(self) -> list:
+        """The captains' claims (DICE-2) or placements (SET-1) of the phase being played
+        since the learner's own last move, oldest first: the board marks them and the page
+        announces them, so a learner sees what changed while they waited."""
+        code = {Phase.DICE: "dice.claim", Phase.SETTING: "setting.place"}.get(self.state.phase)
+        if self.walk is not None or code is None:
+            return []
+        events = self._current_events
+        mine = [i for i, e in enumerate(events) if e.params.get("colour") == self.learner.value]
+        return [e for e in events[mine[-1] + 1 if mine else 0:] if e.code == code]
+
+    @property
+    def captains_moves_told(self) -> list[Explanation]:
+        return [explain(e, self.state.board) for e in self.captains_moves]
 
     @property
     def board_shape(self) -> tuple[int, int]:
@@ -235,6 +255,10 @@ class GamePage:
 
     @property
     def my_dice(self) -> list[dict]:
+        """The learner's dice in hand, in Dice Time only: in Setting Time they are dice
+        taken back, which nothing uses until the next roll."""
+        if self.state.phase is not Phase.DICE:
+            return []
         return [{"index": i, **d} for i, d in enumerate(_die_faces(self.me.dice))]
 
     @property
@@ -351,9 +375,37 @@ class GamePage:
     def analyzer_url(self) -> str:
         return self.rounds[-1].analyzer_url if self.rounds else ""
 
+    @property
+    def result_shown(self) -> bool:
+        """Whether the final standings show: once the game is over and its last round has
+        been stepped through to its end (the result link jumps there), so the page never
+        tells the outcome ahead of the steps and shows one set of totals."""
+        return self.over and (self.walk is None or self.at_last_step)
+
+    @property
+    def at_last_step(self) -> bool:
+        """At the last step of the round just played: the button to go on sits under that
+        step (``play/_next_round.html``), and the moves panel does not repeat it."""
+        return self.walk is not None and self.step >= len(self.walk.steps) - 1
+
+    @property
+    def result_url(self) -> str:
+        """The last step of the last round, where the final standings show."""
+        return self.step_url(len(self.walk.steps) - 1) if self.walk else self.page_url
+
     def standings(self) -> dict | None:
-        """END-2, END-3: the final standings and the winner, once the game is over."""
-        return final_standings(self.state, self.learner) if self.over else None
+        """END-2, END-3: the final standings and the winner (see :attr:`result_shown`)."""
+        return final_standings(self.state, self.learner) if self.result_shown else None
+
+    @property
+    def deck_left(self) -> int:
+        """Treasure cards in the deck as the step shown has it: before the refill (TRE-5)
+        until the round's end step, like the treasure totals of :meth:`seats`."""
+        walk = self.walk
+        if walk is not None and walk.steps and walk.situation.deck is not None \
+                and walk.steps[self.step].kind != "end":
+            return walk.situation.deck
+        return len(self.state.deck)
 
 
 def final_standings(state: GameState, learner: Colour) -> dict:

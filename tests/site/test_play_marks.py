@@ -1,0 +1,54 @@
+"""The captains' moves since the learner's last one: marked on the board (a frame and a
+star, named in the cell's text) and announced in a status line, in Dice and Setting Time."""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+
+import pytest
+from django.test import Client
+
+from captain.rules import Position
+from captain.rules.game import Phase
+from tests.site.test_play_replay import open_game, play_to_the_end
+from tutorials.models import PracticeGame
+from tutorials.practice import games
+from tutorials.wording.glossary import COLUMN_LETTERS
+
+pytestmark = pytest.mark.django_db
+
+_CELL = re.compile(r'class="cell[^"]*\blast-move\b[^"]*" data-pos="([A-Z]\d)"')
+_STATUS = re.compile(r'data-testid="captains-moved">(.*?)</p>', re.S)
+
+
+def _position(label: str) -> Position:
+    return Position(int(label[1:]) - 1, COLUMN_LETTERS.index(label[0]))
+
+
+def test_the_captains_moves_are_marked_and_announced():
+    client = Client()
+    url = open_game(client, "en", 3, 17)
+    seen = {Phase.DICE: 0, Phase.SETTING: 0}
+
+    def check(html: str) -> None:
+        marked = _CELL.findall(html)
+        status = _STATUS.search(html)
+        if 'data-testid="game-over"' in html or "data-walk-main" in html:
+            assert not marked  # the round review shows its own steps
+            return
+        state = games.practice_of(PracticeGame.objects.get()).state
+        learner = state.seating.players[0]
+        for label in marked:
+            cell = state.board.at(_position(label))
+            held = cell.dice if state.phase is Phase.DICE else cell.card
+            assert held is not None and held.colour is not learner, (label, state.phase)
+            assert label in htmllib.unescape(status.group(1)), (label, status.group(1))
+        if marked:
+            seen[state.phase] += 1
+            assert "a captain&#x27;s move since your last one" in html  # the legend names the mark
+        else:
+            assert status is None or not status.group(1).strip()
+
+    play_to_the_end(client, url, check)
+    assert seen[Phase.DICE] and seen[Phase.SETTING], seen
