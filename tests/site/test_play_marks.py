@@ -52,3 +52,31 @@ def test_the_captains_moves_are_marked_and_announced():
 
     play_to_the_end(client, url, check)
     assert seen[Phase.DICE] and seen[Phase.SETTING], seen
+
+
+def test_a_line_of_the_round_so_far_marks_its_card_on_the_board():
+    client = Client()
+    url = open_game(client, "en", 3, 17)
+    followed = []
+
+    def check(html: str) -> None:
+        links = re.findall(r'<a class="chip small" href="([^"#]+)#play-board"', html)
+        if followed or not links:
+            return
+        link = htmllib.unescape(links[-1])
+        marked = link.rsplit("mark=", 1)[1]
+        page = client.get(link).content.decode()
+        row, col = (int(n) for n in marked.split("-"))
+        label = f"{COLUMN_LETTERS[col]}{row + 1}"
+        acting = re.findall(r'class="cell[^"]*\bacting\b[^"]*" data-pos="([A-Z]\d)"', page)
+        assert acting == [label], (acting, label)
+        assert "the move chosen in the list below" in page
+        followed.append(label)
+
+    play_to_the_end(client, url, check)
+    assert followed
+    # a mark that names no position marks nothing, and the page still shows
+    acting = re.compile(r'class="cell[^"]*\bacting\b[^"]*" data-pos="([A-Z]\d)"')
+    page = client.get(url + "?mark=zz")
+    assert page.status_code == 200
+    assert acting.findall(page.content.decode()) == acting.findall(client.get(url).content.decode())

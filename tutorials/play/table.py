@@ -137,8 +137,11 @@ class GamePage:
     """
 
     def __init__(self, game, practice, *, step: int = 0, refusal: dict | None = None,
-                 stale: bool = False, hint_level: int = 0, hints: list | None = None) -> None:
+                 stale: bool = False, hint_level: int = 0, hints: list | None = None,
+                 marked: Position | None = None) -> None:
         self.game, self.practice = game, practice
+        #: the card a line of "this round so far" asked to see on the board
+        self.marked = marked
         self.hint_level, self.hints = hint_level, hints or []
         self.state = practice.state
         self.learner: Colour = practice.learner
@@ -207,6 +210,9 @@ class GamePage:
                 if cell.pos in fresh:
                     cell.classes.append("last-move")
                     cell.notes.append(_("a captain's move since your last one"))
+                if cell.pos == self.marked:
+                    cell.classes.append("acting")
+                    cell.notes.append(_("the move chosen in the list below"))
                 if cell.pos in claimable:
                     cell.href = BoardAction("claim", position_arg(cell.pos))
                     cell.classes.append("claimable")
@@ -354,13 +360,20 @@ class GamePage:
 
     def round_so_far(self, latest: int = 6) -> dict[str, object]:
         """Dice and Setting Time of the current round, worded, oldest first: the ``latest``
-        few, and the earlier ones (folded on the page); each as ``(explanation, repeated)``,
-        ``repeated`` when a line above in the same list already said its reading (INT-8
-        after every fruitless re-roll said it once: the later lines keep only its link)."""
+        few, and the earlier ones (folded on the page); each as ``(explanation, repeated,
+        mark)``, ``repeated`` when a line above in the same list already said its reading
+        (INT-8 after every fruitless re-roll said it once: the later lines keep only its
+        link), ``mark`` the link that marks the line's card on the board ("" for none)."""
         told: list[Explanation] = [explain(e, self.state.board) for e in self._current_events]
+        # a claim or placement links to its card on the board (?mark=…, :attr:`marked`)
+        marks = [self.mark_url(e.params["position"]) if e.code in _MOVES else ""
+                 for e in self._current_events]
+        lines = [(ex, repeated, mark) for (ex, repeated), mark in zip(_notes_once(told), marks, strict=True)]
         cut = max(0, len(told) - latest)
-        return {"earlier": _notes_once(told[:cut]), "latest": _notes_once(told[cut:]),
-                "first_number": cut + 1}
+        return {"earlier": lines[:cut], "latest": lines[cut:], "first_number": cut + 1}
+
+    def mark_url(self, position) -> str:
+        return f"{self.page_url}?{urlencode({'mark': position_arg(tuple(position))})}"
 
     # --- the round just played, step by step --------------------------------------------------------
     def step_url(self, k: int) -> str:

@@ -18,6 +18,7 @@ from captain.rules.situation import Mode
 from tutorials.http.cookies import SignedCookie
 from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.numbers import query_number
+from tutorials.http.positions import read_position
 from tutorials.http.refused import require_form_body
 from tutorials.models import PracticeGame, Stale
 from tutorials.play.hints import hint_level, hints_upto
@@ -99,7 +100,8 @@ def play_game(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponse(status=204)
     # graded hints (tutorials.play.hints): ?hint=1 where to look, ?hint=2 the move and why
     level = hint_level(request.GET.get("hint"))
-    page = GamePage(game, practice, step=_step(request), hint_level=level)
+    page = GamePage(game, practice, step=_step(request), hint_level=level,
+                    marked=read_position(request.GET.get("mark", "")))
     if page.my_turn:
         page.hints = hints_upto(practice, game.code, game.version, level)
     return _render(request, page)
