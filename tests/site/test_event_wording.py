@@ -120,10 +120,12 @@ def test_japanese_explanations_have_no_latin_spaces_between_words(instances, cod
 @pytest.mark.parametrize("pos, pronoun", [("Rb_11r1.12.13r2", "wins it too"),
                                           ("Rb_11r1.12.13.14r2", "wins them too")])
 def test_a_sandwich_of_one_card_says_it(pos, pronoun):
-    """"sandwich B2: Red wins them too" read wrong for a single card."""
+    """"sandwich B2: Red wins them too" read wrong for a single card; the colour after the
+    colon is written as mid-sentence, in lower case."""
     [won] = [e for e in solve(notation.parse(pos)).events if e.code == "treasure.sandwich"]
     with translation.override("en"):
-        assert explain(won).text.endswith(f"Red {pronoun}."), explain(won).text
+        text = explain(won).text
+        assert text.startswith("Red's cards") and text.endswith(f": red {pronoun}."), text
 
 
 @pytest.mark.parametrize("pos, verb", [("rBgw_11w1.12.13-14.15b1.16-22.23.24", "which has"),

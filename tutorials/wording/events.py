@@ -159,10 +159,12 @@ def _treasure_none(p) -> str:
 
 
 def _treasure_sandwich(p) -> str:
-    text = ngettext("%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins it too.",
-                    "%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(colour)s wins them too.",
+    # the colour opens the sentence (capitalised) and is named again after the colon (as it is)
+    text = ngettext("%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(who)s wins it too.",
+                    "%(colour)s's cards at %(a)s and %(b)s sandwich %(won)s: %(who)s wins them too.",
                     len(p["won"])) % {
-        "colour": colour_name(p["colour"]).capitalize(), "a": position_label(p["ends"][0]),
+        "colour": colour_name(p["colour"]).capitalize(), "who": colour_name(p["colour"]),
+        "a": position_label(p["ends"][0]),
         "b": position_label(p["ends"][1]), "won": positions(p["won"])}
     if p.get("unblocked"):
         return sentences(text, _("The card at %(pos)s that stood between them was already collected "
