@@ -172,3 +172,16 @@ def test_strategy_check_never_speaks_of_the_bell(client):
             # the shared note on the INT-3 reading names both modes on purpose
             section = re.sub(r'<span class="interpretation-note">.*?</span>', "", section, flags=re.S)
             assert not re.search(bell, re.sub(r"<[^>]+>", " ", section).lower()), (lang, position)
+
+
+def test_setting_time_checks_show_the_others_cards_face_down():
+    """Red places in Setting Time: it sees its own cards, the others' only face down."""
+    seen = 0
+    for position in range(len(pool("quiz-setting"))):
+        board = QuizBoard("setting-time", "quiz-setting", position)
+        for row in board.rows():
+            for cell in row:
+                if cell.card is not None:
+                    assert cell.face_down is (cell.card.colour is not Colour.RED), (position, cell.label)
+                    seen += cell.face_down
+    assert seen  # the positions do hold others' cards

@@ -11,7 +11,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from captain.rules import Situation
+from captain.rules import Colour, Situation
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.http.positions import position_arg, read_position
 from tutorials.walkthrough import Walkthrough
@@ -202,8 +202,12 @@ class QuizBoard(ExampleBoard):
         else:
             grid = board_cells(q.situation.board)
         changed = q.change.position if q.change else q.marked
+        # in Setting Time the others' cards lie face down: red sees only its own
+        hidden = q.kind in CHECK_KINDS["quiz-setting"]
         for row in grid:
             for cell in row:
+                if hidden and cell.card is not None and cell.card.colour is not Colour.RED:
+                    cell.face_down = True
                 if cell.pos == changed:
                     cell.classes.append("acting")
                     cell.notes.append(_("this card was changed") if q.change else _("the marked card"))
