@@ -3,7 +3,8 @@
 // The arrow keys move the steps, and after every step the whole board and the current
 // step's heading and first lines are on the screen: on a phone the board is pinned at the
 // top (CSS) and the steps are brought right under it; elsewhere the board is brought into
-// view and the step beside or under it. Everything also works without this file: each
+// view and the step beside or under it; a board that is not stepped through shows what its
+// last move did. Everything also works without this file: each
 // move is a link or a form, and the step is in the address.
 (function () {
   "use strict";
@@ -84,6 +85,36 @@
     var surface = root && (root.matches("[data-walk]") ? root : root.querySelector("[data-walk]"));
     if (surface) reveal(surface);
     (root || document).dispatchEvent(new CustomEvent("captain:step-shown", { bubbles: true }));
+  });
+
+  // A tutorial board that is not stepped through (Dice Time, the turns, a check): after one
+  // of its own controls, what the move did (its status line, or a check's result, right
+  // under the board on a phone) comes into view with as much of the board as fits.
+  var boardMove = null; // { xhr, panel id } of that request
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail.elt;
+    var panel = elt && elt.closest && !elt.closest("[data-walk]") ? elt.closest(".board-panel[id]") : null;
+    boardMove = panel ? { xhr: e.detail.xhr, id: panel.id } : null;
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!boardMove || e.detail.xhr !== boardMove.xhr) return;
+    var panel = document.getElementById(boardMove.id);
+    boardMove = null;
+    var status = panel && panel.querySelector('[role="status"]');
+    var grid = panel && panel.querySelector(".grid-wrap");
+    if (!status || !grid || !status.textContent.trim()) return;
+    var bottom = window.innerHeight - coveredBelow();
+    var s = status.getBoundingClientRect();
+    var g = grid.getBoundingClientRect();
+    if (s.top < 0 || g.top < 0 && s.top + Math.min(s.height, 220) > bottom) {
+      window.scrollBy({ top: Math.min(s.top, g.top) - 8, behavior: "instant" });
+      return;
+    }
+    var want = s.top + Math.min(s.height, 220); // the status's first lines
+    if (want > bottom) {
+      // never scrolling the board's top away
+      window.scrollBy({ top: Math.max(0, Math.min(want - bottom + 8, g.top - 8)), behavior: "instant" });
+    }
   });
 
   // The folded earlier steps stay open through a swap when the reader opened them (a

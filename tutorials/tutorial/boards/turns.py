@@ -190,11 +190,13 @@ class TurnsBoard(ExampleBoard):
         return [e.explanation for e in self.others]
 
     def end_explanations(self) -> list[Explanation]:
-        """Why Dice Time ended, when it has."""
+        """Why Dice Time ended, when it has: who ended it and who is start player now
+        first, then the line that did it."""
         if not self.ended:
             return []
-        return [explain(e, self.game.board) for e in self._last_log()
-                if e.code in ("dice.end", "dice.stuck", "bell.line")]
+        told = [e for e in self._last_log() if e.code in ("dice.end", "dice.stuck", "bell.line")]
+        told.sort(key=lambda e: e.code == "bell.line")
+        return [explain(e, self.game.board) for e in told]
 
 
 class _Move:
