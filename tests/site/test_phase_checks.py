@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+
 import random
 import re
 
@@ -89,6 +91,23 @@ def test_another_question_walks_all_before_any_repeats(board_id):
     assert sorted(seen) == list(range(len(pool(board_id))))
     assert board.index == seen[0] and board.number == 1
     assert sorted(order(board_id)) == list(range(len(pool(board_id))))
+
+
+@pytest.mark.parametrize("board_id", [b for b, kinds in CHECK_KINDS.items() if len(kinds) > 1])
+def test_no_kind_comes_back_before_every_kind_of_the_phase_was_asked(board_id):
+    kinds = CHECK_KINDS[board_id]
+    asked = [pool(board_id)[i].kind for i in order(board_id)]
+    assert set(asked) == set(kinds), "every kind has questions"
+    left = collections.Counter(asked)  # questions not asked yet, by kind
+    due = {k for k in kinds if left[k]}  # the kinds this round must ask before any comes back
+    since: set[str] = set()
+    for n, kind in enumerate(asked):
+        if kind in since:
+            assert since == due, f"{kind} came back at question {n + 1} before {due - since}: {asked}"
+            since, due = set(), {k for k in kinds if left[k]}
+        since.add(kind)
+        left[kind] -= 1
+    assert asked[:len(kinds)] == list(kinds), "the first round asks each kind once, in order"
 
 
 def _answer(board: QuizBoard, right: bool) -> QuizBoard:

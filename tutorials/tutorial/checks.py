@@ -5,8 +5,9 @@ comes in a few fixed positions. The tutorial never works an answer out itself: i
 a moment of a game (:class:`~captain.rules.game.GameState` or the end of a round) and asks
 the engine what is legal or what happens (``legal_actions``, ``apply``, ``bell_status``,
 ``end_round``). Battle and Treasure Time keep their one-change questions
-(:mod:`tutorials.tutorial.quiz`). :func:`order` walks a board's questions in a fixed,
-shuffled order, so "Another question" shows every one before any comes back.
+(:mod:`tutorials.tutorial.quiz`). :func:`order` walks a board's questions in a fixed
+order, kind after kind, so "Another question" shows every kind before any kind comes back
+and every question before any question does.
 """
 
 from __future__ import annotations
@@ -291,8 +292,17 @@ def pool(board_id: str) -> tuple:
 
 @cache
 def order(board_id: str) -> tuple[int, ...]:
-    """The fixed order "Another question" walks ``board_id``'s pool in: shuffled by a
-    seed of its own, so kinds mix, and the same on every server."""
-    indices = list(range(len(pool(board_id))))
-    random.Random(board_id).shuffle(indices)
-    return tuple(indices)
+    """The fixed order "Another question" walks ``board_id``'s pool in, the same on every
+    server: one question of each kind, in the kinds' order of :data:`CHECK_KINDS`, then
+    the next of each, so no kind comes back before every kind of the phase has been asked;
+    within a kind, shuffled by a seed of the board's own."""
+    rng = random.Random(board_id)
+    kinds = CHECK_KINDS[board_id]
+    by_kind: dict[str, list[int]] = {kind: [] for kind in kinds}
+    for i, question in enumerate(pool(board_id)):
+        # the one-change questions of Battle and Treasure Time are all of the board's one kind
+        by_kind[getattr(question, "kind", None) if len(kinds) > 1 else kinds[0]].append(i)
+    for indices in by_kind.values():
+        rng.shuffle(indices)
+    rounds = max(len(indices) for indices in by_kind.values())
+    return tuple(by_kind[kind][n] for n in range(rounds) for kind in kinds if n < len(by_kind[kind]))
