@@ -3,7 +3,8 @@ shows (the analyzer, the practice game and its replay, the tutorial's worked exa
 teaching table's own round).
 
 :class:`Walkthrough` runs the engine once (:func:`captain.rules.resolve.solve`) and cuts the
-answer into steps: reveal, one step per attack card's turn, the end of Battle Time,
+answer into steps: reveal, one step per attack card's turn (cards without an attack whose
+turns follow one another share one), the end of Battle Time,
 one step per player collecting treasure, and the end of the round. For each step it
 draws the board (cells with highlight classes and screen-reader notes) and lists the
 explanations so far, each citing its clause.
@@ -14,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from captain.rules import Outcome, Position, Situation, Solution, solve
+from captain.rules import CardTurn, Outcome, Position, Situation, Solution, solve
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.wording.events import Explanation, explain
@@ -44,6 +45,14 @@ class Step:
     index: int = 0
     #: the key of the title when it is not the kind's own (``dice-end``)
     title_key: str = ""
+    #: battle steps: how many turns from ``index`` on it shows (cards without an attack,
+    #: [0] and [5], whose turns come one after another, share a step: none changes the board)
+    count: int = 1
+
+    @property
+    def turns(self) -> range:
+        """The battle turns this step shows."""
+        return range(self.index, self.index + self.count)
 
     @property
     def title(self) -> str:
@@ -67,7 +76,7 @@ class Walkthrough:
             steps.append(Step("bell", title_key="dice-end" if strategy else ""))
         if self.solution.battle is not None:
             steps.append(Step("reveal"))
-            steps += [Step("battle", i) for i in range(len(self.solution.battle.turns))]
+            steps += _battle_steps(self.solution.battle.turns)
             steps.append(Step("battle-done"))
             assert self.solution.treasure is not None
             steps += [Step("treasure", i) for i in range(len(self.solution.treasure.order))]
@@ -125,8 +134,11 @@ class Walkthrough:
         """Cards removed so far drawn as ghosts; at a card's turn (BAT-3) the acting card,
         its range, what it removes now and what is immune. Returns that turn, if any."""
         battle_steps = self.solution.battle.turns  # type: ignore[union-attr]
-        done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(battle_steps))
+        done = {"reveal": 0, "battle": step.index + step.count}.get(step.kind, len(battle_steps))
         current = battle_steps[step.index] if step.kind == "battle" else None
+        if current is not None and step.count > 1:  # cards without an attack: each takes its turn
+            for i in step.turns:
+                cells[battle_steps[i].position].classes.append("acting")
         removed_by: dict[Position, Position] = {}
         for s in battle_steps[:done]:
             for p in s.removed:
@@ -183,8 +195,10 @@ class Walkthrough:
     def step_title(self, i: int) -> str:
         """A short title for step ``i``: the phase, plus the acting card or collecting player."""
         step = self.steps[i]
+        if step.kind == "battle" and self.solution.battle is not None and step.count > 1:
+            return ngettext("%(phase)s: %(n)s card without an attack", "%(phase)s: %(n)s cards without an attack",
+                            step.count) % {"phase": step.title, "n": step.count}
         if step.kind == "battle" and self.solution.battle is not None:
-
             s = self.solution.battle.turns[step.index]
             return _("%(phase)s: %(card)s") % {"phase": step.title,
                                                 "card": card_at(s.card.token, s.position)}
@@ -213,7 +227,7 @@ class Walkthrough:
         if step.kind == "reveal":
             return [sol.battle.events[0]] if sol.battle else []
         if step.kind == "battle":
-            return [sol.battle.turns[step.index].event] if sol.battle else []
+            return [sol.battle.turns[i].event for i in step.turns] if sol.battle else []
         if step.kind == "battle-done":
             return [sol.battle.events[-1]] if sol.battle else []
         if step.kind == "treasure":
@@ -239,12 +253,12 @@ class Walkthrough:
         step = self.steps[self.clamp(k)]
         if step.kind == "bell":
             return []
-        done = {"reveal": 0, "battle": step.index + 1}.get(step.kind, len(sol.battle.turns))
+        done = {"reveal": 0, "battle": step.index + step.count}.get(step.kind, len(sol.battle.turns))
 
         removed_now = {p for s in sol.battle.turns[:done] for p in s.removed}
         out = []
         for i, s in enumerate(sol.battle.turns):
-            status = ("current" if step.kind == "battle" and i == step.index
+            status = ("current" if step.kind == "battle" and i in step.turns
                       else "done" if i < done else "pending")
             if s.outcome is Outcome.REMOVED_BEFORE and i < done:
                 status += " skipped"
@@ -267,3 +281,18 @@ class Walkthrough:
         return [{"colour": c, "name": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
                  "cards": [position_label(p) for p in sol.treasure.winnings[c]],
                  "done": c in shown} for c in sol.treasure.order]
+
+
+def _battle_steps(turns: tuple[CardTurn, ...]) -> list[Step]:
+    """One step per card's turn, but one for each run of turns that cannot change the board
+    ([0] and [5] have no attack, BAT-4): a learner steps through what matters."""
+    steps: list[Step] = []
+    i = 0
+    while i < len(turns):
+        n = 1
+        if turns[i].outcome is Outcome.NO_EFFECT:
+            while i + n < len(turns) and turns[i + n].outcome is Outcome.NO_EFFECT:
+                n += 1
+        steps.append(Step("battle", i, count=n))
+        i += n
+    return steps
