@@ -169,7 +169,12 @@ def test_the_replay_lists_every_round_and_steps_like_the_game_page():
         end = _get(client, f"{link}&step={last}")
         analyzed = analyzer_step(_get(client, f"{analyzer_links[i]}&view=explain&step={last}"))
         assert game_step(end) == analyzed
-    assert 'data-testid="final-standings"' in replay
+        # the result shows only at the last step of the last round, never ahead of the steps
+        assert ('data-testid="final-standings"' in end) == (i == len(links) - 1), i
+        assert 'data-testid="final-standings"' not in page
+    assert 'data-testid="final-standings"' not in replay
+    skip = re.search(r'<a href="([^"]+)#replay-end"[^>]*data-testid="skip-to-result"', replay)[1]
+    assert 'data-testid="final-standings"' in _get(client, skip)
 
 
 def test_the_share_link_shows_the_finished_game_read_only_to_anyone():
@@ -192,7 +197,7 @@ def test_the_share_link_shows_the_finished_game_read_only_to_anyone():
     assert '<html lang="ja">' in html
     assert "<form" not in html.split('id="replay-area"', 1)[1]  # no moves at all
     assert 'name="do"' not in html and "act/" not in html and game.key_hash not in html
-    assert html.count('data-testid="replay-round"') >= 2 and 'data-testid="final-standings"' in html
+    assert html.count('data-testid="replay-round"') >= 2 and 'data-testid="skip-to-result"' in html
     step = stranger.get(shared + "?round=2&step=2")
     assert step.status_code == 200 and "/ja/rules/#" in step.content.decode()
     # actions refused: the share address takes no posts; the game's address without the key is not found

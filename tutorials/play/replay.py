@@ -116,6 +116,20 @@ class ReplayPage:
         return (StepNav(self.walk, self.step, lambda k: self.url(self.index, k), anchor="replay-steps")
                 if self.walk else None)
 
+    @property
+    def result_shown(self) -> bool:
+        """Whether the final standings show: once the game is over, at the last step of its
+        last round (as on the game page, the replay never tells the outcome ahead of the
+        steps)."""
+        return (self.over and self.index == len(self.rounds) and not self.move
+                and self.step >= len(self.walk.steps) - 1)
+
+    @property
+    def result_url(self) -> str:
+        """The last step of the last round, where the final standings show."""
+        last = Walkthrough(self.rounds[-1].situation)
+        return self.url(len(self.rounds), step=len(last.steps) - 1)
+
     def standings(self) -> dict | None:
-        """END-2, END-3, once the game is over."""
-        return final_standings(self.state, self.practice.learner) if self.over else None
+        """END-2, END-3 (see :attr:`result_shown`)."""
+        return final_standings(self.state, self.practice.learner) if self.result_shown else None
