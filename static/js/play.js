@@ -17,9 +17,10 @@
     document.querySelectorAll(".play-board .cell.place-chosen").forEach(function (c) {
       c.classList.remove("place-chosen");
     });
-    if (!chosen) return;
-    var cell = document.querySelector('.play-board [data-pos="' + chosen.dataset.pos + '"]');
+    var cell = chosen && document.querySelector('.play-board [data-pos="' + chosen.dataset.pos + '"]');
     if (cell) cell.classList.add("place-chosen");
+    // the legend names the mark only while the board shows it (never without this file)
+    document.querySelectorAll("[data-legend-chosen]").forEach(function (li) { li.hidden = !cell; });
   }
   document.addEventListener("click", function (e) {
     var cell = e.target.closest && e.target.closest(".play-board [data-pos]");

@@ -340,11 +340,13 @@ class GamePage:
         for p in state.players:
             captain = self.practice.strengths.get(p.colour)
             out.append({"colour": p.colour, "name": COLOUR_NAMES[p.colour],
-                        "letter": COLOUR_LETTERS[p.colour], "you": p.colour is self.learner,
+                        "you": p.colour is self.learner,
                         "captain": STRENGTH_LABELS.get(captain or "", ""),
                         "start": p.colour is state.start_player,
                         "on_turn": p.colour is mover and not self.over,
-                        "dice": " ".join(str(d) for d in p.dice), "hand": len(p.hand),
+                        # dice left in hand matter only while they can still be placed
+                        "dice": " ".join(str(d) for d in p.dice) if state.phase is Phase.DICE else "",
+                        "hand": len(p.hand),
                         "won": by_colour[p.colour].cards, "doubles": by_colour[p.colour].doubles})
         return out
 
@@ -368,9 +370,14 @@ class GamePage:
         # a claim or placement links to its card on the board (?mark=…, :attr:`marked`)
         marks = [self.mark_url(e.params["position"]) if e.code in _MOVES else ""
                  for e in self._current_events]
-        lines = [(ex, repeated, mark) for (ex, repeated), mark in zip(_notes_once(told), marks, strict=True)]
         cut = max(0, len(told) - latest)
-        return {"earlier": lines[:cut], "latest": lines[cut:], "first_number": cut + 1}
+
+        def lines(part: slice) -> list:
+            # each list says a reading once itself: the earlier one is folded on the page
+            return [(ex, repeated, mark) for (ex, repeated), mark
+                    in zip(_notes_once(told[part]), marks[part], strict=True)]
+
+        return {"earlier": lines(slice(0, cut)), "latest": lines(slice(cut, None)), "first_number": cut + 1}
 
     def mark_url(self, position) -> str:
         return f"{self.page_url}?{urlencode({'mark': position_arg(tuple(position))})}"
