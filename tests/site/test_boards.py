@@ -304,3 +304,21 @@ def test_a_picked_quiz_card_can_be_taken_back():
     cell = next(c for row in picked.rows() for c in row if c.pos == first.pos)
     assert "picked" in cell.classes and cell.href
     assert picked.apply("toggle", arg, random.Random()).selected == frozenset()
+
+
+@pytest.mark.django_db
+def test_after_a_false_bell_a_line_completed_later_is_news_for_the_others(client):
+    """DICE-6 keeps the ringer out, not the others: once practice dice fill a line after
+    red's false bell, the board says that the other players may ring now."""
+    rung = board_with_hand((1, 2, 3, 4, 5, 6), moves=("x",), board_id="bell")
+    assert rung.false_bell and not rung.bell().may_ring
+    url = f"/en/tutorial/ending-dice-time/?bell={rung.state()}"
+    html = client.get(url).content.decode()
+    assert 'data-testid="bell-status"' not in html
+    filled = board_with_hand((1, 2, 3, 4, 5, 6), moves=("x", "w00", "b01", "g03"), board_id="bell")
+    assert filled.false_bell and filled.bell().may_ring
+    html = client.get(f"/en/tutorial/ending-dice-time/?bell={filled.state()}").content.decode()
+    status = html[html.index('data-testid="bell-status"'):]
+    status = status[:status.index("</p>")]
+    assert "the other players may ring" in status and "DICE-4" in status
+    assert "The bell may ring" not in html, "the one who rang may not"
