@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils import translation
+
 from captain.rules import Outcome, notation
 from tutorials.walkthrough import Walkthrough
 
@@ -17,7 +19,8 @@ def test_cards_without_an_attack_share_one_step_and_each_still_takes_its_turn():
     events = walk.events_of(battle[1])
     assert [e.code for e in events] == [t.event.code for t in turns[1:]]
     assert all(t.outcome is Outcome.NO_EFFECT for t in turns[1:])
-    assert walk.step_title(merged) == "Battle Time: 3 cards without an attack"
+    with translation.override("en"):
+        assert walk.step_title(merged) == "Battle Time: 3 cards without an attack"
     strip = walk.order(merged)
     assert [o["status"] for o in strip] == ["done", "current", "current", "current"]
     acting = {c.pos for row in walk.cells(merged) for c in row if "acting" in c.classes}

@@ -196,7 +196,8 @@ class Walkthrough:
         """A short title for step ``i``: the phase, plus the acting card or collecting player."""
         step = self.steps[i]
         if step.kind == "battle" and self.solution.battle is not None and step.count > 1:
-            return ngettext("%(phase)s: %(n)s card without an attack", "%(phase)s: %(n)s cards without an attack",
+            return ngettext("%(phase)s: %(n)s card without an attack",
+                            "%(phase)s: %(n)s cards without an attack",
                             step.count) % {"phase": step.title, "n": step.count}
         if step.kind == "battle" and self.solution.battle is not None:
             s = self.solution.battle.turns[step.index]
