@@ -13,12 +13,14 @@ from django.test import Client
 from django.utils import translation
 from django.utils.html import escape
 
-from captain.rules import Colour, Position
+from captain.rules import AttackKind, Colour, Position
+from captain.rules.captains.facts import move_facts
+from captain.rules.game import PlaceAttackCard
 from captain.rules.game.view import determinize
 from tests.engine.test_game import setting_time
 from tests.site.test_play_replay import first_move, open_game, play_on
 from tutorials.models import PracticeGame
-from tutorials.play.hints import SeatFacts, hints_for
+from tutorials.play.hints import hints_for
 from tutorials.practice import games
 from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import CARD_NAMES
@@ -74,7 +76,8 @@ def test_hints_grade_one_then_two_cite_clauses_and_reveal_nothing_hidden(lang, p
             grade2 = two.split('data-testid="hint-2"', 1)[1]
             assert f'href="/{lang}/rules/#' in grade2
             sentence = re.search(r'class="hint-text">(.*?)</span>', grade2).group(1)
-            assert sentence.count("。") + sentence.count(". ") <= 1, sentence  # one sentence
+            # the move, then at least one reason
+            assert len(re.findall(r"[.。]", sentence)) >= 2, sentence
             for hidden in _captains_hidden(game, lang):
                 assert hidden not in two_page, hidden
             # asking for a hint changes nothing in the game
@@ -118,7 +121,7 @@ def test_the_hint_in_setting_time_names_only_the_learners_own_card():
             two = _hint_box(client.get(url + "?hint=2").content.decode())
             grade2 = two.split('data-testid="hint-2"', 1)[1]
             hand = set(re.findall(r'name="card" value="(\d)"', html))
-            named = re.findall(r"\[(\d)\] ([^:<]+?)(?: on|:)", grade2)
+            named = re.findall(r"Put \[(\d)\] ([^:<]+?) on", grade2)
             assert named and all(v in hand for v, _name in named), (named, hand)
             # as the page writes them: "Kraken's Wrath" is "Kraken&#x27;s Wrath" in the HTML
             with translation.override("en"):
@@ -148,7 +151,9 @@ def test_htmx_asks_for_the_hint_and_gets_the_game_area_back():
 def test_a_sandwich_hint_counts_only_the_cards_it_would_add():
     """A fresh learner's hint said placing on C2 would "enclose B2 and win those cards too",
     but B2 held their own card: won anyway (TRE-1), so the sandwich adds nothing there."""
+    place = PlaceAttackCard(Colour.RED, Position(0, 0), AttackKind(5))
     own_between = setting_time(["11:R 12:r1 13:r2 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
-    assert SeatFacts(own_between, Colour.RED).sandwich(Position(0, 0)) is None
+    assert "sandwich" not in {f.code for f in move_facts(own_between, Colour.RED, place)}
     free_between = setting_time(["11:R 12 13:r2 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
-    assert SeatFacts(free_between, Colour.RED).sandwich(Position(0, 0)) == (Position(0, 2), [Position(0, 1)])
+    [sandwich] = [f for f in move_facts(free_between, Colour.RED, place) if f.code == "sandwich"]
+    assert sandwich.params["partner"] == Position(0, 2) and sandwich.params["between"] == (Position(0, 1),)

@@ -2,25 +2,22 @@
 the judge.
 
 Positions come from whole games the computer captains play with fixed seeds (both modes,
-2-4 players, with and without variants): every moment the practice page offers the
-learner a hint, every step of every game's log, every round's board as the analyzer
+2-4 players, with and without variants): every step of every game's log, every round's board as the analyzer
 explains it, every Dice Time board the analyzer could be asked about, plus the shared
 cases (tests/cases) and random situations.
 
-A hint is one sentence (:class:`~tutorials.play.hints.Hint` holds text only), so its facts
-are read back from the English text: each sentence is matched against its own message
-(its placeholders become the facts) and the move is then applied to the real state.
-An explanation's facts come from its event's fields; the English sentence must carry
-them too. Every sentence checked must be translated into Japanese and German.
+A hint states facts the engine worked out and carries them; they are checked in
+tests/site/test_hint_facts.py (a few fixed positions stay here). An explanation's facts
+come from its event's fields; the English sentence must carry them too. Every sentence
+checked must be translated into Japanese and German.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -29,21 +26,20 @@ from hypothesis import HealthCheck, given, settings
 from profiles import examples
 
 from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Event, Mode, Position,
-                           RuleSet, Seating, Situation, collect_treasure, may_ring, resolve_battle,
-                           situation_from_json)
-from captain.rules.captains.practice import start_practice
-from captain.rules.game import (Claim, Pass, Phase, PlaceAttackCard, RingStartBell, Roll, apply,
-                                legal_actions, new_game)
+                           RuleSet, Seating, Situation, collect_treasure, may_ring, situation_from_json)
+from captain.rules.game import (Claim, Phase, PlaceAttackCard, RingStartBell, apply,
+                                new_game)
 from captain.rules.model import cell_of
 from captain.rules.resolve.bell import bell_lines
 from tests.engine.test_game import setting_time
-from tutorials.play import hints
-from tutorials.play.hints import Hint, SeatFacts, _claim, _place, hints_for, strong_move
+from captain.rules.captains.facts import Fact, move_facts
+from tutorials.play.hints import hint_pair
 from tutorials.walkthrough import Walkthrough
-from tutorials.wording.events import explain, short_line
+from tutorials.wording.events import explain
 from tutorials.wording.glossary import COLUMN_LETTERS
 
 from play_helpers import captain_game
+from test_hint_facts import check_fact
 from test_explanations_property import situations
 from wording_helpers import ROOT, english_forms, message_pattern, source_messages, translated_everywhere
 
@@ -110,35 +106,6 @@ def _match(text: str, source: str) -> tuple[str, dict[str, str]]:
     return found[0]
 
 
-# --- the hints -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Moment:
-    """A moment the learner asks for a hint: the real state, the learner, the hinted move
-    and the state the engine makes of it."""
-
-    state: object
-    learner: Colour
-    move: object
-    after: object
-
-    @property
-    def board(self) -> Board:
-        return self.state.board
-
-    @property
-    def board_after(self) -> Board:
-        """The board right after the move (as revealed, when the move ended Setting Time)."""
-        resolved = self.after.last_round is not self.state.last_round
-        return self.after.last_round.board if resolved else self.after.board
-
-    def owner(self, board: Board, pos: Position) -> Colour | None:
-        cell = board.at(pos)
-        return (cell.card or cell.dice).colour if cell.occupant is not None else None
-
-    def claims(self) -> set[Position]:
-        return {a.position for a in legal_actions(self.state, self.learner) if isinstance(a, Claim)}
-
-
 def _between(board: Board, a: Position, b: Position) -> list[Position] | None:
     """The positions strictly between ``a`` and ``b`` on one of the grid's lines, or ``None``."""
     for line in board.geometry.lines:
@@ -148,295 +115,8 @@ def _between(board: Board, a: Position, b: Position) -> list[Position] | None:
     return None
 
 
-def _all_survive(board: Board) -> Board:
-    """``board`` with every dice pair and attack card turned into its owner's [5], which
-    nothing removes here (no card in play acts): a board after a Battle Time in which
-    everything survived."""
-    for pos, cell in board:
-        if cell.occupant is not None:
-            board = board.with_cell(pos, cell_of(cell.treasure, cell.occupant.colour, AttackKind(5)))
-    return board
-
-
-def _sandwich_wins(m: Moment, g: dict[str, str], message: str) -> None:
-    """"they sandwich X and win those cards too": with everything surviving, the engine's
-    Treasure Time gives the learner every card named."""
-    cell, other, between = _cell(g["cell"]), _cell(g["other"]), _cells(g["between"])
-    board = m.board_after
-    assert m.owner(board, other) is m.learner, g
-    line = _between(board, cell, other)
-    assert line is not None and set(between) <= set(line), (g, line)
-    assert all(board.at(p).treasure is not None and board.at(p).occupant is None for p in between), g
-    assert ("that card" in message) == (len(between) == 1), (message, between)
-    won = collect_treasure(_all_survive(board), m.after.seating, m.state.rules).winnings[m.learner]
-    assert set(between) <= set(won), (g, won)
-
-
-def _claimed(m: Moment, g: dict[str, str]) -> None:
-    """"Claim C1 (2 and 5)": the move, its faces, and the learner's dice now lie there."""
-    cell = _cell(g["cell"])
-    assert m.move == Claim(m.learner, cell), (g, m.move)
-    assert m.board.at(cell).treasure.faces == (int(g["low"]), int(g["high"])), g
-    assert m.board_after.at(cell).dice is not None and m.board_after.at(cell).dice.colour is m.learner
-    assert len(m.after.player(m.learner).dice) == len(m.state.player(m.learner).dice) - 2
-
-
-def _placed(m: Moment, g: dict[str, str]) -> None:
-    """"Put [2] Broadside on C3": the learner's dice are there and the card is in hand."""
-    cell = _cell(g["cell"])
-    assert m.move == PlaceAttackCard(m.learner, cell, _card_kind(g["card"])), (g, m.move)
-    assert m.owner(m.board, cell) is m.learner and m.board.at(cell).dice is not None, g
-    assert m.move.kind in m.state.player(m.learner).hand, (g, m.state.player(m.learner).hand)
-
-
-def _look_fill(m: Moment, g, message) -> None:
-    line = _cells(g["cells"])
-    assert tuple(line) in set(bell_lines(m.board)) and m.move.position in line, g
-    assert [p for p in line if m.board.at(p).occupant is None] == [m.move.position], g
-
-
-def _claim_fill(m: Moment, g, message) -> None:
-    _claimed(m, g)
-    line = _cells(g["cells"])
-    assert tuple(line) in set(bell_lines(m.board)) and m.move.position in line, g
-    assert all(m.after.board.at(p).dice is not None for p in line), g
-    assert m.after.phase is not Phase.DICE, "Dice Time goes on"
-    assert m.after.start_player is m.learner, "the learner is not start player"
-    if "you become the start player" in message:
-        assert m.state.start_player is not m.learner, "the learner already was the start player"
-    if "you stay the start player" in message:
-        assert m.state.start_player is m.learner, "the learner was not the start player"
-
-
-def _claim_short_fill(m: Moment, g, message) -> None:
-    _claim_fill(m, g, message)
-    assert short_line(m.board, tuple(_cells(g["cells"]))), "a line across the grid called a reading"
-
-
-def _look_pair(m: Moment, g, message) -> None:
-    cell, other = _cell(g["cell"]), _cell(g["other"])
-    assert cell == m.move.position and m.owner(m.board, other) is m.learner, g
-    assert _between(m.board, cell, other), g
-
-
-def _claim_sandwich(m: Moment, g, message) -> None:
-    _claimed(m, g)
-    _sandwich_wins(m, g, message)
-
-
-def _place_sandwich(m: Moment, g, message) -> None:
-    _placed(m, g)
-    _sandwich_wins(m, g, message)
-
-
-def _double(m: Moment, g, message) -> None:
-    assert _cell(g["cell"]) == m.move.position and m.board.at(m.move.position).treasure.is_double, g
-
-
-def _claim_double(m: Moment, g, message) -> None:
-    _claimed(m, g)
-    _double(m, g, message)
-
-
-def _look_claimable(m: Moment, g, message) -> None:
-    assert set(_cells(g["cells"])) == m.claims() and m.move.position in m.claims(), (g, m.claims())
-
-
-def _claim_plain(m: Moment, g, message) -> None:
-    _claimed(m, g)
-
-
-def _in_reach(m: Moment, pos: Position, kind: AttackKind) -> set[Position]:
-    geo = m.board.geometry
-    return set(geo.to_positions(geo.reach[int(kind)][geo.index[pos]]))
-
-
-def _look_hit(m: Moment, g, message) -> None:
-    cell, near = _cell(g["cell"]), _cells(g["cells"])
-    assert cell == m.move.position and near, g
-    assert all(m.owner(m.board, p) not in (None, m.learner) for p in near), g
-    assert set(near) <= _in_reach(m, cell, m.move.kind), g
-
-
-def _place_hit(m: Moment, g, message) -> None:
-    """"its range covers … on X, and it removes them": on the board after the move with
-    only the learner's card and the others' dice and cards as cards nothing else moves,
-    the engine's Battle Time removes exactly X with the learner's card."""
-    _placed(m, g)
-    cell, named = _cell(g["cell"]), _cells(g["cells"])
-    board = m.board_after
-    for pos, square in board:
-        if square.occupant is not None and pos != cell:
-            kind = AttackKind(5) if square.occupant.colour is not m.learner else None
-            board = board.with_cell(pos, cell_of(square.treasure, square.occupant.colour, kind)
-                                    if kind is not None else cell_of(square.treasure))
-    battle = resolve_battle(board, m.after.seating, m.state.rules)
-    turn = next(t for t in battle.turns if t.position == cell)
-    assert set(turn.removed) == set(named), (g, turn.removed)
-    # the others' face-down cards hold their real values in the state: a sentence that
-    # promises them all gone is false when a Hostage Gambit lies among them
-    hostages = [p for p in named if (c := m.board.at(p).card) is not None and c.kind == AttackKind(0)]
-    assert "except a [0] Hostage Gambit" in message or not hostages, (g, hostages)
-
-
-def _look_zero(m: Moment, g, message) -> None:
-    assert _cell(g["cell"]) == m.move.position and m.move.kind == AttackKind(0), (g, m.move)
-
-
-def _place_zero(m: Moment, g, message) -> None:
-    """"no card can remove it, so the treasure card under it is yours": the round played
-    to its end, whatever the others place, gives the learner that card."""
-    _placed(m, g)
-    assert m.move.kind == AttackKind(0)
-    state, rng = m.after, random.Random(0)
-    while state.last_round is m.state.last_round:
-        colour = state.turn
-        state = apply(state, rng.choice(legal_actions(state, colour)))
-    record = state.last_round
-    assert m.move.position in record.battle.board.cards(), "the Hostage Gambit was removed"
-    assert m.move.position in record.treasure.winnings[m.learner], record.treasure.winnings
-
-
-def _look_place(m: Moment, g, message) -> None:
-    assert _cell(g["cell"]) == m.move.position, g
-
-
-def _place_plain(m: Moment, g, message) -> None:
-    _placed(m, g)
-
-
-def _rolled(m: Moment, g) -> tuple[list[int], list[int]]:
-    hand = list(m.state.player(m.learner).dice)
-    rolled = sorted(_numbers(g["rolled"]))
-    assert isinstance(m.move, Roll) and sorted(m.move.dice or hand) == rolled, (g, m.move)
-    after = m.after.player(m.learner).dice
-    assert len(after) == len(hand), "the re-roll changed how many dice are in hand"
-    kept = list((Counter(hand) - Counter(rolled)).elements())
-    assert not Counter(kept) - Counter(after), (kept, after)
-    return rolled, kept
-
-
-def _look_roll(m: Moment, g, message) -> None:
-    assert isinstance(m.move, Roll) and m.board.free_faces(), m.move
-
-
-def _roll_keep(m: Moment, g, message) -> None:
-    _rolled_dice, kept = _rolled(m, g)
-    assert sorted(kept) == sorted(_numbers(g["kept"])), (g, kept)
-    cell, shown = _cell(g["cell"]), int(g["shown"])
-    faces = (int(g["low"]), int(g["high"]))
-    assert m.board.free_faces().get(cell) == faces, (g, m.board.free_faces())
-    assert shown in kept and shown in faces, g
-
-
-def _roll_plain(m: Moment, g, message) -> None:
-    _rolled(m, g)
-    assert not m.claims(), ("two dice do show a free card's faces", m.claims())
-
-
-def _look_pass(m: Moment, g, message) -> None:
-    assert isinstance(m.move, Pass), m.move
-
-
-def _pass(m: Moment, g, message) -> None:
-    assert isinstance(m.move, Pass) and not m.claims(), (m.move, m.claims())
-
-
-def _look_begin(m: Moment, g, message) -> None:
-    assert m.state.phase is Phase.AWAIT_START_BELL and m.state.start_player is m.learner
-
-
-def _begin(m: Moment, g, message) -> None:
-    assert isinstance(m.move, RingStartBell) and m.after.phase is Phase.DICE
-    assert all(len(p.dice) == 6 for p in m.after.players), "not everyone rolled all dice"
-    if "you take the first turn" in message:
-        assert m.after.turn is m.learner, ("the first turn is", m.after.turn)
-
-
-#: a phrase of each hint message → what checks it (every message has exactly one)
-HINT_CHECKS = {
-    "one more pair of dice there fills": _look_fill,
-    "it fills the line": _claim_fill,
-    "which counts as a line by this site's reading": _claim_short_fill,
-    "what lies between them on their line": _look_pair,
-    "it shares a line with your dice": _claim_sandwich,
-    "Look at %(cell)s: it is a double": _double,
-    "it is a double, and doubles": _claim_double,
-    "Look at the cards your dice can claim now": _look_claimable,
-    "Claim %(cell)s (%(low)s and %(high)s): no single rule": _claim_plain,
-    "dice and cards near it": _look_hit,
-    "its range covers": _place_hit,
-    "which of your cards can nothing remove": _look_zero,
-    "no card can remove it": _place_zero,
-    "with your card on %(other)s surviving": _place_sandwich,
-    "at which attack card it needs": _look_place,
-    "Put %(card)s on %(cell)s: no single rule": _place_plain,
-    "which dice are worth keeping": _look_roll,
-    "already shows one face": _roll_keep,
-    "Re-roll %(rolled)s: no two": _roll_plain,
-    "do any two of them show": _look_pass,
-    "End your turn without placing": _pass,
-    "start player badge": _look_begin,
-    "Begin Dice Time": _begin,
-}
-
-HINTS = "tutorials/play/hints.py"
-
-
-def check_hint(hint: Hint, m: Moment) -> None:
-    """Fails unless every fact ``hint`` states is true of ``m``, the engine judging."""
-    message, groups = _match(hint.text, HINTS)
-    check = [c for phrase, c in HINT_CHECKS.items() if phrase in message]
-    assert len(check) == 1, message
-    check[0](m, groups, message)
-    assert not translated_everywhere(message), message
-
-
-#: at most about this many moments of each game: hints, and Dice Time boards for the analyzer
-MOMENTS_PER_GAME = 40
-
-
-def hint_moments(game):
-    """Each moment of ``game`` at which the practice page offers the learner (the first
-    seat) a hint: their move to make, in strategy mode or in Setting Time (the game page
-    shows hints only then)."""
-    _flags, seats, seed = game
-    practice = start_practice(seats, learner=seats[0], seed=seed, captain_seed=seed)
-    found = []
-    for n, (state, _action, _after) in enumerate(_played(game)):
-        if state.rules.mode is Mode.ACTION and state.phase is not Phase.SETTING:
-            continue
-        if state.phase is not Phase.AWAIT_START_BELL and state.turn is not seats[0]:
-            continue
-        if state.phase is Phase.AWAIT_START_BELL and state.start_player is not seats[0]:
-            continue
-        found.append((replace(practice, state=state), _game_id(game), n))
-    # a strategy game offers hundreds: a sample spread over the whole game keeps the time
-    yield from found[::max(1, len(found) // MOMENTS_PER_GAME)]
-
-
-def _checked_hints(practice, code: str, version: int) -> int:
-    move = strong_move(practice, code, version)
-    # the hint decides the same move again: once is enough (the captain's look-ahead is the cost)
-    with translation.override("en"), pytest.MonkeyPatch.context() as patch:
-        patch.setattr(hints, "strong_move", lambda *_args: move)
-        both = hints_for(practice, code, version)
-    if both is None:
-        return 0
-    m = Moment(practice.state, practice.learner, move, apply(practice.state, move))
-    for hint in both:
-        try:
-            check_hint(hint, m)
-        except AssertionError as error:
-            raise AssertionError(f"{hint.text!r} at {practice.state!r}: {error}") from None
-    return 1
-
-
-@pytest.mark.parametrize("game", GAMES, ids=_game_id)
-def test_every_hint_says_what_the_move_does(game):
-    """Both grades of the hint at each moment, against the engine's result of the move."""
-    checked = sum(_checked_hints(*moment) for moment in hint_moments(game))
-    assert checked >= 5, checked
+#: at most about this many moments of each game: Dice Time boards for the analyzer
+MOMENTS_PER_GAME = 55
 
 
 # --- the explanations ----------------------------------------------------------------------------
@@ -907,18 +587,12 @@ def test_every_explanation_of_a_random_situation_is_true(situation):
 
 
 def test_the_sample_holds_500_positions_in_each_mode():
-    """Hint moments and analyzer positions together: at least 500 in each mode."""
+    """Analyzer positions of the games: at least 500 in each mode (the hints have their own
+    sample, tests/site/test_hint_facts.py)."""
     counted = Counter()
     for game in GAMES:
-        mode = _rules(game[0]).mode
-        counted[mode] += sum(1 for _m in hint_moments(game)) + len(analyzer_positions(game))
+        counted[_rules(game[0]).mode] += len(analyzer_positions(game))
     assert min(counted[Mode.ACTION], counted[Mode.STRATEGY]) >= 500, counted
-
-
-def test_every_hint_sentence_has_its_check():
-    """A new hint sentence needs a check here before it can pass."""
-    for entry in source_messages(HINTS):
-        assert len([p for p in HINT_CHECKS if p in entry.msgid]) == 1, entry.msgid
 
 
 # --- fixed positions: the statements found false, and the test catching a false one --------------
@@ -930,31 +604,35 @@ def _strategy_turn(rows: list[str], dice: tuple[int, ...], start: Colour):
     return replace(state, board=Board.parse(rows), players=players, turn=R)
 
 
-def _moment(state, move) -> Moment:
-    return Moment(state, move.player, move, apply(state, move))
+def _hint(state, move):
+    facts = move_facts(state, move.player, move)
+    with translation.override("en"):
+        return facts, hint_pair(state, move, facts)[1]
 
 
-@pytest.mark.parametrize("start, says", [(R, "you stay the start player"),
-                                         (B, "you become the start player")])
+@pytest.mark.parametrize("start, says", [(R, "You stay the start player"),
+                                         (B, "You become the start player")])
 def test_filling_a_line_tells_the_start_player_they_stay(start, says):
     """The learner review heard "you become the start player" said to the start player."""
     state = _strategy_turn(["11:R 12:R 13", "14 15 16", "22 23 24"], (1, 3), start)
     move = Claim(R, Position(0, 2))
-    with translation.override("en"):
-        _look, claim = _claim(SeatFacts(state, R), move)
+    facts, claim = _hint(state, move)
     assert says in claim.text, claim.text
-    check_hint(claim, _moment(state, move))
+    for fact in facts:
+        check_fact(fact, state, R, move)
     # and the game's log of that claim ("… is now the start player")
     assert _check_log_step(state, move, apply(state, move))
 
 
-def test_a_hit_hint_promises_no_hostage_gambit_gone():
-    """Blue's face-down card on B1 is a [0]: the learner cannot know, and it will not go."""
+def test_a_hint_on_a_face_down_card_promises_no_removal():
+    """Blue's face-down card on B1 is a [0]: the learner cannot know, and it will not go;
+    the hint says what the placed card reaches and when it acts, never that it removes."""
     state = setting_time(["11:R 12:b0 13 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
     move = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
-    with translation.override("en"):
-        _look, place = _place(SeatFacts(state, R), move)
-    check_hint(place, _moment(state, move))
+    facts, place = _hint(state, move)
+    assert "speed.first" in {f.code for f in facts} and "remov" not in place.text, place.text
+    for fact in facts:
+        check_fact(fact, state, R, move)
 
 
 @pytest.mark.parametrize("rows, says", [
@@ -972,26 +650,27 @@ def test_dice_off_every_line_are_not_called_no_dice(rows, says):
 
 
 def test_a_false_statement_is_caught():
-    """The checks themselves: each wrong sentence below, built by hand, must fail."""
+    """The checks themselves: each wrong fact below, made by hand, must fail."""
     state = _strategy_turn(["11:R 12:R 13", "14 15 16", "22 23 24"], (1, 3), R)
-    moment = _moment(state, Claim(R, Position(0, 2)))
+    move = Claim(R, Position(0, 2))
+    line = (Position(0, 0), Position(0, 1), Position(0, 2))
     wrong = [
-        "Claim C1 (1 and 3): it fills the line A1, B1 and C1, so Dice Time ends at once and you "
-        "become the start player.",  # red already is the start player
-        "Claim C1 (1 and 3): it fills the line A1, A2 and A3, so Dice Time ends at once and you "
-        "stay the start player.",  # not that line
-        "Claim C1 (1 and 4): it is a double, and doubles decide between players who end with "
-        "equal cards.",  # neither those faces nor a double
+        Fact("start.player", "STRAT-3", {"colour": R, "stays": False}),  # red already is
+        Fact("line.fills", "STRAT-3", {"position": move.position, "mode": "strategy", "short": False,
+                                       "line": (Position(0, 0), Position(1, 0), Position(2, 0))}),
+        Fact("line.fills", "STRAT-3", {"position": move.position, "mode": "strategy", "short": True,
+                                       "line": line}),  # a whole row, no reading needed
+        Fact("claim.wins", "TRE-1", {"position": move.position, "low": 1, "high": 4}),
     ]
-    for text in wrong:
+    for fact in wrong:
         with pytest.raises(AssertionError):
-            check_hint(Hint(2, text, ("STRAT-3",)), moment)
+            check_fact(fact, state, R, move)
     hostage = setting_time(["11:R 12:b0 13 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
-    move = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
-    with pytest.raises(AssertionError):
-        check_hint(Hint(2, "Put [2] Broadside on A1: its range covers the other players' dice or cards "
-                           "on B1, and it removes them when it acts while still on the board.",
-                        ("BAT-4",)), _moment(hostage, move))
+    place = PlaceAttackCard(R, Position(0, 0), AttackKind(2))
+    with pytest.raises(AssertionError):  # its row holds blue's B1 only: not B2
+        check_fact(Fact("speed.first", "BAT-1", {"position": place.position, "kind": 2,
+                                                 "targets": [Position(1, 1)], "before": [3, 4]}),
+                   hostage, R, place)
     # an explanation that lists a [0] among the removed cards
     board = Board.parse(["11:r2 12:b0 13:b1 14", "15 16 22 23", "24 25 26 33", "34 35 36 44"])
     situation = Situation(board, Seating((R, B, G), R), RuleSet())

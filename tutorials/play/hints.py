@@ -1,5 +1,6 @@
-"""Graded hints on the game page: first where to look, then the move the strong
-captain would make and why, in one sentence built from facts the learner can see.
+"""Graded hints on the game page: first where to look, then the move the strong captain
+would make and why — the why always facts the engine worked out and the learner can check
+on the table.
 
 How a hint avoids hidden information
 ------------------------------------
@@ -7,15 +8,17 @@ The move comes from the strong captain's policy
 (:class:`~captain.rules.captains.strengths.StrongCaptain`), run **from the learner's seat**
 on a state re-drawn by :func:`~captain.rules.game.view.determinize`: the deck, the box,
 the captains' hands, their face-down cards and the seed of future rolls are replaced by
-values drawn from what the learner may know. The random generator is seeded from the
+values drawn from what the learner may know. The random generators are seeded from the
 game's id and version only (public), so a hint is stable between grade 1 and grade 2 and
 two states the learner cannot tell apart get the same hint.
 
-The reason is not read from the re-drawn state either: it is built from public facts of
-the real board only — positions, treasure faces, whose dice lie where, whose face-down
-cards lie where (never their values), the learner's own dice and hand — with the clause
-that makes the fact matter. When no such fact explains the choice, the sentence says what
-the captain did: played the round out on boards re-drawn from what the learner sees.
+Why the move: :func:`~captain.rules.captains.facts.move_facts` gives the facts of that
+move from what the learner sees (the cards it would win, a sandwich, a line it fills or
+lets another player fill next, which cards it reaches before they act, a [0] nothing
+removes, the start player, dice and hand, the discard pile coming back) and what the
+round played out on re-drawn deals showed. A hint words some of those facts and carries
+exactly the ones it words (:attr:`Hint.facts`), so a test can check each against the
+engine. Grade 1 points at the few positions those facts name.
 """
 
 from __future__ import annotations
@@ -24,27 +27,31 @@ import random
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from captain.rules import Colour, Position
+from captain.rules.captains.facts import Fact, move_facts
 from captain.rules.captains.strengths import StrongCaptain
-from captain.rules.game import Claim, Pass, PlaceAttackCard, RingStartBell, Roll, legal_actions
+from captain.rules.game import (Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
+                                legal_actions)
 from captain.rules.game.view import determinize
-from captain.rules.model import AttackKind, cell_of
-from captain.rules.resolve.bell import bell_lines, may_ring
 from captain.rules.situation import Mode
-from tutorials.wording.events import short_line
-from tutorials.wording.phrases import list_join
-from tutorials.wording.glossary import card_label, position_label
+from tutorials.wording.glossary import COLOUR_NAMES, card_label, position_label
+from tutorials.wording.phrases import list_join, sentences
 
 
 @dataclass(frozen=True)
 class Hint:
-    """One grade of a hint: its sentence and the clauses it cites."""
+    """One grade of a hint: its sentences, the clauses they cite, the engine's facts they
+    state (grade 2; grade 1 points at the positions of the same facts), the positions it
+    points at on the board, and at grade 2 the move it names."""
 
     level: int
     text: str
     clauses: tuple[str, ...]
+    facts: tuple[Fact, ...] = ()
+    cells: tuple[Position, ...] = ()
+    move: Action | None = None
 
 
 def hint_level(raw: str | None) -> int:
@@ -52,7 +59,7 @@ def hint_level(raw: str | None) -> int:
     return int(raw) if raw in ("1", "2") else 0
 
 
-def strong_move(practice, code: str, version: int):
+def strong_move(practice, code: str, version: int) -> Action | None:
     """The strong captain's choice for the learner, decided on a re-drawn state (see the
     module docstring), or ``None`` when the learner has nothing to decide."""
     state, learner = practice.state, practice.learner
@@ -66,213 +73,15 @@ def strong_move(practice, code: str, version: int):
     return StrongCaptain().decide(view, learner, own, rng)
 
 
-def _labels(positions) -> str:
-    return list_join(position_label(p) for p in positions)
-
-
-def _on(pos: Position, what) -> dict:
-    return {"cell": position_label(pos), "low": what.low, "high": what.high}
-
-
-class SeatFacts:
-    """Public facts of the real board from the learner's seat."""
-
-    def __init__(self, state, learner: Colour) -> None:
-        self.state, self.learner, self.board = state, learner, state.board
-        self.g = self.board.geometry
-
-    def owner(self, pos: Position) -> Colour | None:
-        cell = self.board.at(pos)
-        if cell.card is not None:
-            return cell.card.colour
-        if cell.dice is not None:
-            return cell.dice.colour
-        return None
-
-    def sandwich(self, pos: Position) -> tuple[Position, list[Position]] | None:
-        """Another position of the learner's (dice or card) on one line with ``pos``, with
-        treasure cards strictly between and no other player's dice or card between
-        (TRE-2): the partner and the positions the sandwich would add (free treasure cards:
-        a card under the learner's own dice or card is theirs anyway, TRE-1)."""
-        for line in self.g.lines:
-            if pos not in line:
-                continue
-            i = line.index(pos)
-            for j, other in enumerate(line):
-                if j == i or self.owner(other) is not self.learner:
-                    continue
-                between = line[min(i, j) + 1:max(i, j)]
-                if any(self.owner(b) not in (None, self.learner) for b in between):
-                    continue
-                cards = [b for b in between
-                         if self.owner(b) is None and self.board.at(b).treasure is not None]
-                if cards:
-                    return other, cards
-        return None
-
-    def fills_line(self, pos: Position) -> tuple[Position, ...] | None:
-        """The bell line (INT-3) that a pair on ``pos`` would fill (STRAT-3)."""
-        if self.state.rules.mode is not Mode.STRATEGY:
-            return None
-        board = self.board.with_cell(pos, _with_dice(self.board.at(pos), self.learner))
-        if not may_ring(board, self.state.seating, self.state.rules):
-            return None
-        for line in bell_lines(board):
-            if pos in line and all(board.at(p).dice is not None or board.at(p).card is not None
-                                   for p in line):
-                return line
-        return None
-
-    def in_reach(self, pos: Position, kind: AttackKind) -> list[Position]:
-        """Other players' dice or cards that a card of ``kind`` on ``pos`` reaches (BAT-4)."""
-        mask = self.g.reach[int(kind)][self.g.index[pos]]
-        return [p for p in self.g.to_positions(mask) if self.owner(p) not in (None, self.learner)]
-
-
-def _with_dice(square, colour: Colour):
-    return cell_of(square.treasure, colour)
-
-
-def _claim(facts: SeatFacts, move: Claim) -> tuple[Hint, Hint]:
-    pos = move.position
-    treasure = facts.board.at(pos).treasure
-    args = _on(pos, treasure)
-    line = facts.fills_line(pos)
-    stays = facts.state.start_player is facts.learner
-    if line is not None and short_line(facts.board, line):
-        # a line only by this site's reading (INT-3): the hint says so in its one sentence
-        cited = ("STRAT-3", "INT-3")
-        if stays:
-            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills %(cells)s, which counts as a "
-                     "line by this site's reading, so Dice Time ends at once and you stay the start "
-                     "player.")
-        else:
-            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills %(cells)s, which counts as a "
-                     "line by this site's reading, so Dice Time ends at once and you become the "
-                     "start player.")
-        return (Hint(1, _("Look at %(cells)s: one more pair of dice there fills it, and by this site's "
-                          "reading it counts as a line.") % {"cells": _labels(line)}, cited),
-                Hint(2, ends % {**args, "cells": _labels(line)}, cited))
-    if line is not None:
-        # whoever fills the line is start player (STRAT-3): news only to someone who was not
-        if stays:
-            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills the line %(cells)s, so "
-                     "Dice Time ends at once and you stay the start player.")
-        else:
-            ends = _("Claim %(cell)s (%(low)s and %(high)s): it fills the line %(cells)s, so "
-                     "Dice Time ends at once and you become the start player.")
-        return (Hint(1, _("Look at %(cells)s: one more pair of dice there fills the whole line.")
-                     % {"cells": _labels(line)}, ("STRAT-3",)),
-                Hint(2, ends % {**args, "cells": _labels(line)}, ("STRAT-3",)))
-    pair = facts.sandwich(pos)
-    if pair is not None:
-        other, between = pair
-        return (Hint(1, _("Look at %(cell)s and %(other)s: what lies between them on their line?")
-                     % {"cell": args["cell"], "other": position_label(other)}, ("TRE-2",)),
-                Hint(2, ngettext("Claim %(cell)s (%(low)s and %(high)s): it shares a line with your "
-                                 "dice or card on %(other)s, so if your attack cards on both survive, "
-                                 "they sandwich %(between)s and win that card too.",
-                                 "Claim %(cell)s (%(low)s and %(high)s): it shares a line with your "
-                                 "dice or card on %(other)s, so if your attack cards on both survive, "
-                                 "they sandwich %(between)s and win those cards too.", len(between))
-                     % {**args, "other": position_label(other), "between": _labels(between)},
-                     ("TRE-2",)))
-    if treasure.is_double:
-        return (Hint(1, _("Look at %(cell)s: it is a double.") % {"cell": args["cell"]}, ("END-3",)),
-                Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): it is a double, and doubles "
-                          "decide between players who end with equal cards.") % args, ("END-3",)))
-    claimable = [a.position for a in legal_actions(facts.state, facts.learner) if isinstance(a, Claim)]
-    return (Hint(1, _("Look at the cards your dice can claim now: %(cells)s.")
-                 % {"cells": _labels(claimable)}, ("DICE-2",)),
-            Hint(2, _("Claim %(cell)s (%(low)s and %(high)s): no single rule decides it here; "
-                      "the strong captain tried each choice many times, guessing the hidden "
-                      "cards from what you can see, and this one won you the most on "
-                      "average.") % args, ("DICE-2",)))
-
-
-def _place(facts: SeatFacts, move: PlaceAttackCard) -> tuple[Hint, Hint]:
-    pos, kind = move.position, move.kind
-    args = {"cell": position_label(pos), "card": card_label(kind)}
-    hit = facts.in_reach(pos, kind)
-    if hit:
-        return (Hint(1, _("Look at %(cell)s and the other players' dice and cards near it: "
-                          "%(cells)s.") % {"cell": args["cell"], "cells": _labels(hit)}, ("BAT-4",)),
-                # what lies there face down, or will, may be a [0] Hostage Gambit (BAT-4): the
-                # learner cannot know, so the sentence promises only the others
-                Hint(2, _("Put %(card)s on %(cell)s: its range covers the other players' dice or "
-                          "cards on %(cells)s, and when it acts while still on the board it "
-                          "removes every card there except a [0] Hostage Gambit.")
-                     % {**args, "cells": _labels(hit)}, ("BAT-4", "BAT-3")))
-    if kind is AttackKind(0):
-        return (Hint(1, _("Look at %(cell)s: which of your cards can nothing remove?") % args, ("BAT-4",)),
-                Hint(2, _("Put %(card)s on %(cell)s: no card can remove it, so the treasure card "
-                          "under it is yours in Treasure Time.") % args, ("BAT-4", "TRE-1")))
-    pair = facts.sandwich(pos)
-    if pair is not None:
-        other, between = pair
-        return (Hint(1, _("Look at %(cell)s and %(other)s: what lies between them on their line?")
-                     % {"cell": args["cell"], "other": position_label(other)}, ("TRE-2",)),
-                Hint(2, ngettext("Put %(card)s on %(cell)s: with your card on %(other)s surviving as "
-                                 "well, the two sandwich %(between)s and win that card too.",
-                                 "Put %(card)s on %(cell)s: with your card on %(other)s surviving as "
-                                 "well, the two sandwich %(between)s and win those cards too.", len(between))
-                     % {**args, "other": position_label(other), "between": _labels(between)},
-                     ("TRE-2",)))
-    return (Hint(1, _("Look at %(cell)s and at which attack card it needs.") % args, ("SET-1",)),
-            Hint(2, _("Put %(card)s on %(cell)s: no single rule decides it here; the strong "
-                      "captain tried each choice many times, guessing the hidden cards from "
-                      "what you can see, and this one won you the most on average.") % args,
-                 ("SET-1",)))
-
-
-def _roll(facts: SeatFacts, move: Roll) -> tuple[Hint, Hint]:
-    hand = list(facts.state.player(facts.learner).dice)
-    rolled = list(move.dice or hand)
-    kept = list(hand)
-    for d in rolled:
-        kept.remove(d)
-    # grade 1 points where grade 2 looks (a question that grade 2 would contradict misleads)
-    first = Hint(1, _("Look at your dice and the free cards: which dice are worth keeping for "
-                      "the next roll?"), ("STRAT-2",))
-    target = next(((p, f) for p, f in facts.board.free_faces().items()
-                   if (f[0] in kept) != (f[1] in kept) or (f[0] == f[1] and f[0] in kept)), None)
-    if kept and target is not None:
-        pos, (low, high) = target
-        shown = low if low in kept else high
-        return first, Hint(2, _("Re-roll %(rolled)s and keep %(kept)s: your %(shown)s already "
-                                "shows one face of %(cell)s (%(low)s and %(high)s).")
-                           % {"rolled": list_join(str(d) for d in sorted(rolled)),
-                              "kept": list_join(str(d) for d in sorted(kept)), "shown": shown,
-                              "cell": position_label(pos), "low": low, "high": high}, ("STRAT-2",))
-    return first, Hint(2, _("Re-roll %(rolled)s: no two of your dice show the faces of a free card "
-                            "worth claiming now.")
-                       % {"rolled": list_join(str(d) for d in sorted(rolled))}, ("STRAT-2",))
-
-
 def hints_for(practice, code: str, version: int) -> tuple[Hint, Hint] | None:
     """Grade 1 and grade 2 of the hint for the learner's next move, or ``None`` when the
     learner has nothing to decide."""
     move = strong_move(practice, code, version)
     if move is None:
         return None
-    facts = SeatFacts(practice.state, practice.learner)
-    if isinstance(move, Claim):
-        return _claim(facts, move)
-    if isinstance(move, PlaceAttackCard):
-        return _place(facts, move)
-    if isinstance(move, Roll):
-        return _roll(facts, move)
-    if isinstance(move, Pass):
-        return (Hint(1, _("Look at your dice: do any two of them show the faces of a free card?"),
-                     ("DICE-2",)),
-                Hint(2, _("End your turn without placing: no two of your dice show the faces of "
-                          "a free card."), ("STRAT-4",)))
-    if isinstance(move, RingStartBell):
-        return (Hint(1, _("Look at the start player badge: it is yours, so the round waits for you."),
-                     ("STRAT-1",)),
-                Hint(2, _("Begin Dice Time: everyone rolls all their dice, then you take the "
-                          "first turn as start player."), ("STRAT-1",)))
-    return None
+    facts = move_facts(practice.state, practice.learner, move,
+                       lookahead=random.Random(f"lookahead:{code}:{version}"))
+    return hint_pair(practice.state, move, facts)
 
 
 def hints_upto(practice, code: str, version: int, level: int) -> list[Hint]:
@@ -281,4 +90,282 @@ def hints_upto(practice, code: str, version: int, level: int) -> list[Hint]:
         return []
     both = hints_for(practice, code, version)
     return list(both[:level]) if both else []
+
+
+# --- from facts to sentences -----------------------------------------------------------------------
+#: which facts say why a move is good, most telling first; the others are said besides
+REASONS = ("line.fills", "sandwich", "immune", "speed.first", "dice.keep", "dice.none-match",
+           "start.player", "hand.recycle", "lookahead.survives", "claim.wins", "place.wins")
+#: facts always said when they hold: what the move costs or risks
+WARNINGS = ("line.opens", "hand.count")
+
+
+def hint_pair(state, move: Action, facts: tuple[Fact, ...]) -> tuple[Hint, Hint]:
+    """Grade 1 and grade 2 for ``move`` from its ``facts`` (most telling first)."""
+    by_code = {f.code: f for f in facts}
+    told = _told(move, by_code)
+    look = _where_to_look(move, told[0] if told else None, state)
+    cells = _cells(move, told)
+    text = sentences(move_sentence(move, state), *(fact_sentence(f, state) for f in told))
+    clauses = tuple(dict.fromkeys([_move_clause(move, state)] + [f.clause for f in told]))
+    return (Hint(1, look, (told[0].clause,) if told else (), tuple(told[:1]), cells[:4], None),
+            Hint(2, text, clauses, tuple(told), cells, move))
+
+
+def _told(move: Action, by_code: dict[str, Fact]) -> list[Fact]:
+    """The facts a grade-2 hint states: its reason (with what goes with it), then its
+    warnings."""
+    reasons = [by_code[c] for c in REASONS if c in by_code]
+    told: list[Fact] = []
+    if reasons:
+        first = reasons[0]
+        told.append(first)
+        partner = {"line.fills": "start.player", "lookahead.survives": None,
+                   "hand.recycle": "place.wins"}.get(first.code)
+        if first.code == "lookahead.survives":
+            # what the look-ahead saw is about the card the move wins: say that first
+            wins = by_code.get("claim.wins") or by_code.get("place.wins")
+            if wins is not None:
+                told.insert(0, wins)
+        elif partner and partner in by_code:
+            told.append(by_code[partner])
+        elif first.code == "sandwich" and "lookahead.survives" in by_code:
+            told.append(by_code["lookahead.survives"])
+    told += [by_code[c] for c in WARNINGS if c in by_code]
+    return told
+
+
+def _cells(move: Action, told: list[Fact]) -> tuple[Position, ...]:
+    out: list[Position] = []
+    own = getattr(move, "position", None)
+    if own is not None:
+        out.append(Position(*own))
+    for fact in told:
+        out += [p for p in fact.positions if p not in out]
+    return tuple(out)
+
+
+def _labels(positions) -> str:
+    return list_join(position_label(p) for p in positions)
+
+
+def _name(colour) -> str:
+    return str(COLOUR_NAMES[Colour(colour)])
+
+
+def either(items) -> str:
+    """``[2], [3] or [4]``: the language's list of alternatives."""
+    parts = [str(i) for i in items]
+    if len(parts) < 2:
+        return "".join(parts)
+    return (pgettext("list separator", ", ").join(parts[:-1])
+            + pgettext("list separator before the last alternative", " or ") + parts[-1])
+
+
+def _move_clause(move: Action, state) -> str:
+    if isinstance(move, Claim):
+        return "DICE-2"
+    if isinstance(move, PlaceAttackCard):
+        return "SET-1"
+    if isinstance(move, Roll):
+        return "STRAT-2" if state.rules.mode is Mode.STRATEGY else "DICE-3"
+    if isinstance(move, Pass):
+        return "STRAT-4"
+    if isinstance(move, RingBell):
+        return "DICE-4"
+    return "STRAT-1" if state.rules.mode is Mode.STRATEGY else "DICE-1"
+
+
+def move_sentence(move: Action, state) -> str:
+    """The move itself, as one sentence."""
+    if isinstance(move, Claim):
+        low, high = state.board.at(move.position).treasure.faces
+        return _("Claim %(cell)s (%(low)s and %(high)s).") % {
+            "cell": position_label(move.position), "low": low, "high": high}
+    if isinstance(move, PlaceAttackCard):
+        return _("Put %(card)s on %(cell)s.") % {"card": card_label(move.kind),
+                                                   "cell": position_label(move.position)}
+    if isinstance(move, Roll):
+        hand = list(state.player(move.player).dice)
+        rolled = list(move.dice) if move.dice is not None else list(hand)
+        kept = list(hand)
+        for d in rolled:
+            kept.remove(d)
+        if state.rules.mode is not Mode.STRATEGY or not kept:
+            return _("Re-roll all your dice in hand.")
+        return _("Re-roll %(rolled)s and keep %(kept)s.") % {
+            "rolled": list_join(str(d) for d in sorted(rolled)),
+            "kept": list_join(str(d) for d in sorted(kept))}
+    if isinstance(move, Pass):
+        return _("End your turn without placing.")
+    if isinstance(move, RingBell):
+        return _("Ring the bell now.")
+    if state.rules.mode is Mode.STRATEGY:
+        return _("Begin Dice Time.")
+    return _("Ring the bell to begin Dice Time.")
+
+
+def fact_sentence(fact: Fact, state) -> str:
+    """One fact as a sentence to the learner (who is "you")."""
+    return _SENTENCES[fact.code](fact, fact.params)
+
+
+def _claim_wins(fact, p) -> str:
+    return _("If the attack card you put there survives Battle Time, %(cell)s is yours.") % {
+        "cell": position_label(p["position"])}
+
+
+def _place_wins(fact, p) -> str:
+    return _("If it survives Battle Time, the treasure card on %(cell)s is yours.") % {
+        "cell": position_label(p["position"])}
+
+
+def _sandwich(fact, p) -> str:
+    return ngettext(
+        "With your dice or card on %(partner)s it sandwiches %(between)s: if both your attack "
+        "cards survive, you win that card too.",
+        "With your dice or card on %(partner)s it sandwiches %(between)s: if both your attack "
+        "cards survive, you win those cards too.", len(p["between"])) % {
+        "partner": position_label(p["partner"]), "between": _labels(p["between"])}
+
+
+def _line_opens(fact, p) -> str:
+    return _("Careful: %(colour)s's dice show %(low)s and %(high)s, so on their next turn "
+             "%(colour)s could claim %(cell)s, fill %(cells)s and end Dice Time as the start "
+             "player.") % {"colour": _name(p["colour"]), "low": p["low"], "high": p["high"],
+                           "cell": position_label(p["position"]), "cells": _labels(p["line"])}
+
+
+def _start_player(fact, p) -> str:
+    if fact.clause in ("STRAT-1", "DICE-1"):
+        return _("You are the start player, so the round begins when you say so.")
+    return _("You stay the start player.") if p["stays"] else _("You become the start player.")
+
+
+def _speed_first(fact, p) -> str:
+    args = {"cell": position_label(p["position"]), "targets": _labels(p["targets"]),
+            "speed": int(p["kind"]), "before": either(f"[{int(k)}]" for k in p["before"])}
+    if p["before"]:
+        return _("From %(cell)s it reaches the other players' dice or cards on %(targets)s, and "
+                 "at speed %(speed)s it acts before any %(before)s there.") % args
+    return _("From %(cell)s it reaches the other players' dice or cards on %(targets)s.") % args
+
+
+def _immune(fact, p) -> str:
+    return _("No card can remove a [0], so the treasure card under it is yours in Treasure Time.")
+
+
+def _dice_none_match(fact, p) -> str:
+    return _("No two of your dice in hand (%(dice)s) show the faces of a free card.") % {
+        "dice": list_join(str(d) for d in p["dice"])}
+
+
+def _dice_keep(fact, p) -> str:
+    return _("Your %(kept)s already shows one face of %(cell)s (%(low)s and %(high)s).") % {
+        "kept": p["kept"], "cell": position_label(p["position"]), "low": p["low"], "high": p["high"]}
+
+
+def _hand_count(fact, p) -> str:
+    return _("You will then hold dice on %(cards)s cards with %(hand)s attack cards in hand: once "
+             "your hand is empty in Setting Time, your discard pile comes back to it.") % {
+        "cards": p["cards"], "hand": p["hand"]}
+
+
+def _hand_recycle(fact, p) -> str:
+    return ngettext("Your hand is empty, so your %(n)s discarded card comes back to it first.",
+                    "Your hand is empty, so your %(n)s discarded cards come back to it first.",
+                    p["cards"]) % {"n": p["cards"]}
+
+
+def _survives(fact, p) -> str:
+    return ngettext(
+        "The captain played the round out on %(deals)s deals drawn from what you can see: "
+        "your card on %(cell)s survived Battle Time in %(n)s of them.",
+        "The captain played the round out on %(deals)s deals drawn from what you can see: "
+        "your card on %(cell)s survived Battle Time in %(n)s of them.", p["survived"]) % {
+        "deals": p["deals"], "n": p["survived"], "cell": position_label(p["position"])}
+
+
+def _line_fills(fact: Fact, p) -> str:
+    cells = _labels(p["line"])
+    if p["mode"] == "strategy":
+        if p["short"]:
+            return _("It fills %(cells)s, a line by this site's reading (INT-3), so Dice Time ends "
+                     "at once.") % {"cells": cells}
+        return _("It fills the line %(cells)s, so Dice Time ends at once.") % {"cells": cells}
+    if p.get("position") is None:  # the bell may ring now (the hint says: ring it)
+        if fact.clause == "DICE-4" and p["short"]:
+            return _("%(cells)s, a line by this site's reading (INT-3), holds dice on 3 cards, so "
+                     "the bell may ring.") % {"cells": cells}
+        if fact.clause == "DICE-4":
+            return _("The line %(cells)s holds dice on 3 of its cards, so the bell may ring.") % {
+                "cells": cells}
+        if fact.clause == "VAR-3":
+            return _("A player has placed all their dice, so the bell may ring.")
+        return _("3 cards hold dice, so the bell may ring.")
+    if fact.clause == "DICE-4":
+        if p["short"]:
+            return _("Then %(cells)s, a line by this site's reading (INT-3), holds dice on 3 cards, "
+                     "so the bell may ring: whoever rings it first becomes the start player.") % {
+                "cells": cells}
+        return _("Then the line %(cells)s holds dice on 3 of its cards, so the bell may ring: "
+                 "whoever rings it first becomes the start player.") % {"cells": cells}
+    if fact.clause == "VAR-3":
+        return _("Then a player has placed all their dice, so the bell may ring: whoever rings it "
+                 "first becomes the start player.")
+    return _("Then 3 cards hold dice, so the bell may ring: whoever rings it first becomes the "
+             "start player.")
+
+
+#: each kind of fact → its sentence
+_SENTENCES = {
+    "claim.wins": _claim_wins, "place.wins": _place_wins, "sandwich": _sandwich,
+    "line.fills": _line_fills, "line.opens": _line_opens, "start.player": _start_player,
+    "speed.first": _speed_first, "immune": _immune, "dice.none-match": _dice_none_match,
+    "dice.keep": _dice_keep, "hand.count": _hand_count, "hand.recycle": _hand_recycle,
+    "lookahead.survives": _survives,
+}
+
+
+def _where_to_look(move: Action, first: Fact | None, state) -> str:
+    """Grade 1: the few positions the reason names, as a question or a pointer."""
+    if isinstance(move, RingStartBell):
+        return _("Look at the start player badge: it is yours, so the round waits for you.")
+    if isinstance(move, (Roll, Pass)):
+        if first is not None and first.code == "dice.keep":
+            return _("Look at your dice and at %(cell)s: which die is worth keeping?") % {
+                "cell": position_label(first.params["position"])}
+        return _("Look at your dice: do any two of them show the faces of a free card?")
+    if first is None:
+        return _("Look at the cards holding your dice.")
+    p = first.params
+    if first.code == "line.fills" and p["line"]:
+        return _("Look at %(cells)s: how many of its cards hold dice?") % {"cells": _labels(p["line"])}
+    if first.code == "line.fills":
+        return _("Look at how many cards hold dice.")
+    if first.code == "sandwich":
+        return _("Look at %(cell)s and %(other)s: what lies between them on their line?") % {
+            "cell": position_label(p["position"]), "other": position_label(p["partner"])}
+    if first.code == "immune":
+        return _("Look at %(cell)s: which of your cards can nothing remove?") % {
+            "cell": position_label(p["position"])}
+    if first.code == "speed.first":
+        return _("Look at %(cell)s and at the other players' dice and cards it could reach: "
+                 "%(cells)s.") % {"cell": position_label(p["position"]), "cells": _labels(p["targets"])}
+    cell = position_label(move.position)
+    if isinstance(move, PlaceAttackCard):
+        return _("Look at %(cell)s: which of your attack cards is safest there?") % {"cell": cell}
+    return _("Look at %(cell)s: which of the others' dice could reach it?") % {"cell": cell}
+
+
+def pointer_kind(move: Action, facts: tuple[Fact, ...]) -> str:
+    """What a move teaches, for the guided game's first-time notes: the reason's code for
+    a claim or a placement, else the move's kind."""
+    if isinstance(move, (Claim, PlaceAttackCard)):
+        codes = {f.code for f in facts}
+        for code in ("line.fills", "sandwich", "immune", "speed.first", "hand.recycle"):
+            if code in codes:
+                return code
+        return "claim" if isinstance(move, Claim) else "place"
+    return {RingStartBell: "begin", Roll: "roll", Pass: "pass", RingBell: "ring"}[type(move)]
 

@@ -133,7 +133,7 @@ class StrongCaptain(Captain):
             for action in actions:
                 board = world.board.with_cell(action.position, cell_of(
                     world.board.at(action.position).treasure, colour, action.kind))  # type: ignore[arg-type]
-                hands = _hands(world)
+                hands = hands_of(world)
                 hands[colour] = _without(hands[colour], action.kind)
                 totals[action] += _round_value(world, colour, board, hands, world.seating, rng)
         return max(actions, key=lambda a: (totals[a], -int(a.kind)))
@@ -153,7 +153,7 @@ class StrongCaptain(Captain):
         samples = self._samples_for(len(positions))
         for _ in range(samples):
             world = determinize(view, colour, rng)
-            hands = _hands(world)
+            hands = hands_of(world)
             for pos in positions:
                 board = world.board.with_cell(pos, cell_of(world.board.at(pos).treasure, colour))  # type: ignore[arg-type]
                 seating = world.seating
@@ -226,7 +226,7 @@ def _claimable_after(hand: Sequence[int], rerolled: Sequence[int],
     return False
 
 
-def _hands(world: GameState) -> dict[Colour, list[AttackKind]]:
+def hands_of(world: GameState) -> dict[Colour, list[AttackKind]]:
     return {p.colour: list(p.hand or p.discard) for p in world.players}
 
 
@@ -239,9 +239,20 @@ def _without(hand: list[AttackKind], kind: AttackKind) -> list[AttackKind]:
 def _round_value(world: GameState, colour: Colour, board: Board,
                  hands: Mapping[Colour, list[AttackKind]], seating: Seating,
                  rng: random.Random) -> float:
-    """Every dice-holding card of ``board`` gets an attack card — greedy choices for
-    ``colour``, greedy or random ones for the others — then Battle and Treasure Time:
-    ``colour``'s cards won minus the others' average."""
+    """:func:`fill_round`, then Battle and Treasure Time: ``colour``'s cards won minus the
+    others' average."""
+    board = fill_round(world, colour, board, hands, rng)
+    _battle, treasure = resolve_round(board, seating, world.rules)
+    won = treasure.winnings
+    others = [len(won[c]) for c in seating.players if c is not colour]
+    return len(won[colour]) - sum(others) / len(others)
+
+
+def fill_round(world: GameState, colour: Colour, board: Board,
+               hands: Mapping[Colour, list[AttackKind]], rng: random.Random) -> Board:
+    """Setting Time played out: every dice-holding card of ``board`` gets an attack card
+    from its owner's hand (``hands``; a hand left empty takes the discard pile back,
+    SET-4) — greedy choices for ``colour``, greedy or random ones for the others."""
     occupancy = board.occupancy()
     g = board.geometry
     dice_of = occupancy.dice_of
@@ -253,10 +264,7 @@ def _round_value(world: GameState, colour: Colour, board: Board,
             hand.remove(kind)
             hands[owner] = hand
             board = board.with_cell(pos, cell_of(board.at(pos).treasure, owner, kind))  # type: ignore[arg-type]
-    _battle, treasure = resolve_round(board, seating, world.rules)
-    won = treasure.winnings
-    others = [len(won[c]) for c in seating.players if c is not colour]
-    return len(won[colour]) - sum(others) / len(others)
+    return board
 
 
 def _full_hand(world: GameState, colour: Colour) -> tuple[AttackKind, ...]:
