@@ -343,7 +343,9 @@ class PracticeGame(VersionedRow):
     ``log`` every action so far as ``[seconds since the start, action JSON, by the
     learner]``; ``clocks`` the captains' bookkeeping (see
     :class:`captain.rules.captains.practice.Practice`); ``marks[v]`` how many log entries
-    version ``v`` had, so a client asks for the events since the version it has.
+    version ``v`` had, so a client asks for the events since the version it has;
+    ``takebacks`` the moves the learner took back (strategy mode), each as ``{"round",
+    "after", "action"}``: the round, how many log entries stayed, the move's JSON.
     Replaying ``log`` through the engine from the deal gives the game exactly (played
     with ``engine_version``). The learner's key is stored only as its :func:`hash_key`;
     the share token shows the finished game read-only. Games expire after
@@ -359,6 +361,7 @@ class PracticeGame(VersionedRow):
     log = models.JSONField(default=list)
     clocks = models.JSONField(default=dict)
     marks = models.JSONField(default=list)
+    takebacks = models.JSONField(default=list)
     engine_version = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField(default=timezone.now)
 

@@ -56,6 +56,7 @@ urlpatterns = [
     path("t/<str:code>/hand/", seat_views.guest_hand, name="teach-hand"),
     # playing a practice game against computer captains
     path("play/", play.play_start, name="play"),
+    path("play/guided/", play.play_guided, name="play-guided"),
     path("play/<slug:code>/", play.play_game, name="play-game"),
     path("play/<slug:code>/act/", play.play_act, name="play-act"),
     path("play/<slug:code>/replay/", play.play_replay, name="play-replay"),

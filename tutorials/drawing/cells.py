@@ -67,6 +67,8 @@ class CellView:
     #: a symbol drawn on the cell (an answered check's ✓, ✗ or ○): a mark never rests on
     #: colour alone; its words are among the notes
     mark: str = ""
+    #: a guided game points at choosing this cell (``tutorials.play.guide``)
+    guide: bool = False
 
     @property
     def label(self) -> str:

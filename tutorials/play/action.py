@@ -95,7 +95,12 @@ class Live:
 
     @property
     def poll_url(self) -> str:
-        return f"{self.page.page_url}?{urlencode({'version': self.page.version})}"
+        """The game area at a version other than this page's; a hint asked for stays asked
+        for, worked out again for the board as it stands."""
+        query = {"version": self.page.version}
+        if self.page.hint_level:
+            query["hint"] = self.page.hint_level
+        return f"{self.page.page_url}?{urlencode(query)}"
 
     poll_every = f"every {POLL_MS}ms"
 

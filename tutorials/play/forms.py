@@ -7,10 +7,11 @@ from django.utils.translation import gettext_lazy as _
 
 from captain.rules import Colour
 from captain.rules.captains.pace import Pace
-from captain.rules.situation import PLAYER_COUNTS, Collection, Mode
+from captain.rules.situation import PLAYER_COUNTS, Collection, Mode, RuleSet
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
                              TickField, mode_field, sentence_of)
 from tutorials.http.positions import PATTERN as POSITION, read_position
+from tutorials.play.guide import GUIDES
 from tutorials.practice import games
 
 #: Who is the first start player: drawn at random, the learner, the captain after them.
@@ -79,9 +80,28 @@ class PlayStartForm(RuleChoicesForm):
 
 
 
+class GuidedStartForm(StrictForm):
+    """The guided game to start (:mod:`tutorials.play.guide`): ``strategy`` or ``action``.
+    :meth:`setup` deals it: the learner red against blue and green, the learner starts,
+    Fair captains, strategy mode or action mode at the first-game pace."""
+
+    guide = forms.ChoiceField(choices=[(g, g) for g in GUIDES], error_messages={
+        "invalid_choice": _("Choose one of the guided games shown."),
+        "required": _("Choose one of the guided games shown.")})
+
+    def setup(self) -> dict:
+        guide = self.cleaned_data["guide"]
+        seats = [Colour.RED, Colour.BLUE, Colour.GREEN]
+        rules = RuleSet(mode=Mode(guide))
+        pace = Pace.FIRST_GAME if guide == "action" else Pace.TABLE
+        setup = games.new_setup(seats, seats[0], rules, dict.fromkeys(seats[1:], "greedy"), pace,
+                                start_player=seats[0])
+        return {**setup, "guide": guide}
+
+
 #: the moves of the game page's forms: ``do`` -> the engine's action type
 MOVES = {"begin": "begin-dice-time", "continue": "continue", "claim": "claim", "place": "place",
-         "roll": "roll", "pass": "pass", "ring": "ring-bell"}
+         "roll": "roll", "pass": "pass", "ring": "ring-bell", "take-back": "take-back"}
 
 
 class MoveForm(StrictForm):
@@ -123,6 +143,8 @@ class MoveForm(StrictForm):
         do = c["do"]
         if do == "continue":
             return dict(games.CONTINUE)
+        if do == "take-back":
+            return dict(games.TAKE_BACK)
         if do in ("begin", "pass", "ring"):
             return {"type": MOVES[do], "player": player}
         position = read_position(c["at"]).to_json() if c.get("at") else None

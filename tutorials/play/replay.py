@@ -18,7 +18,10 @@ from django.urls import reverse
 
 from django.utils.translation import gettext as _
 
+from captain.rules.captains.practice import replay
+from captain.rules.game import action_from_json
 from tutorials.drawing.cells import board_cells
+from tutorials.play.hints import move_sentence
 from tutorials.http.numbers import query_number
 from tutorials.play.table import PlayedRound, final_standings, history
 from tutorials.walkthrough import StepNav, Walkthrough
@@ -129,6 +132,21 @@ class ReplayPage:
         """The last step of the last round, where the final standings show."""
         last = Walkthrough(self.rounds[-1].situation)
         return self.url(len(self.rounds), step=len(last.steps) - 1)
+
+    @cached_property
+    def taken_back(self) -> list[str]:
+        """The moves the learner took back in this round (strategy mode), each the sentence
+        that names it, in the order taken back."""
+        if self.round is None:
+            return []
+        out = []
+        for entry in self.game.takebacks:
+            if entry["round"] != self.round.number:
+                continue
+            # the log kept its first ``after`` entries: the state the move was made in
+            state = replay(self.practice.dealt, self.practice.log[:entry["after"]])
+            out.append(move_sentence(action_from_json(entry["action"]), state))
+        return out
 
     def standings(self) -> dict | None:
         """END-2, END-3 (see :attr:`result_shown`)."""

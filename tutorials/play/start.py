@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from captain.rules import Colour
+from captain.rules.captains.pace import Pace
 from captain.rules.situation import VARIANTS
 from tutorials.forms import COLOUR_VALUES
+from tutorials.models import PracticeGame, key_opens
 from tutorials.play import action
+from tutorials.play.guide import GUIDES, guide_of
 from tutorials.play.table import STRENGTH_LABELS
+from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 
@@ -62,3 +68,38 @@ def start_context(chosen: Mapping[str, object], errors: Mapping[str, str] | None
                                         "Battle Time left it; where sandwiches overlap, the start "
                                         "player collects first."))],
     }
+
+
+def guided_offers(request, learner_cookie) -> list[dict]:
+    """The guided games (:mod:`tutorials.play.guide`) as the play page offers them, first the
+    one to play first: its words and, when this browser has one under way, where it goes
+    on (the newest of each kind)."""
+    codes = [name[len(learner_cookie.prefix):] for name in request.COOKIES
+             if name.startswith(learner_cookie.prefix)]
+    under_way: dict[str, tuple] = {}
+    now = timezone.now()
+    for game in PracticeGame.objects.filter(code__in=codes[:learner_cookie.keep], expires_at__gt=now):
+        guide = guide_of(game)
+        if guide is None or not key_opens(game.key_hash, learner_cookie.read(request, game.code)):
+            continue
+        state = games.practice_of(game).state
+        if not state.is_over and (guide not in under_way or game.started_at > under_way[guide][0]):
+            under_way[guide] = (game.started_at, game.code, state.round)
+    first = Pace.FIRST_GAME
+    texts = {
+        "strategy": (_("Guided game 1: strategy mode"),
+                     _("Turn by turn, so there is time to look: Dice Time, Setting Time, Battle "
+                       "Time and Treasure Time, each explained the first time it comes up.")),
+        "action": (_("Guided game 2: action mode"),
+                   _("Then Dice Time in real time, at the slow pace: no captain moves in the first "
+                     "%(opening)s s, then one captain move every %(gap)s s at most.")
+                   % {"opening": int(first.opening_seconds), "gap": int(first.gap_seconds)}),
+    }
+    out = []
+    for guide in GUIDES:
+        title, text = texts[guide]
+        found = under_way.get(guide)
+        out.append({"guide": guide, "title": title, "text": text,
+                    "resume": reverse("tutorials:play-game", args=[found[1]]) if found else "",
+                    "round": found[2] if found else 0})
+    return out

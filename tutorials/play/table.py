@@ -23,14 +23,17 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import Colour, Position, Situation
+from captain.rules import Colour, InvalidInput, Position, Situation
+from captain.rules.captains.practice import take_back
 from captain.rules.game import GameState, Phase, apply
+from captain.rules.situation import Mode
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
 from tutorials.drawing.cells import BoardAction, CellView, board_cells, pips
 from tutorials.http.links import analyzer_url
 from tutorials.http.positions import position_arg
 from tutorials.play.action import Live
+from tutorials.play.guide import guide_of, pointer
 from tutorials.practice import games
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.events import Explanation, explain
@@ -186,6 +189,30 @@ class GamePage:
         return any(a["type"] != "continue" for a in self.actions)
 
     @property
+    def guide_kind(self) -> str | None:
+        """``strategy`` or ``action`` for a guided game (:mod:`tutorials.play.guide`)."""
+        return guide_of(self.game)
+
+    @cached_property
+    def guide(self):
+        """A guided game's pointer now (:func:`tutorials.play.guide.pointer`), else ``None``."""
+        if guide_of(self.game) is None:
+            return None
+        return pointer(self, self.game.code)
+
+    @cached_property
+    def can_take_back(self) -> bool:
+        """Strategy mode, the learner's move of this round still undone by Battle Time:
+        it may be taken back (:func:`~captain.rules.captains.practice.take_back`)."""
+        if self.over or self.walk is not None or self.state.rules.mode is not Mode.STRATEGY:
+            return False
+        try:
+            take_back(self.practice)
+        except InvalidInput:
+            return False
+        return True
+
+    @property
     def turn_text(self) -> str:
         state = self.state
         if self.over or self.showing_round or self.practice.waiting_for_learner:
@@ -203,6 +230,10 @@ class GamePage:
             return self.walk.cells(self.step)
         claimable = {tuple(a["position"]) for a in self.actions if a["type"] == "claim"}
         fresh = {tuple(e.params["position"]) for e in self.captains_moves}
+        pointed = set(self.hints[-1].cells) if self.hints else set()
+        guide = self.guide
+        if guide is not None and guide.hint is not None:
+            pointed |= set(guide.hint.cells)
         grid = board_cells(self.state.board)
         for row in grid:
             for cell in row:
@@ -213,6 +244,13 @@ class GamePage:
                 if cell.pos == self.marked:
                     cell.classes.append("acting")
                     cell.notes.append(_("the move chosen in the list below"))
+                if cell.pos in pointed:
+                    cell.classes.append("pointed")
+                    cell.notes.append(_("the hint points here"))
+                if guide is not None and cell.pos == guide.cell and guide.target in ("cell", "place"):
+                    cell.classes.append("guide-target")
+                    cell.notes.append(_("the guide points at this card"))
+                    cell.guide = guide.target == "cell"
                 if cell.pos in claimable:
                     cell.href = BoardAction("claim", position_arg(cell.pos))
                     cell.classes.append("claimable")
@@ -315,7 +353,7 @@ class GamePage:
         values = sorted({a["value"] for a in places})
         board = self.state.board
         return {
-            "positions": [{"at": position_arg((r, c)), "label": position_label((r, c)),
+            "positions": [{"at": position_arg((r, c)), "label": position_label((r, c)), "pos": Position(r, c),
                            "treasure": board.at(Position(r, c)).treasure} for r, c in positions],
             "cards": [{"value": v, "name": CARD_NAMES[AttackKind(v)], "effect": CARD_EFFECTS[AttackKind(v)]}
                       for v in values],

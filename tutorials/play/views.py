@@ -24,8 +24,8 @@ from tutorials.models import PracticeGame, Stale
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
-from tutorials.play.forms import MoveForm, PlayStartForm
-from tutorials.play.start import DEFAULT_CHOICES, start_context
+from tutorials.play.forms import GuidedStartForm, MoveForm, PlayStartForm
+from tutorials.play.start import DEFAULT_CHOICES, guided_offers, start_context
 from tutorials.play.table import GamePage
 from tutorials.practice import games
 from tutorials.wording.problems import describe
@@ -40,12 +40,29 @@ LEARNER = SignedCookie("play_", "play-learner", PracticeGame.LIFETIME_HOURS, kee
 def play_start(request: HttpRequest) -> HttpResponse:
     """GET: the choices. POST: deal a game and open it; refused choices come back with
     422, the reason beside each field and every choice kept."""
+    guided = guided_offers(request, LEARNER)
     if request.method != "POST":
-        return render(request, "play/start.html", start_context(DEFAULT_CHOICES))
+        return render(request, "play/start.html", {**start_context(DEFAULT_CHOICES), "guided": guided})
     form = PlayStartForm.bind(request)
     if not form.is_valid():
         return render(request, "play/start.html", {**start_context(form.chosen(), form.refusals()),
-                                                   "form": form}, status=422)
+                                                   "form": form, "guided": guided}, status=422)
+    hit(request, "game")
+    game, key, _practice = games.start_game(form.setup())
+    response = redirect("tutorials:play-game", code=game.code)
+    LEARNER.give(request, response, game.code, key)
+    return response
+
+
+@require_POST
+@require_form_body
+def play_guided(request: HttpRequest) -> HttpResponse:
+    """Deal a guided game (:mod:`tutorials.play.guide`) and open it."""
+    form = GuidedStartForm.bind(request)
+    if not form.is_valid():
+        context = {**start_context(DEFAULT_CHOICES), "guided": guided_offers(request, LEARNER),
+                   "guided_error": next(iter(form.refusals().values()))}
+        return render(request, "play/start.html", context, status=422)
     hit(request, "game")
     game, key, _practice = games.start_game(form.setup())
     response = redirect("tutorials:play-game", code=game.code)

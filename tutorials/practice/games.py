@@ -28,14 +28,16 @@ from django.utils import timezone
 from captain.rules import Colour, IllegalAction, InvalidInput, RuleSet
 from captain.rules.captains.pace import Pace
 from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
-                                             learner_acts, learner_continues,
-                                             start_practice)
+                                             learner_acts, learner_continues, replay,
+                                             start_practice, take_back)
 from captain.rules.game import GameState, action_from_json, action_to_json, apply, legal_actions
 from tutorials.models import PracticeGame, Stale, hash_key, insert_with_free_code, key_opens, new_code
 
 STRENGTHS = ("random", "greedy", "strong")
 #: The learner's pseudo-action between rounds: "I have read the result, go on".
 CONTINUE = {"type": "continue"}
+#: The learner's pseudo-action in strategy mode: undo my last move (and the answers to it).
+TAKE_BACK = {"type": "take-back"}
 
 
 class GameNotFound(Exception):
@@ -166,13 +168,17 @@ def seconds(game: PracticeGame, now: datetime | None = None) -> float:
     return max(0.0, (_now(now) - game.started_at).total_seconds())
 
 
-def _save(game: PracticeGame, before: Practice, practice: Practice, seen: int) -> None:
-    """Store ``practice`` (which ``before`` led to) if the game is still at ``seen``."""
+def _save(game: PracticeGame, before: Practice, practice: Practice, seen: int, **more) -> None:
+    """Store ``practice`` (which ``before`` led to, or a take-back of it) if the game is
+    still at ``seen``; ``more``: other fields to write with it."""
     _old, dealt_events, entry_events = _replayed(game)
     record = _record(practice)
-    game.change(seen, marks=[*game.marks, len(record["log"])], **record)
-    state, events = before.state, list(entry_events)
-    for entry in practice.log[len(before.log):]:
+    game.change(seen, marks=[*game.marks, len(record["log"])], **record, **more)
+    kept = min(len(before.log), len(practice.log))
+    state, events = before.state, list(entry_events[:kept])
+    if len(practice.log) < len(before.log):
+        state = replay(practice.dealt, practice.log)
+    for entry in practice.log[kept:]:
         state = apply(state, entry.action)
         events.append([e.to_json() for e in state.log])
     _remember(game, practice, dealt_events, events)
@@ -200,6 +206,12 @@ def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], versio
     at this moment, :class:`InvalidInput` when it is not an action."""
     game.expect(version)
     at = seconds(game, now)
+    if dict(move) == TAKE_BACK:
+        back, undone = take_back(practice)
+        entry = {"round": practice.state.round, "after": len(back.log),
+                 "action": action_to_json(undone.action)}
+        _save(game, practice, back, version, takebacks=[*game.takebacks, entry])
+        return back
     if dict(move) == CONTINUE:
         if practice.state.is_over:
             raise IllegalAction("the game is over", clause="END-1", code="game-over")
@@ -237,10 +249,11 @@ def learner_actions(practice: Practice) -> list[dict[str, Any]]:
 
 def events_since(game: PracticeGame, since: int | None) -> list[dict[str, Any]]:
     """The explanation events of every action after version ``since`` (all, the deal's
-    included, without it)."""
+    included, without it, or when a move was taken back since)."""
     _practice, dealt_events, entry_events = _replayed(game)
     marks = game.marks or [0]
-    if since is None:
+    if since is None or 0 <= since < len(marks) and min(marks[since:]) < marks[since]:
+        # (a move taken back since then: the client starts again from the deal)
         return [*dealt_events, *(e for entry in entry_events for e in entry)]
     start = marks[since] if 0 <= since < len(marks) else len(entry_events)
     return [e for entry in entry_events[start:] for e in entry]

@@ -287,6 +287,9 @@ _FIXED.update({
     "bad-seed": gettext_lazy("The seed is a whole number from 0 to 2147483647."),
     "bad-version": gettext_lazy("The version is the whole number the state showed."),
     "nothing-to-continue": gettext_lazy("There is nothing to continue now: the round is under way."),
+    "take-back-mode": gettext_lazy("Moves are taken back in strategy mode only: in action mode "
+                                   "everyone plays at once."),
+    "nothing-to-take-back": gettext_lazy("There is no move of yours in this round to take back."),
     # the practice game page's forms (tutorials.play): what a form of the page cannot send
     "play-bad-move": gettext_lazy("That move could not be read: choose one of the moves shown on the page."),
     "play-bad-card": gettext_lazy("Choose one of the attack cards in your hand."),

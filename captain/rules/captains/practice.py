@@ -16,6 +16,8 @@ Time is seconds since the game began, as the caller's clock says.
 * After every Battle and Treasure Time the captains wait until the learner is ready for
   the next round (:func:`learner_continues`); they also wait before the first round.
 * :func:`replay` applies a timed log again to the state as dealt: the same game.
+* :func:`take_back` undoes the learner's last move in strategy mode, with the captains'
+  answers to it.
 
 Captains decide with a random source of their own (``captain_seed``, never the game's
 seed, which fixes future rolls) and from a re-drawn state (:mod:`.strengths`).
@@ -148,6 +150,34 @@ def learner_acts(practice: Practice, action: Action, now: float) -> Practice:
         practice = replace(practice, waiting_for_learner=False)
     new_state = apply(practice.state, action)
     return _after(practice, new_state, TimedAction(at, action, True), at)
+
+
+def take_back(practice: Practice) -> tuple[Practice, TimedAction]:
+    """The game as it was just before the learner's last move, in strategy mode: that move
+    and the captains' answers to it are undone (their turns come again after the learner's
+    next move). Returns the game and the move taken back.
+
+    Only a move of the round being played, before its Battle Time: a round resolved since
+    showed every card. Raises :class:`InvalidInput` (``code`` ``take-back-mode`` or
+    ``nothing-to-take-back``) otherwise.
+    """
+    if practice.state.rules.mode is not Mode.STRATEGY:
+        raise InvalidInput("only strategy mode takes a move back", where="action",
+                           code="take-back-mode")
+    mine = [i for i, entry in enumerate(practice.log) if entry.by_learner]
+    if practice.state.is_over or not mine:
+        raise InvalidInput("there is no move of yours to take back", where="action",
+                           code="nothing-to-take-back")
+    last = mine[-1]
+    state = replay(practice.dealt, practice.log[:last])
+    if state.round != practice.state.round:
+        raise InvalidInput("the round of that move has been played", where="action",
+                           code="nothing-to-take-back")
+    kept = practice.log[:last]
+    ticks = {c: sum(1 for e in kept if not e.by_learner and e.action.player is c) for c in practice.captains}
+    back = replace(practice, state=state, log=kept, waiting_for_learner=False,
+                   ticks=MappingProxyType(ticks), next_tick=MappingProxyType({}))
+    return back, practice.log[last]
 
 
 def advance(practice: Practice, now: float) -> Practice:
