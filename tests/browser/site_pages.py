@@ -30,8 +30,8 @@ STATIC_PAGES: dict[str, list[str]] = {
 NOT_STATIC = {"home", "board", "analyze-edit", "analyze-what-if", "analyze-save", "analyze-pdf",
               "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll", "teach-screen",
               "teach-board", "teach-handover", "teach-take", "teach-guest", "teach-poll",
-              "play-game", "play-act", "play-replay", "play-shared", "teach-seat", "teach-hand",
-              "teach-seats", "teach-card"}
+              "play-game", "play-act", "play-guided", "play-replay", "play-shared", "teach-seat",
+              "teach-hand", "teach-seats", "teach-card"}
 
 
 def static_addresses(lang: str) -> list[str]:

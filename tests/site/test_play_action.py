@@ -209,13 +209,14 @@ def test_the_learner_rolls_claims_and_rings_the_bell(clock):
         assert translation.pgettext("phase", "Setting Time") in html or "セッティングタイム" in html
 
 
-def test_hints_in_action_mode_setting_time(clock):
-    """Setting Time is taken in turns in action mode too (SET-1), so the graded hints are
-    offered there; Dice Time runs in real time and has none."""
+def test_hints_in_action_mode_dice_time_and_setting_time(clock):
+    """The graded hints are offered all round in action mode: in real-time Dice Time when
+    the learner asks (worked out again as the board changes), and in Setting Time, which
+    is taken in turns (SET-1)."""
     client = Client()
     url = _start(client, "de")
     html = _into_dice_time(client, url)
-    assert 'data-testid="hint-link"' not in html
+    assert 'data-testid="hint-link"' in html
     html = _until_the_bell_may_ring(client, url, html)
     html = _post(client, url, html, do="ring")
     assert 'data-testid="hint-link"' in html

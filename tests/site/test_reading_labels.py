@@ -18,11 +18,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from captain.rules import Colour, Mode, RuleSet, notation
+from captain.rules import Colour, Mode, Position, RuleSet, notation
 from captain.rules.game import Claim, RingBell, RingStartBell, apply, new_game
 from captain.rules.sim.simulate import POLICIES, play_game
 from tutorials.analyzer.page import AnalyzerPage
-from tutorials.play.hints import SeatFacts, _claim
+from captain.rules.captains.facts import move_facts
+from tutorials.play.hints import hint_pair
 from tutorials.sheets.content import PHASES, STRATEGY, context_for, position_context
 from tutorials.sheets.render import PAPERS, sheet_html
 from tutorials.tutorial.boards import DiceBoard
@@ -205,19 +206,25 @@ def test_choosing_the_other_collection_says_the_answer_changed_with_it(client, l
 
 
 # --- practice-game hints -------------------------------------------------------------------------
-def _strategy_state(pos: str):
+def _strategy_state(pos: str, claim: Position):
+    """Strategy-mode Dice Time on the board of ``pos``, red on turn with dice that claim ``claim``."""
     situation = notation.parse(pos)
     game = new_game(situation.players, seed=1, start_player=situation.seating.start_player,
                     rules=RuleSet(mode=Mode.STRATEGY))
-    return replace(game, board=situation.board)
+    game = apply(game, RingStartBell(situation.seating.start_player))
+    faces = situation.board.at(claim).treasure.faces
+    players = tuple(replace(p, dice=tuple(sorted((*faces, 6, 6))) if p.colour is Colour.RED else p.dice)
+                    for p in game.players)
+    return replace(game, board=situation.board, players=players, turn=Colour.RED)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_hint_that_fills_a_short_diagonal_says_it_is_the_sites_reading(lang):
     assert WHERE["INT-3"]["hints"] is True
-    state = _strategy_state(SHORT_DIAGONAL.replace("12R", "12"))  # red's pair on B1 fills B1-C2-D3
+    state = _strategy_state(SHORT_DIAGONAL.replace("12R", "12"), Position(0, 1))  # fills B1-C2-D3
     with translation.override(lang):
-        hints = _claim(SeatFacts(state, Colour.RED), Claim(Colour.RED, (0, 1)))
+        move = Claim(Colour.RED, Position(0, 1))
+        hints = hint_pair(state, move, move_facts(state, Colour.RED, move))
         page = SimpleNamespace(hints=hints, hint_level=2, page_url="/game/")
         html = render_to_string("play/_hints.html", {"page": page})
         word = str(READING_WORD).lower()
@@ -232,9 +239,10 @@ def test_hint_that_fills_a_short_diagonal_says_it_is_the_sites_reading(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_hint_that_fills_a_whole_row_cites_no_reading(lang):
     """The control: a full row needs no reading, so the hint cites none."""
-    state = _strategy_state("Rbg_11.12R.13G.14B-15.16.22.23-24.25.26.33-34.35.36.44")
+    state = _strategy_state("Rbg_11.12R.13G.14B-15.16.22.23-24.25.26.33-34.35.36.44", Position(0, 0))
     with translation.override(lang):
-        hints = _claim(SeatFacts(state, Colour.RED), Claim(Colour.RED, (0, 0)))
+        move = Claim(Colour.RED, Position(0, 0))
+        hints = hint_pair(state, move, move_facts(state, Colour.RED, move))
         assert all("INT-3" not in h.clauses and "STRAT-3" in h.clauses for h in hints), hints
 
 

@@ -27,6 +27,7 @@ from captain.rules.captains.facts import move_facts
 from captain.rules.game import Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll, apply
 from captain.rules.situation import Mode
 from tutorials.play.hints import Hint, hints_for, pointer_kind
+from tutorials.wording.facts import facts
 from tutorials.wording.phrases import sentences
 
 #: the guided games, in the order the play page offers them
@@ -39,10 +40,10 @@ NOTES = {
                 "your move, this box points at one move and says why; the first time "
                 "something new comes up, it says how it works. You make every move, and you "
                 "may always choose another."), ("SETUP-3",)),
-    "begin/strategy": (_("Dice Time begins: everyone rolls all six dice at once. Then turns go "
+    "begin/strategy": (_("Dice Time begins: everyone rolls all %(dice)s dice at once. Then turns go "
                          "clockwise from the start player, and that is you."), ("STRAT-1",)),
-    "begin/action": (_("You are the start player: ring the bell, and everyone rolls all six dice "
-                       "at once. From then on nobody waits for a turn."), ("DICE-1",)),
+    "begin/action": (_("You are the start player: ring the bell, and everyone rolls all %(dice)s "
+                       "dice at once. From then on nobody waits for a turn."), ("DICE-1",)),
     "claim/strategy": (_("On your turn you may claim a card: put two of your dice on it that show "
                          "exactly its two faces. A card that already holds dice is taken."),
                        ("DICE-2", "STRAT-2")),
@@ -57,8 +58,8 @@ NOTES = {
     "line.fills/strategy": (_("Once every card of a row, column or diagonal holds dice, Dice Time "
                               "ends at once, and whoever placed the last pair becomes the start "
                               "player."), ("STRAT-3",)),
-    "line.fills/action": (_("Once a row, column or diagonal holds dice on 3 of its cards, anyone "
-                            "may ring the bell: Dice Time ends, and whoever rang becomes the start "
+    "line.fills/action": (_("Once a row, column or diagonal holds dice on %(bell_cards)s of its cards, "
+                            "anyone may ring the bell: Dice Time ends, and whoever rang becomes the start "
                             "player."), ("DICE-4",)),
     "ring": (_("The bell may ring now: ring it to end Dice Time and become the start player. "
                "Ringing before it may is a false bell: you would sit out the rest of Dice Time."),
@@ -66,8 +67,8 @@ NOTES = {
     "place": (_("Setting Time: in turn from the start player, put one attack card face down on a "
                 "card that holds your dice, and take those dice back. Nobody sees it until Battle "
                 "Time."), ("SET-1",)),
-    "speed.first": (_("In Battle Time the cards act in order of speed, the number on the card, 0 "
-                      "first. A card that acts removes the other players' cards in its range; a "
+    "speed.first": (_("In Battle Time the cards act in order of speed, the number on the card, "
+                      "%(fastest)s first. A card that acts removes the other players' cards in its range; a "
                       "card removed before its turn does nothing."), ("BAT-1", "BAT-3", "BAT-4")),
     "immune": (_("The [0] Hostage Gambit attacks nothing, but no card can remove it."), ("BAT-4",)),
     "hand.recycle": (_("Your hand is empty: you take your whole discard pile back before you "
@@ -80,7 +81,7 @@ NOTES = {
                  ("TRE-1", "TRE-2", "INT-1")),
     "next": (_("The round is over: the cards left go to their owners' discard piles, the grid is "
                "filled again from the deck, and the next round begins."), ("TRE-4", "TRE-5")),
-    "end": (_("The game is over: the deck could not fill the grid with more than 8 cards. Most "
+    "end": (_("The game is over: the deck could not fill the grid with more than %(end_at)s cards. Most "
               "treasure cards wins; with equal cards, more doubles."), ("END-1", "END-2", "END-3")),
 }
 
@@ -144,7 +145,7 @@ def _note(topic: str, mode: Mode, done: set[str]) -> tuple[str, tuple[str, ...]]
     if topic in done:
         return "", ()
     text, clauses = NOTES.get(f"{topic}/{mode.value}") or NOTES.get(topic, ("", ()))
-    return (str(text), clauses) if text else ("", ())
+    return (str(text) % facts(), clauses) if text else ("", ())
 
 
 def pointer(page, code: str) -> Pointer | None:
@@ -156,9 +157,8 @@ def pointer(page, code: str) -> Pointer | None:
         return Pointer("end", *_note("end", mode, set()))
     if page.walk is not None:
         return _review(page, mode)
-    if page.can_continue:
-        topic = "start" if not page.rounds else "next"
-        return Pointer(topic, *_note(topic, mode, set() if len(page.rounds) <= 1 else {topic}),
+    if page.can_continue:  # ready for the first round, or (in another tab) the next
+        return Pointer("start", *_note("start", mode, {"start"} if page.rounds else set()),
                        target="continue")
     both = hints_for(practice, code, page.version)
     if both is None:

@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 
 from captain.rules import Colour, Position
 from captain.rules.captains.facts import Fact, move_facts
@@ -37,7 +37,8 @@ from captain.rules.game import (Action, Claim, Pass, PlaceAttackCard, RingBell, 
 from captain.rules.game.view import determinize
 from captain.rules.situation import Mode
 from tutorials.wording.glossary import COLOUR_NAMES, card_label, position_label
-from tutorials.wording.phrases import list_join, sentences
+from tutorials.wording.facts import FACTS
+from tutorials.wording.phrases import either, list_join, sentences
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,11 @@ def hint_pair(state, move: Action, facts: tuple[Fact, ...]) -> tuple[Hint, Hint]
     look = _where_to_look(move, told[0] if told else None, state)
     cells = _cells(move, told)
     text = sentences(move_sentence(move, state), *(fact_sentence(f, state) for f in told))
-    clauses = tuple(dict.fromkeys([_move_clause(move, state)] + [f.clause for f in told]))
-    return (Hint(1, look, (told[0].clause,) if told else (), tuple(told[:1]), cells[:4], None),
+    # a line only by this site's reading says so, and cites the reading (INT-3)
+    reading = ("INT-3",) if any(f.code == "line.fills" and f.params["short"] for f in told) else ()
+    clauses = tuple(dict.fromkeys([_move_clause(move, state)] + [f.clause for f in told] + list(reading)))
+    first = ((told[0].clause,) if told else ()) + (reading if told and told[0].code == "line.fills" else ())
+    return (Hint(1, look, first, tuple(told[:1]), cells[:4], None),
             Hint(2, text, clauses, tuple(told), cells, move))
 
 
@@ -151,15 +155,6 @@ def _labels(positions) -> str:
 
 def _name(colour) -> str:
     return str(COLOUR_NAMES[Colour(colour)])
-
-
-def either(items) -> str:
-    """``[2], [3] or [4]``: the language's list of alternatives."""
-    parts = [str(i) for i in items]
-    if len(parts) < 2:
-        return "".join(parts)
-    return (pgettext("list separator", ", ").join(parts[:-1])
-            + pgettext("list separator before the last alternative", " or ") + parts[-1])
 
 
 def _move_clause(move: Action, state) -> str:
@@ -287,34 +282,33 @@ def _survives(fact, p) -> str:
 
 
 def _line_fills(fact: Fact, p) -> str:
-    cells = _labels(p["line"])
+    args = {"cells": _labels(p["line"]), "n": FACTS["bell_cards"]}
     if p["mode"] == "strategy":
         if p["short"]:
-            return _("It fills %(cells)s, a line by this site's reading (INT-3), so Dice Time ends "
-                     "at once.") % {"cells": cells}
-        return _("It fills the line %(cells)s, so Dice Time ends at once.") % {"cells": cells}
+            return _("It fills %(cells)s, a line by this site's reading, so Dice Time ends "
+                     "at once.") % args
+        return _("It fills the line %(cells)s, so Dice Time ends at once.") % args
     if p.get("position") is None:  # the bell may ring now (the hint says: ring it)
         if fact.clause == "DICE-4" and p["short"]:
-            return _("%(cells)s, a line by this site's reading (INT-3), holds dice on 3 cards, so "
-                     "the bell may ring.") % {"cells": cells}
+            return _("%(cells)s, a line by this site's reading, holds dice on %(n)s cards, "
+                     "so the bell may ring.") % args
         if fact.clause == "DICE-4":
-            return _("The line %(cells)s holds dice on 3 of its cards, so the bell may ring.") % {
-                "cells": cells}
+            return _("The line %(cells)s holds dice on %(n)s of its cards, so the bell may ring.") % args
         if fact.clause == "VAR-3":
             return _("A player has placed all their dice, so the bell may ring.")
-        return _("3 cards hold dice, so the bell may ring.")
+        return _("%(n)s cards hold dice, so the bell may ring.") % args
     if fact.clause == "DICE-4":
         if p["short"]:
-            return _("Then %(cells)s, a line by this site's reading (INT-3), holds dice on 3 cards, "
-                     "so the bell may ring: whoever rings it first becomes the start player.") % {
-                "cells": cells}
-        return _("Then the line %(cells)s holds dice on 3 of its cards, so the bell may ring: "
-                 "whoever rings it first becomes the start player.") % {"cells": cells}
+            return _("Then %(cells)s, a line by this site's reading, holds dice on %(n)s "
+                     "cards, so the bell may ring: whoever rings it first becomes the start "
+                     "player.") % args
+        return _("Then the line %(cells)s holds dice on %(n)s of its cards, so the bell may ring: "
+                 "whoever rings it first becomes the start player.") % args
     if fact.clause == "VAR-3":
         return _("Then a player has placed all their dice, so the bell may ring: whoever rings it "
                  "first becomes the start player.")
-    return _("Then 3 cards hold dice, so the bell may ring: whoever rings it first becomes the "
-             "start player.")
+    return _("Then %(n)s cards hold dice, so the bell may ring: whoever rings it first becomes "
+             "the start player.") % args
 
 
 #: each kind of fact → its sentence
@@ -339,6 +333,9 @@ def _where_to_look(move: Action, first: Fact | None, state) -> str:
     if first is None:
         return _("Look at the cards holding your dice.")
     p = first.params
+    if first.code == "line.fills" and p["line"] and p["short"]:
+        return _("Look at %(cells)s, a line by this site's reading: how many of its cards hold "
+                 "dice?") % {"cells": _labels(p["line"])}
     if first.code == "line.fills" and p["line"]:
         return _("Look at %(cells)s: how many of its cards hold dice?") % {"cells": _labels(p["line"])}
     if first.code == "line.fills":

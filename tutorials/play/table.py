@@ -201,6 +201,16 @@ class GamePage:
         return pointer(self, self.game.code)
 
     @cached_property
+    def pointed_cells(self) -> tuple[Position, ...]:
+        """The positions the hint shown, or the guide's words, point at, besides the card the
+        guide points at itself."""
+        cells = list(self.hints[-1].cells) if self.hints else []
+        guide = self.guide
+        if guide is not None and guide.hint is not None:
+            cells += [p for p in guide.hint.cells if p not in cells]
+        return tuple(p for p in cells if guide is None or p != guide.cell)
+
+    @cached_property
     def can_take_back(self) -> bool:
         """Strategy mode, the learner's move of this round still undone by Battle Time:
         it may be taken back (:func:`~captain.rules.captains.practice.take_back`)."""
@@ -230,10 +240,8 @@ class GamePage:
             return self.walk.cells(self.step)
         claimable = {tuple(a["position"]) for a in self.actions if a["type"] == "claim"}
         fresh = {tuple(e.params["position"]) for e in self.captains_moves}
-        pointed = set(self.hints[-1].cells) if self.hints else set()
+        pointed = set(self.pointed_cells)
         guide = self.guide
-        if guide is not None and guide.hint is not None:
-            pointed |= set(guide.hint.cells)
         grid = board_cells(self.state.board)
         for row in grid:
             for cell in row:

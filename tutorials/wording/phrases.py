@@ -89,6 +89,16 @@ def list_join(items: Iterable[str]) -> str:
     return pgettext("list separator", ", ").join(parts[:-1]) + last + parts[-1]
 
 
+def either(items: Iterable[str]) -> str:
+    """``[2], [3] or [4]`` (``[2]、[3]、または[4]`` in Japanese, ``[2], [3] oder [4]`` in
+    German): the language's list of alternatives."""
+    parts = [str(i) for i in items]
+    if len(parts) < 2:
+        return "".join(parts)
+    last = pgettext("list separator before the last alternative", " or ")
+    return pgettext("list separator", ", ").join(parts[:-1]) + last + parts[-1]
+
+
 def sentences(*parts: str) -> str:
     """Sentences one after another, with the language's space between them (none after
     「。」 in Japanese)."""
