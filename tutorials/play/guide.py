@@ -53,8 +53,9 @@ NOTES = {
                         "turn. The dice you keep stay as they are."), ("STRAT-2",)),
     "roll/action": (_("No pair fits? Re-roll all the dice still in your hand, as often as you "
                       "like. Dice already on cards stay there."), ("DICE-3",)),
-    "sandwich": (_("Two of your cards on one line also win the free treasure cards between "
-                   "them, unless another player's card lies between: a sandwich."), ("TRE-2",)),
+    "sandwich": (_("If two of your attack cards on one row, column or diagonal both survive Battle "
+                   "Time, you also win the free treasure cards between them, unless another player's "
+                   "card lies between: a sandwich."), ("TRE-2",)),
     "line.fills/strategy": (_("Once every card of a row, column or diagonal holds dice, Dice Time "
                               "ends at once, and whoever placed the last pair becomes the start "
                               "player."), ("STRAT-3",)),
@@ -62,14 +63,15 @@ NOTES = {
                             "anyone may ring the bell: Dice Time ends, and whoever rang becomes the start "
                             "player."), ("DICE-4",)),
     "ring": (_("The bell may ring now: ring it to end Dice Time and become the start player. "
-               "Ringing before it may is a false bell: you would sit out the rest of Dice Time."),
+               "Ringing while it may not is a false bell: you would sit out the rest of Dice Time."),
              ("DICE-4", "DICE-6")),
     "place": (_("Setting Time: in turn from the start player, put one attack card face down on a "
                 "card that holds your dice, and take those dice back. Nobody sees it until Battle "
                 "Time."), ("SET-1",)),
     "speed.first": (_("In Battle Time the cards act in order of speed, the number on the card, "
-                      "%(fastest)s first. A card that acts removes the other players' cards in its range; a "
-                      "card removed before its turn does nothing."), ("BAT-1", "BAT-3", "BAT-4")),
+                      "%(fastest)s first. A card that acts removes the other players' cards in its "
+                      "range (never a [0]); a card removed before its turn does nothing."),
+                    ("BAT-1", "BAT-3", "BAT-4")),
     "immune": (_("The [0] Hostage Gambit attacks nothing, but no card can remove it."), ("BAT-4",)),
     "hand.recycle": (_("Your hand is empty: you take your whole discard pile back before you "
                        "place."), ("SET-4",)),
@@ -79,8 +81,8 @@ NOTES = {
     "treasure": (_("Treasure Time: from the start player clockwise, each player wins the cards "
                    "under their surviving attack cards and the cards they sandwich."),
                  ("TRE-1", "TRE-2", "INT-1")),
-    "next": (_("The round is over: the cards left go to their owners' discard piles, the grid is "
-               "filled again from the deck, and the next round begins."), ("TRE-4", "TRE-5")),
+    "next": (_("The round is over: the attack cards left go to their owners' discard piles, the "
+               "grid is filled again from the deck, and the next round begins."), ("TRE-4", "TRE-5")),
     "end": (_("The game is over: the deck could not fill the grid with more than %(end_at)s cards. Most "
               "treasure cards wins; with equal cards, more doubles."), ("END-1", "END-2", "END-3")),
 }

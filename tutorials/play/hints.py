@@ -211,22 +211,23 @@ def _claim_wins(fact, p) -> str:
 
 
 def _place_wins(fact, p) -> str:
-    return _("If it survives Battle Time, the treasure card on %(cell)s is yours.") % {
+    return _("If the card survives Battle Time, the treasure card on %(cell)s is yours.") % {
         "cell": position_label(p["position"])}
 
 
 def _sandwich(fact, p) -> str:
     return ngettext(
         "With your dice or card on %(partner)s it sandwiches %(between)s: if both your attack "
-        "cards survive, you win that card too.",
+        "cards survive and no other player's card ends up between them, you win that card too.",
         "With your dice or card on %(partner)s it sandwiches %(between)s: if both your attack "
-        "cards survive, you win those cards too.", len(p["between"])) % {
+        "cards survive and no other player's card ends up between them, you win those cards too.",
+        len(p["between"])) % {
         "partner": position_label(p["partner"]), "between": _labels(p["between"])}
 
 
 def _line_opens(fact, p) -> str:
     return _("Careful: %(colour)s's dice show %(low)s and %(high)s, so on their next turn "
-             "%(colour)s could claim %(cell)s, fill %(cells)s and end Dice Time as the start "
+             "%(colour)s could claim %(cell)s, fill %(cells)s, end Dice Time and become the start "
              "player.") % {"colour": _name(p["colour"]), "low": p["low"], "high": p["high"],
                            "cell": position_label(p["position"]), "cells": _labels(p["line"])}
 
@@ -261,8 +262,9 @@ def _dice_keep(fact, p) -> str:
 
 
 def _hand_count(fact, p) -> str:
-    return _("You will then hold dice on %(cards)s cards with %(hand)s attack cards in hand: once "
-             "your hand is empty in Setting Time, your discard pile comes back to it.") % {
+    return _("After this move your dice lie on more cards (%(cards)s) than you have attack cards in "
+             "hand (%(hand)s): once your hand is empty in Setting Time, your discard pile comes back "
+             "to it.") % {
         "cards": p["cards"], "hand": p["hand"]}
 
 
@@ -274,10 +276,10 @@ def _hand_recycle(fact, p) -> str:
 
 def _survives(fact, p) -> str:
     return ngettext(
-        "The captain played the round out on %(deals)s deals drawn from what you can see: "
-        "your card on %(cell)s survived Battle Time in %(n)s of them.",
-        "The captain played the round out on %(deals)s deals drawn from what you can see: "
-        "your card on %(cell)s survived Battle Time in %(n)s of them.", p["survived"]) % {
+        "The round was played out on %(deals)s deals that fit what you can see: your card on "
+        "%(cell)s survived Battle Time in %(n)s of them.",
+        "The round was played out on %(deals)s deals that fit what you can see: your card on "
+        "%(cell)s survived Battle Time in %(n)s of them.", p["survived"]) % {
         "deals": p["deals"], "n": p["survived"], "cell": position_label(p["position"])}
 
 
@@ -293,10 +295,11 @@ def _line_fills(fact: Fact, p) -> str:
             return _("%(cells)s, a line by this site's reading, holds dice on %(n)s cards, "
                      "so the bell may ring.") % args
         if fact.clause == "DICE-4":
-            return _("The line %(cells)s holds dice on %(n)s of its cards, so the bell may ring.") % args
+            return _("The line %(cells)s holds dice on at least %(n)s of its cards, so the bell may "
+                     "ring.") % args
         if fact.clause == "VAR-3":
             return _("A player has placed all their dice, so the bell may ring.")
-        return _("%(n)s cards hold dice, so the bell may ring.") % args
+        return _("At least %(n)s cards hold dice, so the bell may ring.") % args
     if fact.clause == "DICE-4":
         if p["short"]:
             return _("Then %(cells)s, a line by this site's reading, holds dice on %(n)s "
@@ -337,7 +340,8 @@ def _where_to_look(move: Action, first: Fact | None, state) -> str:
         return _("Look at %(cells)s, a line by this site's reading: how many of its cards hold "
                  "dice?") % {"cells": _labels(p["line"])}
     if first.code == "line.fills" and p["line"]:
-        return _("Look at %(cells)s: how many of its cards hold dice?") % {"cells": _labels(p["line"])}
+        return _("Look at the line %(cells)s: how many of its cards hold dice?") % {
+            "cells": _labels(p["line"])}
     if first.code == "line.fills":
         return _("Look at how many cards hold dice.")
     if first.code == "sandwich":
@@ -352,7 +356,8 @@ def _where_to_look(move: Action, first: Fact | None, state) -> str:
     cell = position_label(move.position)
     if isinstance(move, PlaceAttackCard):
         return _("Look at %(cell)s: which of your attack cards is safest there?") % {"cell": cell}
-    return _("Look at %(cell)s: which of the others' dice could reach it?") % {"cell": cell}
+    return _("Look at %(cell)s: from which of the other players' dice could an attack card reach "
+             "it?") % {"cell": cell}
 
 
 def pointer_kind(move: Action, facts: tuple[Fact, ...]) -> str:
