@@ -25,7 +25,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from profiles import examples
 
-from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Event, Mode, Position,
+from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Event, Mode, Position, notation,
                            RuleSet, Seating, Situation, collect_treasure, may_ring, situation_from_json)
 from captain.rules.game import (Claim, Phase, PlaceAttackCard, RingStartBell, apply,
                                 new_game)
@@ -684,3 +684,14 @@ def test_a_false_statement_is_caught():
     check_event(act, judge, situation)
     with pytest.raises(AssertionError):
         check_event(forged, judge, situation)
+
+
+def test_dice_on_a_longer_line_are_not_called_no_dice():
+    """Strategy mode counts every card of a line (STRAT-3): a 3-card row and a 4-card row
+    holding one die need as many more; the closest line named is the one with dice, so
+    the answer never says that no line has dice (found by the random situations)."""
+    situation = notation.parse("Rbgw_66.66.56-56.55.55.46W_rs")
+    assert check_walkthrough(situation)
+    with translation.override("en"):
+        text = explain(Walkthrough(situation).solution.bell.event).text
+    assert "has dice on any of its cards" not in text and "D2" in text, text

@@ -151,8 +151,9 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
 def _line_condition(shape: str, treasure: int, dice: int, full: bool,
                     clause: str, trace: BellTrace | None, full_lines_only: bool) -> bool:
     """A bell line with 3 dice-holding cards (``full``: all of its cards) — and, for the
-    trace, the closest line otherwise (the first one of least need)."""
-    best_need, best_line = 4 << 20, None
+    trace, the closest line otherwise: the first of least need, of those the one holding
+    most dice (lines of unequal length may need as many: the one with dice is closer)."""
+    best_need, best_held, best_line = 4 << 20, -1, None
     threshold = BELL_CARDS
     for line in _line_masks(shape, treasure, full_lines_only):
         held = line & dice
@@ -161,8 +162,9 @@ def _line_condition(shape: str, treasure: int, dice: int, full: bool,
             if trace is not None:
                 _record(trace, clause, line, held, 0)
             return True
-        if trace is not None and need < best_need:
-            best_need, best_line = need, line
+        if trace is not None and (need < best_need or need == best_need
+                                  and held.bit_count() > best_held):
+            best_need, best_held, best_line = need, held.bit_count(), line
     if trace is not None:
         if best_line is None:
             _record(trace, clause, None, 0, BELL_CARDS)
