@@ -29,7 +29,7 @@ from captain.rules.game.view import determinize
 from captain.rules.model import cell_of
 from captain.rules.resolve.bell import bell_lines, bell_status, may_ring
 from tutorials.play import hints
-from tutorials.play.hints import fact_sentence, hint_pair, strong_move
+from tutorials.play.hints import hint_pair, stated, strong_move
 
 from play_helpers import captain_game
 
@@ -45,7 +45,7 @@ GAMES = [
 #: the fact kinds the hints may state (the module docstring of captain.rules.captains.facts)
 KINDS = {"claim.wins", "place.wins", "sandwich", "line.fills", "line.opens", "start.player",
          "speed.first", "immune", "dice.none-match", "dice.keep", "hand.count", "hand.recycle",
-         "lookahead.survives"}
+         "lookahead.survives", "lookahead.best"}
 #: at most this many moments of each game (a strategy game offers hundreds)
 MOMENTS_PER_GAME = 60
 
@@ -243,6 +243,26 @@ def _lookahead_survives(p, state, me: Colour, move, after, fact: Fact) -> None:
         assert p["survived"] == DEALS
 
 
+def _lookahead_best(p, state, me: Colour, move, after, fact: Fact) -> None:
+    assert p["deals"] == DEALS and p["position"] == move.position
+    kind = type(move)
+    others = [a for a in legal_actions(state, me) if type(a) is kind and a != move]
+    values = facts_module.compare(state, me, [move, *others], SEEDS[move], DEALS)
+    assert round(values[move], 2) == p["value"]
+    if others:
+        runner = max(others, key=lambda m: values[m])
+        assert runner.position == p["runner"] and round(values[runner], 2) == p["runner_value"]
+        assert getattr(runner, "kind", None) == p["runner_kind"]
+    else:
+        assert p["runner"] is None
+    # each deal's result is treasure cards won less the others' average: within the grid's count
+    assert abs(p["value"]) <= state.board.treasure_count()
+
+
+#: the look-ahead's seed of each move checked (the check plays the same deals again)
+SEEDS: dict = {}
+
+
 #: each kind of fact → its check
 CHECKS = {
     "claim.wins": _claim_wins,
@@ -258,6 +278,7 @@ CHECKS = {
     "hand.count": _hand_count,
     "hand.recycle": _hand_recycle,
     "lookahead.survives": _lookahead_survives,
+    "lookahead.best": _lookahead_best,
 }
 
 
@@ -272,8 +293,9 @@ def _hint_at(state, me: Colour, n: int):
     practice = start_practice(state.seating.players, learner=me, seed=1, captain_seed=1,
                               rules=state.rules)
     practice = replace(practice, state=state)
-    move = strong_move(practice, "game", n)
-    facts = move_facts(state, me, move, lookahead=random.Random(f"lookahead:game:{n}"))
+    move = strong_move(practice, f"game{n}")
+    SEEDS[move] = f"lookahead:game{n}:{len(practice.log)}"
+    facts = move_facts(state, me, move, lookahead=SEEDS[move])
     with translation.override("en"):
         return move, facts, hint_pair(state, move, facts)
 
@@ -293,7 +315,8 @@ def test_every_hint_states_facts_the_engine_confirms(game):
                 raise AssertionError(f"{fact} for {move} at {state!r}: {error}") from None
         assert set(two.facts) <= set(facts)
         with translation.override("en"):
-            assert all(fact_sentence(f, state) in two.text for f in two.facts)
+            said = stated(two.facts, state)
+            assert len(said) == len(two.facts) and all(sentence in two.text for sentence in said)
         checked += 1
     assert checked >= 20, checked
 
@@ -312,10 +335,10 @@ def test_facts_depend_only_on_what_the_player_sees():
     for game in GAMES[::3]:
         for n, (state, me) in enumerate(moments(game)[::5]):
             move = next(iter(legal_actions(state, me)))
-            real = move_facts(state, me, move, lookahead=random.Random(n))
+            real = move_facts(state, me, move, lookahead=f"seed{n}")
             for k in range(2):
                 other = determinize(state, me, random.Random(k))
-                assert move_facts(other, me, move, lookahead=random.Random(n)) == real
+                assert move_facts(other, me, move, lookahead=f"seed{n}") == real
                 checked += 1
     assert checked >= 20
 
@@ -328,7 +351,7 @@ def test_a_game_played_by_following_the_hints_never_meets_a_hint_without_a_fact(
         for n in range(2000):
             if practice.state.is_over:
                 break
-            both = hints.hints_for(practice, "follow", n)
+            both = hints.hints_for(practice, f"follow{n}")
             if both is None:
                 now += 1.0
                 practice = learner_continues(practice, now)

@@ -49,10 +49,15 @@ parameters (positions as ``(row, col)``, colours and card kinds by value):
 ``hand.recycle`` (SET-4) ``cards``
     the hand is empty and the player must place: the ``cards`` cards of the discard pile
     come back first.
+``lookahead.best`` (TRE-1) ``position``, ``kind``, ``value``, ``runner``, ``runner_kind``,
+``runner_value``, ``deals``
+    the round played out on ``deals`` deals drawn from what the player sees: the move left
+    the player ``value`` treasure cards ahead of the others' average (behind when
+    negative); the best other move of its kind (a claim, a placement), ``runner``, left
+    ``runner_value`` (both ``None`` when there is no other).
 ``lookahead.survives`` (BAT-3) ``position``, ``survived``, ``deals``
-    the round played out on ``deals`` deals drawn from what the player sees: in
-    ``survived`` of them no card of the others removed the player's card on
-    ``position`` before Treasure Time.
+    on the same deals: in ``survived`` of them no card of the others removed the
+    player's card on ``position`` before Treasure Time.
 
 >>> from captain.rules.model import Colour
 >>> from captain.rules.game import new_game, legal_actions, apply
@@ -71,7 +76,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..game import (Action, Claim, GameState, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
-                    apply, pairs_shown)
+                    apply, legal_actions, pairs_shown)
 from ..game.state import Phase
 from ..game.view import determinize
 from ..model import AttackKind, Board, Colour, Position, cell_of
@@ -131,10 +136,10 @@ def _plain(value):
 
 
 def move_facts(state: GameState, colour: Colour, move: Action, *,
-               lookahead: random.Random | None = None) -> tuple[Fact, ...]:
+               lookahead: str | None = None) -> tuple[Fact, ...]:
     """The facts of ``colour``'s ``move`` in ``state``, most telling first (see the module
-    docstring). ``lookahead``, a random source, adds what the round played out on
-    re-drawn deals shows (:func:`survival`) for a claim or a placement."""
+    docstring). ``lookahead``, a seed, adds what the round played out on re-drawn deals
+    shows (:func:`lookahead_facts`) for a claim or a placement."""
     if isinstance(move, RingStartBell):
         return (Fact("start.player", "STRAT-1" if state.rules.mode is Mode.STRATEGY else "DICE-1",
                      {"colour": colour, "stays": True}),)
@@ -181,7 +186,7 @@ def _filled_lines(board: Board, pos: Position) -> list[tuple[Position, ...]]:
 
 # --- Dice Time ------------------------------------------------------------------------------------
 def _claim_facts(state: GameState, colour: Colour, pos: Position,
-                 lookahead: random.Random | None) -> tuple[Fact, ...]:
+                 lookahead: str | None) -> tuple[Fact, ...]:
     board = state.board
     faces = board.at(pos).treasure.faces  # type: ignore[union-attr]
     after = apply(state, Claim(colour, pos))
@@ -203,7 +208,7 @@ def _claim_facts(state: GameState, colour: Colour, pos: Position,
             "position": pos, "line": line, "short": bool(line) and _short(placed, line), "mode": "action"}))
     facts += _sandwich_facts(state, colour, placed, pos)
     if lookahead is not None:
-        facts.append(survival(state, colour, Claim(colour, pos), lookahead))
+        facts += lookahead_facts(state, colour, Claim(colour, pos), lookahead)
     facts.append(Fact("claim.wins", "TRE-1", {"position": pos, "low": faces[0], "high": faces[1]}))
     if strategy and after.phase is Phase.DICE:
         facts += _opened_lines(state, after, colour)
@@ -274,7 +279,7 @@ def _roll_facts(state: GameState, colour: Colour, move: Roll) -> tuple[Fact, ...
 
 # --- Setting Time ---------------------------------------------------------------------------------
 def _place_facts(state: GameState, colour: Colour, pos: Position, kind: AttackKind,
-                 lookahead: random.Random | None) -> tuple[Fact, ...]:
+                 lookahead: str | None) -> tuple[Fact, ...]:
     board = state.board
     me = state.player(colour)
     facts: list[Fact] = []
@@ -289,8 +294,8 @@ def _place_facts(state: GameState, colour: Colour, pos: Position, kind: AttackKi
             "position": pos, "kind": kind, "targets": targets,
             "before": acting_after(state, kind)}))
     facts += _sandwich_facts(state, colour, placed, pos)
-    if lookahead is not None and kind is not AttackKind(0):
-        facts.append(survival(state, colour, PlaceAttackCard(colour, pos, kind), lookahead))
+    if lookahead is not None:
+        facts += lookahead_facts(state, colour, PlaceAttackCard(colour, pos, kind), lookahead)
     facts.append(Fact("place.wins", "TRE-1", {"position": pos, "kind": kind}))
     return tuple(facts)
 
@@ -356,29 +361,81 @@ def _all_survive(board: Board, state: GameState) -> Board:
     return out
 
 
-def survival(state: GameState, colour: Colour, move: Claim | PlaceAttackCard, rng: random.Random,
+def _after_move(world: GameState, colour: Colour, move: Claim | PlaceAttackCard):
+    """The board, the hands and the seating of ``world`` once ``move`` is made (a claim
+    that fills a strategy-mode line makes its player start player, STRAT-3)."""
+    pos = move.position
+    hands = hands_of(world)
+    seating = world.seating
+    treasure = world.board.at(pos).treasure
+    if isinstance(move, PlaceAttackCard):
+        board = world.board.with_cell(pos, cell_of(treasure, colour, move.kind))  # type: ignore[arg-type]
+        hands[colour] = _without(hands[colour], move.kind)
+    else:
+        board = world.board.with_cell(pos, cell_of(treasure, colour))  # type: ignore[arg-type]
+        if world.rules.mode is Mode.STRATEGY and may_ring(board, seating, world.rules):
+            seating = Seating(seating.players, colour)
+    return board, hands, seating
+
+
+def _deals(state: GameState, colour: Colour, seed: str, deals: int):
+    """The re-drawn deals of a look-ahead, each with the random source of its play-out:
+    the same for every move compared (so the moves meet the same chances)."""
+    for d in range(deals):
+        yield determinize(state, colour, random.Random(f"{seed}:deal:{d}")), f"{seed}:play:{d}"
+
+
+def compare(state: GameState, colour: Colour, moves: Sequence[Claim | PlaceAttackCard], seed: str,
+            deals: int = DEALS) -> dict[Claim | PlaceAttackCard, float]:
+    """Each move's average result over ``deals`` deals re-drawn from what ``colour`` sees:
+    the round played out after the move (every card holding dice gets an attack card as a
+    greedy captain would choose, :func:`~captain.rules.captains.strengths.fill_round`),
+    then Battle and Treasure Time; the result is ``colour``'s treasure cards won less the
+    others' average (the strong captain's measure)."""
+    totals = dict.fromkeys(moves, 0.0)
+    for world, play in _deals(state, colour, seed, deals):
+        for move in moves:
+            board, hands, seating = _after_move(world, colour, move)
+            filled = fill_round(world, colour, board, hands, random.Random(play))
+            won = resolve_round(filled, seating, world.rules)[1].winnings
+            others = [len(won[c]) for c in seating.players if c is not colour]
+            totals[move] += len(won[colour]) - sum(others) / len(others)
+    return {move: total / deals for move, total in totals.items()}
+
+
+def best_move(state: GameState, colour: Colour, moves: Sequence[Claim | PlaceAttackCard], seed: str,
+              prefer: Action | None = None) -> Claim | PlaceAttackCard:
+    """The move of ``moves`` with the best :func:`compare` result (``prefer`` on a tie)."""
+    values = compare(state, colour, moves, seed)
+    return max(moves, key=lambda m: (round(values[m], 6), m == prefer))
+
+
+def lookahead_facts(state: GameState, colour: Colour, move: Claim | PlaceAttackCard,
+                    seed: str, deals: int = DEALS) -> list[Fact]:
+    """``lookahead.best`` (the move's result against the best other move of its kind, by
+    :func:`compare`) and ``lookahead.survives``, from the same deals."""
+    kind = type(move)
+    others = [a for a in legal_actions(state, colour) if type(a) is kind and a != move]
+    values = compare(state, colour, [move, *others], seed, deals)
+    runner = max(others, key=lambda m: values[m]) if others else None
+    best = Fact("lookahead.best", "TRE-1", {
+        "position": move.position, "kind": getattr(move, "kind", None), "value": round(values[move], 2),
+        "runner": runner.position if runner else None,
+        "runner_kind": getattr(runner, "kind", None) if runner else None,
+        "runner_value": round(values[runner], 2) if runner else None, "deals": deals})
+    return [best, survival(state, colour, move, seed, deals)]
+
+
+def survival(state: GameState, colour: Colour, move: Claim | PlaceAttackCard, seed: str,
              deals: int = DEALS) -> Fact:
-    """``lookahead.survives``: the round played out after ``move`` on ``deals`` deals
-    re-drawn from what ``colour`` sees (:func:`~captain.rules.game.view.determinize`):
-    every card holding dice gets an attack card as a greedy captain would choose
-    (:func:`~captain.rules.captains.strengths.fill_round`; the others' face-down cards as
-    drawn), then Battle Time; in how many did ``colour``'s card on the move's position
-    survive."""
+    """``lookahead.survives``: on the deals of :func:`compare`, in how many ``colour``'s
+    card on the move's position survived Battle Time."""
     pos = move.position
     survived = 0
-    for _ in range(deals):
-        world = determinize(state, colour, rng)
-        hands = hands_of(world)
-        seating = world.seating
-        if isinstance(move, PlaceAttackCard):
-            board = world.board.with_cell(pos, cell_of(world.board.at(pos).treasure, colour, move.kind))  # type: ignore[arg-type]
-            hands[colour] = _without(hands[colour], move.kind)
-        else:
-            board = world.board.with_cell(pos, cell_of(world.board.at(pos).treasure, colour))  # type: ignore[arg-type]
-            if world.rules.mode is Mode.STRATEGY and may_ring(board, seating, world.rules):
-                seating = Seating(seating.players, colour)  # STRAT-3: the claim ends Dice Time
-        battle = resolve_battle(fill_round(world, colour, board, hands, rng), seating, world.rules)
-        card = battle.board.at(pos).card
+    for world, play in _deals(state, colour, seed, deals):
+        board, hands, seating = _after_move(world, colour, move)
+        filled = fill_round(world, colour, board, hands, random.Random(play))
+        card = resolve_battle(filled, seating, world.rules).board.at(pos).card
         survived += card is not None and card.colour is colour
     return Fact("lookahead.survives", "BAT-3", {"position": pos, "survived": survived, "deals": deals})
 
