@@ -95,7 +95,32 @@ def test_a_round_played_cannot_be_taken_back():
         if 'data-testid="open-analyzer"' in html and not seen:  # a round was just played
             seen.append(True)
             assert 'data-testid="take-back"' not in html
-            assert _take_back(client, url, html).status_code == 422
+            refused = _take_back(client, url, html)
+            assert refused.status_code == 422 and 'data-code="round-played"' in refused.content.decode()
 
     play_to_the_end(client, url, after_a_round)
     assert seen
+
+
+def test_the_same_position_gets_the_same_hint_after_a_move_is_taken_back():
+    """A hint is seeded by the game and how many moves it has seen (both public), so taking
+    a move back comes back to the very same advice."""
+    from tutorials.play.hints import hints_for
+
+    client = Client()
+    url = open_game(client, "en", 3, 45)
+    html = client.get(url).content.decode()
+    compared = 0
+    for _turn in range(60):
+        game = PracticeGame.objects.get()
+        before = hints_for(games.practice_of(game), game.code)
+        html = play_on(client, url, html)
+        if before is not None and 'data-testid="take-back"' in html:
+            assert _take_back(client, url, html).status_code == 303
+            game.refresh_from_db()
+            assert hints_for(games.practice_of(game), game.code) == before
+            compared += 1
+            html = play_on(client, url, client.get(url).content.decode())
+            if compared == 3:
+                return
+    raise AssertionError(f"only {compared} moves taken back")

@@ -290,6 +290,8 @@ _FIXED.update({
     "take-back-mode": gettext_lazy("Moves are taken back in strategy mode only: in action mode "
                                    "everyone plays at once."),
     "nothing-to-take-back": gettext_lazy("There is no move of yours in this round to take back."),
+    "round-played": gettext_lazy("That round has been played out: a move can be taken back only while "
+                                 "its round is being played."),
     # the practice game page's forms (tutorials.play): what a form of the page cannot send
     "play-bad-move": gettext_lazy("That move could not be read: choose one of the moves shown on the page."),
     "play-bad-card": gettext_lazy("Choose one of the attack cards in your hand."),

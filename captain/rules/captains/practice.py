@@ -158,8 +158,8 @@ def take_back(practice: Practice) -> tuple[Practice, TimedAction]:
     next move). Returns the game and the move taken back.
 
     Only a move of the round being played, before its Battle Time: a round resolved since
-    showed every card. Raises :class:`InvalidInput` (``code`` ``take-back-mode`` or
-    ``nothing-to-take-back``) otherwise.
+    showed every card. Raises :class:`InvalidInput` (``code`` ``take-back-mode``,
+    ``nothing-to-take-back`` or ``round-played``) otherwise.
     """
     if practice.state.rules.mode is not Mode.STRATEGY:
         raise InvalidInput("only strategy mode takes a move back", where="action",
@@ -172,7 +172,7 @@ def take_back(practice: Practice) -> tuple[Practice, TimedAction]:
     state = replay(practice.dealt, practice.log[:last])
     if state.round != practice.state.round:
         raise InvalidInput("the round of that move has been played", where="action",
-                           code="nothing-to-take-back")
+                           code="round-played")
     kept = practice.log[:last]
     ticks = {c: sum(1 for e in kept if not e.by_learner and e.action.player is c) for c in practice.captains}
     back = replace(practice, state=state, log=kept, waiting_for_learner=False,
