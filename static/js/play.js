@@ -36,12 +36,34 @@
   document.addEventListener("DOMContentLoaded", markPlace);
   document.addEventListener("htmx:afterSettle", markPlace);
 
+  // A guided game's pointer, or a hint asked for, lies right under the pinned board once it
+  // shows: after the player's own move the captains may play first (the page polls), so
+  // the pointer may come with a poll a moment later.
+  var alignSince = 0;
+  function underBoard(el) {
+    var board = pinnedBoard();
+    if (!board || !el) return false;
+    var gap = el.getBoundingClientRect().top - board.getBoundingClientRect().bottom - 8;
+    if (Math.abs(gap) > 2) window.scrollBy({ top: gap, behavior: "instant" });
+    return true;
+  }
+
   document.addEventListener("htmx:afterSettle", function (e) {
     var area = e.detail.target;
     if (!area || (area.id !== "play-area" && area.id !== "replay-area")) return;
-    // never after a poll (the captains moved): a player reading further down stays there
     var source = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
-    if (source && source.id === "play-poll") return;
+    var poll = source && source.id === "play-poll";
+    var guide = document.querySelector(".play-side .guide-panel");
+    if (!poll) alignSince = Date.now();
+    if (alignSince && Date.now() - alignSince < 15000) {
+      var asked = !poll && source && source.closest && source.closest("#play-hint") ? document.getElementById("play-hint") : null;
+      if (underBoard(asked || guide)) {
+        alignSince = 0;
+        return;
+      }
+    }
+    // never after a poll (the captains moved): a player reading further down stays there
+    if (poll) return;
     var board = pinnedBoard();
     var active = document.activeElement;
     // only after the player's own action in the part under the board, not when the focus

@@ -65,7 +65,7 @@ def _follow(game: PracticeGame, lang: str, limit: int = 3000):
             page = GamePage(game, practice, step=step)
             pointer = page.guide
         yield page, pointer
-        if pointer is None:  # the captains are playing (action mode): a second later
+        if pointer is None or pointer.topic == "wait":  # the captains play: a second later
             game.started_at -= timedelta(seconds=1)
             game.save(update_fields=["started_at"])
         elif pointer.topic == "end":
@@ -123,11 +123,13 @@ def test_the_guided_action_game_teaches_the_bell_and_real_time_claims():
     for _page, pointer in _follow(game, "de"):
         if pointer is not None and pointer.note:
             notes[pointer.topic] = pointer.note
-        if "ring" in notes and "claim" in notes:
+        if "ring" in notes and "claim" in notes and "wait" in notes:
             break
     with translation.override("de"):
         assert notes["claim"] == str(NOTES["claim/action"][0]) % facts()
         assert notes["ring"] == str(NOTES["ring"][0]) % facts()
+        # with every die on a card the guide says to wait, and not to ring too early
+        assert notes["wait"] in (str(NOTES["wait"][0]), str(NOTES["wait/false-bell"][0]))
 
 
 def test_hints_in_action_mode_dice_time_follow_the_board_as_it_changes(client):

@@ -36,12 +36,12 @@ GUIDES = ("strategy", "action")
 #: what each topic teaches the first time it comes up, and the clauses it rests on; a
 #: topic with a mode of its own is looked up as ``<topic>/<mode>`` first
 NOTES = {
-    "start": (_("A guided game: you play red against two computer captains. Each time it is "
-                "your move, this box points at one move and says why; the first time "
-                "something new comes up, it says how it works. You make every move, and you "
-                "may always choose another."), ("SETUP-3",)),
-    "begin/strategy": (_("Dice Time begins: everyone rolls all %(dice)s dice at once. Then turns go "
-                         "clockwise from the start player, and that is you."), ("STRAT-1",)),
+    "start": (_("A guided game: you play red against two computer captains. Whenever you have a "
+                "move to make, this box points at one and says why; the first time something "
+                "new comes up, it says how it works. You make every move, and you may always "
+                "choose another."), ("SETUP-3",)),
+    "begin/strategy": (_("When Dice Time begins, everyone rolls all %(dice)s dice at once. Then turns "
+                         "go clockwise from the start player, and that is you."), ("STRAT-1",)),
     "begin/action": (_("You are the start player: ring the bell, and everyone rolls all %(dice)s "
                        "dice at once. From then on nobody waits for a turn."), ("DICE-1",)),
     "claim/strategy": (_("On your turn you may claim a card: put two of your dice on it that show "
@@ -83,6 +83,11 @@ NOTES = {
                  ("TRE-1", "TRE-2", "INT-1")),
     "next": (_("The round is over: the attack cards left go to their owners' discard piles, the "
                "grid is filled again from the deck, and the next round begins."), ("TRE-4", "TRE-5")),
+    "wait": (_("Nothing to do for now: all your dice are on cards. Watch the lines while the "
+               "captains play, and ring the bell only once it may ring: ringing earlier is a false "
+               "bell."), ("DICE-4", "DICE-6")),
+    "wait/false-bell": (_("You rang a false bell, so you sit out the rest of this Dice Time: wait "
+                          "for it to end."), ("DICE-6",)),
     "end": (_("The game is over: the deck could not fill the grid with more than %(end_at)s cards. Most "
               "treasure cards wins; with equal cards, more doubles."), ("END-1", "END-2", "END-3")),
 }
@@ -162,20 +167,36 @@ def pointer(page, code: str) -> Pointer | None:
     if page.can_continue:  # ready for the first round, or (in another tab) the next
         return Pointer("start", *_note("start", mode, {"start"} if page.rounds else set()),
                        target="continue")
-    both = hints_for(practice, code, page.version)
+    both = hints_for(practice, code)
     if both is None:
-        return None
+        return _waiting(page, mode)
     hint = both[1]
     move = hint.move
     done = topics_done(practice)
-    # the move's own kind is taught first (the first claim), then the reason (a sandwich)
-    kind, reason = base_kind(move), pointer_kind(move, hint.facts)
-    topic = kind if kind not in done else reason
+    # the move's own kind is taught first (the first claim), then each fact it rests on
+    # that the game has not taught yet (a sandwich, then a [0] at its end)
+    said = {f.code for f in hint.facts}
+    candidates = [base_kind(move), *(t for t in TEACHES if t in said), pointer_kind(move, hint.facts)]
+    topic = next((t for t in candidates if t not in done), candidates[-1])
     note, clauses = _note(topic, mode, done)
     if not practice.log:  # the game's very first screen says what a guided game is, too
         start, start_clauses = _note("start", mode, set())
         note, clauses = sentences(start, note), start_clauses + clauses
     return Pointer(topic, note, clauses, hint=hint, **_target(move, state))
+
+
+#: the facts of a move the guide teaches, in the order it teaches them
+TEACHES = ("line.fills", "sandwich", "immune", "speed.first", "hand.recycle")
+
+
+def _waiting(page, mode: Mode) -> Pointer | None:
+    """Action mode's Dice Time with nothing for the learner to do: say why, and that the
+    bell is not for now (a bell rung too early is a false bell)."""
+    if not page.live.dice_time:
+        return None
+    if page.me.false_bell:
+        return Pointer("wait", str(NOTES["wait/false-bell"][0]), NOTES["wait/false-bell"][1])
+    return Pointer("wait", str(NOTES["wait"][0]), NOTES["wait"][1])
 
 
 def _target(move, state) -> dict:

@@ -27,14 +27,16 @@ import random
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.formats import number_format
 from django.utils.translation import ngettext
 
 from captain.rules import Colour, Position
-from captain.rules.captains.facts import Fact, move_facts
+from captain.rules.captains.facts import Fact, best_move, move_facts
 from captain.rules.captains.strengths import StrongCaptain
 from captain.rules.game import (Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
                                 legal_actions)
 from captain.rules.game.view import determinize
+from captain.rules.model import AttackKind
 from captain.rules.situation import Mode
 from tutorials.wording.glossary import COLOUR_NAMES, card_label, position_label
 from tutorials.wording.facts import FACTS
@@ -60,43 +62,57 @@ def hint_level(raw: str | None) -> int:
     return int(raw) if raw in ("1", "2") else 0
 
 
-def strong_move(practice, code: str, version: int) -> Action | None:
+def strong_move(practice, code: str) -> Action | None:
     """The strong captain's choice for the learner, decided on a re-drawn state (see the
-    module docstring), or ``None`` when the learner has nothing to decide."""
+    module docstring), or ``None`` when the learner has nothing to decide. A claim or a
+    placement is the best of its kind by the hint's own look-ahead
+    (:func:`~captain.rules.captains.facts.best_move`, the captain's choice on a tie), so
+    what the hint says of it holds."""
     state, learner = practice.state, practice.learner
     if state.is_over or not legal_actions(state, learner):
         return None
-    rng = random.Random(f"hint:{code}:{version}")
+    seed = _seed(practice, code)
+    rng = random.Random(f"hint:{seed}")
     view = determinize(state, learner, rng)
     own = legal_actions(view, learner)
     if not own:
         return None
-    return StrongCaptain().decide(view, learner, own, rng)
+    move = StrongCaptain().decide(view, learner, own, rng)
+    if isinstance(move, (Claim, PlaceAttackCard)):
+        kin = [a for a in legal_actions(state, learner) if type(a) is type(move)]
+        move = best_move(state, learner, kin, f"lookahead:{seed}", prefer=move)
+    return move
 
 
-def hints_for(practice, code: str, version: int) -> tuple[Hint, Hint] | None:
+def _seed(practice, code: str) -> str:
+    """The hint's random seed: the game and how many moves it has seen, both public. A
+    move taken back comes back to the same count, and so to the same hint."""
+    return f"{code}:{len(practice.log)}"
+
+
+def hints_for(practice, code: str) -> tuple[Hint, Hint] | None:
     """Grade 1 and grade 2 of the hint for the learner's next move, or ``None`` when the
     learner has nothing to decide."""
-    move = strong_move(practice, code, version)
+    move = strong_move(practice, code)
     if move is None:
         return None
     facts = move_facts(practice.state, practice.learner, move,
-                       lookahead=random.Random(f"lookahead:{code}:{version}"))
+                       lookahead=f"lookahead:{_seed(practice, code)}")
     return hint_pair(practice.state, move, facts)
 
 
-def hints_upto(practice, code: str, version: int, level: int) -> list[Hint]:
+def hints_upto(practice, code: str, level: int) -> list[Hint]:
     """The hints shown at ``level`` (1: where to look; 2: that and the move)."""
     if not level:
         return []
-    both = hints_for(practice, code, version)
+    both = hints_for(practice, code)
     return list(both[:level]) if both else []
 
 
 # --- from facts to sentences -----------------------------------------------------------------------
 #: which facts say why a move is good, most telling first; the others are said besides
 REASONS = ("line.fills", "sandwich", "immune", "speed.first", "dice.keep", "dice.none-match",
-           "start.player", "hand.recycle", "lookahead.survives", "claim.wins", "place.wins")
+           "start.player", "hand.recycle", "lookahead.best", "claim.wins", "place.wins")
 #: facts always said when they hold: what the move costs or risks
 WARNINGS = ("line.opens", "hand.count")
 
@@ -107,13 +123,23 @@ def hint_pair(state, move: Action, facts: tuple[Fact, ...]) -> tuple[Hint, Hint]
     told = _told(move, by_code)
     look = _where_to_look(move, told[0] if told else None, state)
     cells = _cells(move, told)
-    text = sentences(move_sentence(move, state), *(fact_sentence(f, state) for f in told))
+    text = sentences(move_sentence(move, state), *stated(told, state))
     # a line only by this site's reading says so, and cites the reading (INT-3)
     reading = ("INT-3",) if any(f.code == "line.fills" and f.params["short"] for f in told) else ()
     clauses = tuple(dict.fromkeys([_move_clause(move, state)] + [f.clause for f in told] + list(reading)))
     first = ((told[0].clause,) if told else ()) + (reading if told and told[0].code == "line.fills" else ())
     return (Hint(1, look, first, tuple(told[:1]), cells[:4], None),
             Hint(2, text, clauses, tuple(told), cells, move))
+
+
+def stated(told, state) -> list[str]:
+    """The sentence that states each fact of ``told``, in order (right after the
+    look-ahead's result, its survivals say "of those deals")."""
+    said = [fact_sentence(f, state) for f in told]
+    for n, fact in enumerate(told):
+        if fact.code == "lookahead.survives" and n and told[n - 1].code == "lookahead.best":
+            said[n] = _survives_of_those(fact.params)
+    return said
 
 
 def _told(move: Action, by_code: dict[str, Fact]) -> list[Fact]:
@@ -124,17 +150,21 @@ def _told(move: Action, by_code: dict[str, Fact]) -> list[Fact]:
     if reasons:
         first = reasons[0]
         told.append(first)
-        partner = {"line.fills": "start.player", "lookahead.survives": None,
-                   "hand.recycle": "place.wins"}.get(first.code)
-        if first.code == "lookahead.survives":
-            # what the look-ahead saw is about the card the move wins: say that first
+        if first.code == "line.fills" and "start.player" in by_code:
+            told.append(by_code["start.player"])
+        if first.code == "hand.recycle" and "place.wins" in by_code:
+            told.append(by_code["place.wins"])
+        if first.code == "lookahead.best":
+            # what the look-ahead weighed is the card the move wins: say that first
             wins = by_code.get("claim.wins") or by_code.get("place.wins")
             if wins is not None:
                 told.insert(0, wins)
-        elif partner and partner in by_code:
-            told.append(by_code[partner])
-        elif first.code == "sandwich" and "lookahead.survives" in by_code:
-            told.append(by_code["lookahead.survives"])
+        if first.code == "sandwich" and "immune" in by_code:
+            told.append(by_code["immune"])  # a [0] at a sandwich's end: why it suits
+        survives = by_code.get("lookahead.survives")
+        if first.code in ("lookahead.best", "sandwich") and survives is not None \
+                and 2 * survives.params["survived"] >= survives.params["deals"]:
+            told.append(survives)
     told += [by_code[c] for c in WARNINGS if c in by_code]
     return told
 
@@ -188,7 +218,7 @@ def move_sentence(move: Action, state) -> str:
             kept.remove(d)
         if state.rules.mode is not Mode.STRATEGY or not kept:
             return _("Re-roll all your dice in hand.")
-        return _("Re-roll %(rolled)s and keep %(kept)s.") % {
+        return _("Re-roll your %(rolled)s and keep your %(kept)s.") % {
             "rolled": list_join(str(d) for d in sorted(rolled)),
             "kept": list_join(str(d) for d in sorted(kept))}
     if isinstance(move, Pass):
@@ -274,6 +304,43 @@ def _hand_recycle(fact, p) -> str:
                     p["cards"]) % {"n": p["cards"]}
 
 
+def _best(fact, p) -> str:
+    """``lookahead.best``: the move's result, then the best other move's (each ahead of or
+    behind the others' average)."""
+    args = {"deals": p["deals"], "value": number_format(abs(p["value"]), 1)}
+    if p["value"] >= 0:
+        said = _("Played out on %(deals)s deals that fit what you can see, this move left you "
+                 "%(value)s treasure cards ahead of the others on average.") % args
+    else:
+        said = _("Played out on %(deals)s deals that fit what you can see, this move left you "
+                 "%(value)s treasure cards behind the others on average.") % args
+    if p["runner"] is None:
+        return said
+    runner = {"cell": position_label(p["runner"]), "value": number_format(abs(p["runner_value"]), 1),
+              "card": card_label(AttackKind(p["runner_kind"])) if p["runner_kind"] is not None else ""}
+    ahead = p["runner_value"] >= 0
+    if round(p["runner_value"], 1) == round(p["value"], 1):
+        if p["runner_kind"] is None:
+            other = _("The best other claim, %(cell)s, did as well.") % runner
+        else:
+            other = _("The best other card, %(card)s on %(cell)s, did as well.") % runner
+    elif p["runner_kind"] is None and ahead:
+        other = _("With the best other claim, %(cell)s, you were %(value)s cards ahead.") % runner
+    elif p["runner_kind"] is None:
+        other = _("With the best other claim, %(cell)s, you were %(value)s cards behind.") % runner
+    elif ahead:
+        other = _("With the best other card, %(card)s on %(cell)s, you were %(value)s cards ahead.") % runner
+    else:
+        other = _("With the best other card, %(card)s on %(cell)s, you were %(value)s cards behind.") % runner
+    return sentences(said, other)
+
+
+def _survives_of_those(p) -> str:
+    return ngettext("Your card on %(cell)s survived Battle Time in %(n)s of those deals.",
+                    "Your card on %(cell)s survived Battle Time in %(n)s of those deals.", p["survived"]) % {
+        "cell": position_label(p["position"]), "n": p["survived"]}
+
+
 def _survives(fact, p) -> str:
     return ngettext(
         "The round was played out on %(deals)s deals that fit what you can see: your card on "
@@ -320,7 +387,7 @@ _SENTENCES = {
     "line.fills": _line_fills, "line.opens": _line_opens, "start.player": _start_player,
     "speed.first": _speed_first, "immune": _immune, "dice.none-match": _dice_none_match,
     "dice.keep": _dice_keep, "hand.count": _hand_count, "hand.recycle": _hand_recycle,
-    "lookahead.survives": _survives,
+    "lookahead.survives": _survives, "lookahead.best": _best,
 }
 
 

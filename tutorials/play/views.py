@@ -120,7 +120,7 @@ def play_game(request: HttpRequest, code: str) -> HttpResponse:
     page = GamePage(game, practice, step=_step(request), hint_level=level,
                     marked=read_position(request.GET.get("mark", "")))
     if page.my_turn:
-        page.hints = hints_upto(practice, game.code, game.version, level)
+        page.hints = hints_upto(practice, game.code, level)
     return _render(request, page)
 
 
