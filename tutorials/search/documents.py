@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 from captain.rules import AttackKind, Board, Colour, RuleSet, Seating, Situation
 from captain.rules.situation import Mode
-from tutorials.sheets.content import FAQ
 from tutorials.tutorial.comes_up import CARDS
 from tutorials.tutorial.examples import (DICE_BOARD_2, DICE_BOARD_4, EX_BATTLE, EX_BATTLE_SEATS,
                                          TREASURE_EXAMPLES)
+from tutorials.wording.faq import FAQ
 from tutorials.wording.clauses import CLAUSES, SECTIONS, clause_summary
 from tutorials.wording.glossary import CARD_EFFECTS, PHASE_NAMES, card_label
 
@@ -114,7 +114,8 @@ class Entry:
     text: dict[str, str]
 
 
-def _section_title(clause: str) -> str:
+def section_title(clause: str) -> str:
+    """The title of the rules page's section that holds ``clause``."""
     for _anchor, title, which in SECTIONS:
         if clause.startswith(which) if isinstance(which, str) else clause in which:
             return str(title)
@@ -131,7 +132,7 @@ def _in_languages(make) -> tuple[dict[str, str], dict[str, str]]:
 
 def _clause(clause: str) -> tuple[str, str]:
     phase = next((PHASE_NAMES[p] for prefix, p in PHASES.items() if clause.startswith(prefix)), "")
-    return f"{_section_title(clause)} {phase}".strip(), clause_summary(clause)
+    return f"{section_title(clause)} {phase}".strip(), clause_summary(clause)
 
 
 def _term(term) -> tuple[str, str]:

@@ -14,7 +14,10 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-from tutorials.search.documents import LANGUAGES
+from django.utils import translation
+
+from tutorials.search.documents import LANGUAGES, TERMS
+from tutorials.wording.glossary import CARD_NAMES
 
 FOLDER = Path(__file__).resolve().parents[1] / "wording" / "player_words"
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -60,11 +63,6 @@ def expand(question: str) -> str:
 def game_words() -> tuple[str, ...]:
     """The glossary's names in every language (the attack cards, the phases, the start
     player, the false bell…), normalized: a question that names one is about the game."""
-    from django.utils import translation
-
-    from tutorials.search.documents import TERMS
-    from tutorials.wording.glossary import CARD_NAMES
-
     out = set()
     for lang in LANGUAGES:
         with translation.override(lang):
