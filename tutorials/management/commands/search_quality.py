@@ -25,7 +25,8 @@ class Command(BaseCommand):
             for lang, recall in quality.figures(held_out).items():
                 self.stdout.write(f"{name:9} {lang}: recall@1 {recall[1]:.2f}  recall@3 {recall[3]:.2f}")
         wrong = quality.answered_out_of_scope()
-        self.stdout.write(f"out of scope answered: {len(wrong)}" + (f" ({'; '.join(wrong)})" if wrong else ""))
+        listed = f" ({'; '.join(wrong)})" if wrong else ""
+        self.stdout.write(f"out of scope answered: {len(wrong)}{listed}")
         if misses:
             for question, rank in quality.misses():
                 self.stdout.write(f"missed ({question.lang}, rank {rank}): {question.text} -> "
