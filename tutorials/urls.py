@@ -8,6 +8,7 @@ from django.views.generic import RedirectView
 
 from tutorials.analyzer import views as analyzer
 from tutorials.play import views as play
+from tutorials.search import views as search
 from tutorials.sheets import views as sheets
 from tutorials.teach import card as teach_card
 from tutorials.teach import handover
@@ -25,7 +26,8 @@ urlpatterns = [
     path("tutorial/", tutorial.tutorial_index, name="index"),
     path("tutorial/<slug:slug>/", tutorial.tutorial_lesson, name="lesson"),
     path("tutorial/<slug:slug>/board/<slug:board_id>/", tutorial.board_action, name="board"),
-    path("rules/", tutorial.rules_page, name="rules"),
+    path("rules/", search.rules_page, name="rules"),
+    path("rules/answers/", search.rules_answers, name="rules-answers"),
     # "What happens here?"
     path("analyze/", analyzer.analyze, name="analyze"),
     path("analyze/edit/", analyzer.analyze_edit, name="analyze-edit"),

@@ -12,7 +12,8 @@ pytestmark = pytest.mark.django_db
 
 OPERATIONS = {("/api/v1/solve", "post"), ("/api/v1/positions/{code}", "get"),
               ("/api/v1/positions", "post"), ("/api/v1/games", "post"),
-              ("/api/v1/games/{game_id}", "get"), ("/api/v1/games/{game_id}/actions", "post")}
+              ("/api/v1/games/{game_id}", "get"), ("/api/v1/games/{game_id}/actions", "post"),
+              ("/api/v1/rules/search", "get")}
 
 
 def test_openapi_lists_every_operation_with_descriptions(client):

@@ -27,7 +27,8 @@ STATIC_PAGES: dict[str, list[str]] = {
 }
 
 #: url names reached by table_pages() or not pages at all (PDFs, images, htmx parts, moves)
-NOT_STATIC = {"home", "board", "analyze-edit", "analyze-what-if", "analyze-save", "analyze-pdf",
+NOT_STATIC = {"home", "board", "rules-answers", "analyze-edit", "analyze-what-if", "analyze-save",
+              "analyze-pdf",
               "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll", "teach-screen",
               "teach-board", "teach-handover", "teach-take", "teach-guest", "teach-poll",
               "play-game", "play-act", "play-guided", "play-replay", "play-shared", "teach-seat",

@@ -31,7 +31,7 @@ from typing import Annotated, Any
 
 from django.http import HttpRequest
 from django.views.decorators.http import require_safe
-from ninja import NinjaAPI, Path, Status
+from ninja import NinjaAPI, Path, Query, Status
 from pydantic import WithJsonSchema
 
 from captain.rules import RulesError, situation_from_json, situation_to_json, solve
@@ -43,10 +43,11 @@ from tutorials.api import games
 from tutorials.api.bodies import EngineJSONParser, UnicodeJSONRenderer, decode_json
 from tutorials.api.problems import Problems, answer_errors, refusal, rules_problem
 from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ERRORS, PositionIn, PositionOut,
-                                   ProblemsOut, SavedPositionOut, SolveOut)
+                                   ProblemsOut, RuleSearchOut, SavedPositionOut, SolveOut)
 from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.link_tokens import SHORT_LINK
 from tutorials.models import normalize_code
+from tutorials.search.answers import answer
 from tutorials.services import SHORT_CODE
 
 
@@ -122,6 +123,20 @@ def solve_case(request: HttpRequest):
     return {"outcome": solution.outcome(),
             "events": [event.to_json() for event in solution.events],
             "notation": situation.to_notation()}
+
+
+@api.get("/v1/rules/search", response={200: RuleSearchOut, 422: ProblemsOut, 429: ProblemsOut},
+         operation_id="search_rules", summary="Answer a rules question")
+def search_rules(request: HttpRequest,
+                 q: str = Query(..., min_length=1, max_length=2000,
+                                description="the question, in Japanese, English or German")):
+    """The clauses of the rules that answer a question typed as a player would ask it,
+    best first, in the language of `Accept-Language` (whatever the question's language).
+    A clause id asked as such (`BAT-3`) is the one answer; when nothing in the rules says
+    it, `answered` is false and the results are the closest clauses."""
+    found = answer(q)
+    return {"query": found.question, "answered": found.answered or bool(found.clause_asked),
+            "results": [a.to_json() for a in found.answers]}
 
 
 @api.get("/v1/positions/{code}", response={200: PositionOut, 404: ProblemsOut, 422: ProblemsOut,

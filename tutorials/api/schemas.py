@@ -110,6 +110,23 @@ class SolveOut(Schema):
     notation: str = Field(description="the position in short notation")
 
 
+class RuleAnswerOut(Schema):
+    clause: str = Field(description="the clause id, as on /<lang>/rules/ (BAT-2)")
+    title: str = Field(description="the title of the rules section that holds it")
+    text: str = Field(description="the clause's statement, in the answer's language")
+    url: str = Field(description="the clause on the rules page, /<lang>/rules/#<clause>")
+    reading: bool = Field(description="true for the site's reading of a point the official rules leave open")
+    related: list[str] = Field(description="the clauses it leads on to")
+    example: str | None = Field(description="an example board of it in the analyzer, where there is one")
+
+
+class RuleSearchOut(Schema):
+    query: str
+    answered: bool = Field(description="false when the rules do not say: the results are then "
+                                       "only the closest clauses")
+    results: list[RuleAnswerOut] = Field(description="best first")
+
+
 class SavedOut(Schema):
     code: str
     title: str

@@ -20,6 +20,7 @@ from tutorials.tutorial.reading import taught_clauses
 from tutorials.tutorial.table import DEFAULT_TABLE, TABLE_MODES, Table
 from tutorials.tutorial.teaching import FIRST_ROUND, script_context, sections, stored_options
 from tutorials.wording.clauses import clause_summary, clause_texts, sections_by_anchor
+from tutorials.wording.faq import FAQ
 from tutorials.wording.facts import facts, table_facts
 from tutorials.wording.glossary import PHASE_NAMES
 
@@ -45,27 +46,6 @@ PHASES = (
                                 "card left goes to its owner's discard pile, and the start player refills "
                                 "the grid from the deck (too few cards: as close to a square as "
                                 "possible).")),
-)
-
-FAQ = (
-    (_("Can a card that was removed still act?"),
-     _("No. A card acts only if it is still on the board when its speed comes up.")),
-    (_("Can my own cards hit each other?"),
-     _("Never. Attacks only remove other players' cards.")),
-    (_("Can a Boarding Melee be removed by a slower card?"),
-     _("Yes. Cards simply act in speed order; a Broadside or Kraken's Wrath still on the board when its turn "
-       "comes removes a Boarding Melee in its range.")),
-    (_("May I claim more cards than I have attack cards in hand?"),
-     _("Yes. If your hand is empty when you must place a card in Setting Time, your whole discard pile "
-       "comes back first.")),
-    (_("Do all treasure cards count the same?"),
-     _("Yes, one point each. Doubles only matter to break a tie.")),
-    (_("Does a gap break a sandwich?"),
-     _("Not by this site's reading (INT-2): only another player's attack card between your two cards "
-       "breaks it. The official rules do not say; under the other reading a gap would break it.")),
-    (_("What does the start player win?"),
-     _("Its cards act first among cards of equal speed in Battle Time, it collects first when "
-       "sandwiches overlap, and it starts the next Dice Time.")),
 )
 
 STRATEGY = (

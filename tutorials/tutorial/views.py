@@ -17,7 +17,6 @@ from tutorials.tutorial.reading import RATES, lesson_reading
 from tutorials.tutorial.script import LESSONS, LESSONS_BY_SLUG, neighbours
 from tutorials.tutorial.table import Table, read_table
 from tutorials.tutorial.teaching import lesson_boards, table_context
-from tutorials.wording.clauses import sections
 
 @require_safe
 def tutorial_index(request: HttpRequest) -> HttpResponse:
@@ -101,11 +100,3 @@ def board_action(request: HttpRequest, slug: str, board_id: str) -> HttpResponse
         return render(request, board.template, {"board": board})
     response = render(request, "tutorials/_board.html", {"board": board})
     return push_url(response, page_url)
-
-
-@require_safe
-def rules_page(request: HttpRequest) -> HttpResponse:
-    """Every rule clause, translated, with its id as anchor (``/<lang>/rules/#BAT-3``)."""
-
-    return render(request, "tutorials/rules.html", {"sections": sections()})
-

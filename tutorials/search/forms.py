@@ -1,0 +1,20 @@
+"""The rules question a reader asks: the search box of every page."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tutorials.forms import StrictForm
+from tutorials.search.answers import MAX_QUESTION
+
+
+class QuestionForm(StrictForm):
+    """``q``: the question, in any of the three languages; an empty one asks nothing. A
+    longer one is read up to :data:`~tutorials.search.answers.MAX_QUESTION` characters."""
+
+    q = forms.CharField(required=False, strip=True, max_length=MAX_QUESTION * 10, error_messages={
+        "max_length": _("A question of at most %(limit_value)s characters, please.")})
+
+    def question(self) -> str:
+        return self.cleaned_data["q"] if self.is_valid() else ""
