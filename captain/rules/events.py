@@ -39,7 +39,8 @@ the codes the engine can emit:
 ``bell.line``                   a line qualifies; ``line`` and ``held`` positions (DICE-4/STRAT-3)
 ``bell.count``                  enough cards hold dice anywhere (DICE-5, VAR-4)
 ``bell.all_dice``               a player has placed all six dice (VAR-3)
-``bell.not_yet``                the condition does not hold; the closest ``line`` if any
+``bell.not_yet``                the condition does not hold; the closest ``line`` if any (and
+                                ``lines_held``: whether any line that counts holds dice)
 ``round.refill``                the start player refills empty positions (TRE-5)
 ``round.rearrange``             the deck ran short; rearranged as close to a square (TRE-5, INT-5)
 ``round.continue``              next round (END-1)

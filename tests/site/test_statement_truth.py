@@ -30,7 +30,7 @@ from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Ev
 from captain.rules.game import (Claim, Phase, PlaceAttackCard, RingStartBell, apply,
                                 new_game)
 from captain.rules.model import cell_of
-from captain.rules.resolve.bell import bell_lines
+from captain.rules.resolve.bell import bell_lines, bell_status
 from tests.engine.test_game import setting_time
 from captain.rules.captains.facts import Fact, move_facts
 from tutorials.play.hints import hint_pair
@@ -695,3 +695,18 @@ def test_dice_on_a_longer_line_are_not_called_no_dice():
     with translation.override("en"):
         text = explain(Walkthrough(situation).solution.bell.event).text
     assert "has dice on any of its cards" not in text and "D2" in text, text
+
+
+@pytest.mark.parametrize("notation_", ["Rbg_x.x.66-66.56.56.55.55G-46_rs", "Rbg_x.x.66-66.56.56.55.55-46_rs"])
+def test_no_dice_is_said_only_when_no_line_holds_any(notation_):
+    """The closest line of a strategy-mode board may hold no dice while a longer one
+    does (a 3-card diagonal against a 5-card row with one die, found by the random
+    situations): the engine says whether any line holds dice, the answer follows it."""
+    situation = notation.parse(notation_)
+    check_walkthrough(situation)  # raises on a false sentence
+    event = bell_status(situation.board, situation.seating, situation.rules).event
+    on_lines = any(situation.board.at(p).dice for line in bell_lines(situation.board) for p in line)
+    assert event.code == "bell.not_yet" and event.params["lines_held"] is on_lines
+    with translation.override("en"):
+        text = explain(event).text
+    assert ("has dice on any of its cards" in text) is not on_lines, text

@@ -241,7 +241,7 @@ def _bell_not_yet(p) -> str:
     if "line" in p and p["line"] is None:  # dice may lie on the board, but no line counts (INT-3)
         return _("Not yet: no row, column or diagonal holds %(n)s treasure cards, so no line "
                  "can let the bell ring.") % {"n": FACTS["bell_cards"]}
-    if p.get("line") and not p.get("held"):  # held counts dice on lines only: more may lie off every line
+    if p.get("line") and not p.get("held") and p.get("lines_held") is False:  # dice may lie off every line
         return _("Not yet: no row, column or diagonal has dice on any of its cards so far.")
     if p.get("line"):
         return ngettext("Not yet: the closest line is %(line)s, which needs dice on %(needed)s "
@@ -266,7 +266,7 @@ def _dice_time_goes_on(p) -> str:
     if p.get("line") is None:  # dice may lie on the board, but no line counts (INT-3)
         return _("Dice Time goes on: no row, column or diagonal holds %(n)s treasure cards, so "
                  "no line can end it.") % {"n": FACTS["bell_cards"]}
-    if not p.get("held"):  # held counts dice on lines only: more may lie off every line
+    if not p.get("held") and p.get("lines_held") is False:  # dice may lie off every line
         return _("Dice Time goes on: no row, column or diagonal has dice on any of its cards so far.")
     return ngettext("Dice Time goes on until a row, column or diagonal is full; the closest, "
                     "%(line)s, needs dice on %(needed)s more card.",

@@ -221,7 +221,11 @@ def _status(board: Board, seating: Seating, rules: RuleSet) -> BellStatus:
             event = Event("bell.not_yet", clause, {"line": None, "held": [], "needed": 3},
                           interpretation=int3)
         else:
+            # the closest line may hold no dice while a longer one does: "no line has dice"
+            # is true only when no line that counts holds any
+            on_lines = any(board.at(p).dice is not None for ln in bell_lines(board) for p in ln)
             event = Event("bell.not_yet", clause, {"line": [list(p) for p in line],
                                                    "held": [list(p) for p in held],
-                                                   "needed": trace.needed}, interpretation=int3)
+                                                   "needed": trace.needed, "lines_held": on_lines},
+                          interpretation=int3)
     return BellStatus(ok, clause, line, held, trace.needed, event)
