@@ -141,10 +141,19 @@ def topics_done(practice) -> set[str]:
     state = practice.dealt
     for entry in practice.log:
         if entry.by_learner:
-            done |= {base_kind(entry.action),
-                     pointer_kind(entry.action, move_facts(state, practice.learner, entry.action))}
+            done.add(topic_of(entry.action, move_facts(state, practice.learner, entry.action), done))
         state = apply(state, entry.action)
     return done
+
+
+def topic_of(move, facts, done: set[str]) -> str:
+    """What a move's note teaches, given what is ``done``: the move's own kind first (the
+    first claim), then each fact it rests on that the game has not taught yet (a sandwich,
+    then a [0] at its end); a move with nothing new repeats its reason's topic (its note
+    then stays unsaid)."""
+    said = {f.code for f in facts}
+    candidates = [base_kind(move), *(t for t in TEACHES if t in said), pointer_kind(move, facts)]
+    return next((t for t in candidates if t not in done), candidates[-1])
 
 
 def _note(topic: str, mode: Mode, done: set[str]) -> tuple[str, tuple[str, ...]]:
@@ -173,11 +182,7 @@ def pointer(page, code: str) -> Pointer | None:
     hint = both[1]
     move = hint.move
     done = topics_done(practice)
-    # the move's own kind is taught first (the first claim), then each fact it rests on
-    # that the game has not taught yet (a sandwich, then a [0] at its end)
-    said = {f.code for f in hint.facts}
-    candidates = [base_kind(move), *(t for t in TEACHES if t in said), pointer_kind(move, hint.facts)]
-    topic = next((t for t in candidates if t not in done), candidates[-1])
+    topic = topic_of(move, hint.facts, done)
     note, clauses = _note(topic, mode, done)
     if not practice.log:  # the game's very first screen says what a guided game is, too
         start, start_clauses = _note("start", mode, set())
