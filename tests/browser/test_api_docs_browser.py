@@ -24,7 +24,7 @@ def test_swagger_ui_renders_without_csp_violations(live_server, browser, tmp_pat
             " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
         page.goto(f"{live_server.url}/api/docs")
         page.wait_for_selector("#operations-default-solve", timeout=15000)
-        assert page.locator(".opblock").count() == 6  # solve, positions (2), games (3)
+        assert page.locator(".opblock").count() == 7  # solve, positions (2), games (3), rules search
         assert "Captain Dice rules API" in page.inner_text(".info .title")
         # open "solve", try it out with the example body, and run it
         page.click("#operations-default-solve .opblock-summary-control")

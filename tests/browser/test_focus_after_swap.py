@@ -86,8 +86,9 @@ def _settled(page) -> int:
 # page still waits to load itself in the background (the analyzer's "What if…" list: a
 # link of it pressed between its swap and htmx's processing is followed as a plain link,
 # which CI once caught), and nothing has settled for 80 ms (a request's end comes before
-# htmx's settle delay).
-BACKGROUND_JS = "document.querySelector('[data-background][hx-trigger]')"
+# htmx's settle delay). Such a part loads on "load"; the header's search box, in the
+# background too, waits for typing.
+BACKGROUND_JS = "document.querySelector('[data-background][hx-trigger=\"load\"]')"
 IDLE_JS = """(before) => {
   const d = document.documentElement.dataset;
   const settled = parseInt(d.settled || '0', 10);
