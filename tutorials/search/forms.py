@@ -14,7 +14,8 @@ class QuestionForm(StrictForm):
     longer one is read up to :data:`~tutorials.search.answers.MAX_QUESTION` characters."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUESTION * 10, error_messages={
-        "max_length": _("A question of at most %(limit_value)s characters, please.")})
+        "max_length": _("Your question is too long (%(show_value)s characters): shorten it to at most "
+                       "%(limit_value)s characters.")})
 
     def question(self) -> str:
         return self.cleaned_data["q"] if self.is_valid() else ""
