@@ -126,6 +126,18 @@ def test_a_question_sent_twice_is_refused_in_the_readers_words(client):
     assert response.status_code == 422 and 'id="rules-q-error"' in html and '<html lang="de">' in html
 
 
+@pytest.mark.parametrize("lang, words", [("en", "201 characters"), ("de", "201 Zeichen"), ("ja", "201文字")])
+def test_a_question_longer_than_the_box_is_refused_with_its_length(client, lang, words):
+    """The boxes stop at 200 characters; a link with more is told so, not silently cut."""
+    response = client.get(f"/{lang}/rules/", {"q": "a" * 201})
+    html = response.content.decode()
+    assert response.status_code == 422 and 'id="rules-q-error"' in html and words in html
+    assert 'data-testid="search-answers"' not in html
+    api = client.get("/api/v1/rules/search", {"q": "a" * 201}, HTTP_ACCEPT_LANGUAGE=lang)
+    problem = json.loads(api.content)
+    assert api.status_code == 422 and problem["detail"][0]["field"] == "q" and "200" in problem["message"]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_api_answers_in_the_readers_language(client, lang):
     response = client.get("/api/v1/rules/search", {"q": "when does the game end"}, HTTP_ACCEPT_LANGUAGE=lang)

@@ -47,7 +47,7 @@ from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ERRORS
 from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.link_tokens import SHORT_LINK
 from tutorials.models import normalize_code
-from tutorials.search.answers import answer
+from tutorials.search.answers import MAX_QUESTION, answer
 from tutorials.services import SHORT_CODE
 
 
@@ -128,7 +128,7 @@ def solve_case(request: HttpRequest):
 @api.get("/v1/rules/search", response={200: RuleSearchOut, 422: ProblemsOut, 429: ProblemsOut},
          operation_id="search_rules", summary="Answer a rules question")
 def search_rules(request: HttpRequest,
-                 q: str = Query(..., min_length=1, max_length=2000,
+                 q: str = Query(..., min_length=1, max_length=MAX_QUESTION,
                                 description="the question, in Japanese, English or German")):
     """The clauses of the rules that answer a question typed as a player would ask it,
     best first, in the language of `Accept-Language` (whatever the question's language).

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 
 from tutorials.http.links import analyzer_url
 from tutorials.search.documents import EXAMPLES, RELATED, section_title
@@ -92,6 +92,18 @@ def highlight(text: str, words: tuple[str, ...]) -> SafeString:
     return mark_safe("".join(out))
 
 
+def _led_by(kind: str, title: str, text: str) -> str:
+    """What led to an answer as one line, joined the way the active language joins a
+    question and its answer, or a heading and its text (Japanese: no half-width spaces)."""
+    if kind == "faq":
+        return pgettext("rules search: a frequent question, then its answer",
+                        "%(question)s — %(answer)s") % {"question": title, "answer": text}
+    if not text:
+        return title
+    return pgettext("rules search: a card's or a term's title, then its text",
+                    "%(title)s: %(text)s") % {"title": title, "text": text}
+
+
 def _answer(hit: Hit) -> Answer:
     index = rules_index()
     entry = index.entries.get(hit.entry)
@@ -100,8 +112,7 @@ def _answer(hit: Hit) -> Answer:
         lang = (get_language() or "en")[:2]
         led_by = entry.kind
         title, text = entry.title.get(lang, ""), entry.text.get(lang, "")
-        led_text = highlight(f"{title} {text}".strip() if entry.kind != "faq" else f"{title} — {text}",
-                             hit.matched)
+        led_text = highlight(_led_by(entry.kind, title, text), hit.matched)
     example = EXAMPLES.get(hit.clause)
     return Answer(
         clause=hit.clause, section=section_title(hit.clause),

@@ -10,11 +10,13 @@ from tutorials.search.answers import MAX_QUESTION
 
 
 class QuestionForm(StrictForm):
-    """``q``: the question, in any of the three languages; an empty one asks nothing. A
-    longer one is read up to :data:`~tutorials.search.answers.MAX_QUESTION` characters."""
+    """``q``: the question, in any of the three languages; an empty one asks nothing; one
+    longer than :data:`~tutorials.search.answers.MAX_QUESTION` characters (the boxes stop
+    there; a link may not) is refused with its length, so nothing is silently cut."""
 
-    q = forms.CharField(required=False, strip=True, max_length=MAX_QUESTION * 10, error_messages={
-        "max_length": _("A question of at most %(limit_value)s characters, please.")})
+    q = forms.CharField(required=False, strip=True, max_length=MAX_QUESTION, error_messages={
+        "max_length": _("Your question is too long (%(show_value)s characters): shorten it to at most "
+                       "%(limit_value)s characters.")})
 
     def question(self) -> str:
         return self.cleaned_data["q"] if self.is_valid() else ""

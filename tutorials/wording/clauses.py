@@ -56,7 +56,7 @@ CLAUSES = {
                "unless another player's card lies between."),
     "TRE-3": _("If several players' sandwiches claim the same card, the start player has priority, then "
                "clockwise."),
-    "TRE-4": _("Then every attack card on the board goes to its owner's discard."),
+    "TRE-4": _("Then every attack card on the board goes to its owner's discard pile."),
     "TRE-5": _("The start player refills the grid from the deck; when the deck runs short, the cards are "
                "rearranged as close to a square as possible."),
     "END-1": _("When the deck is empty and %(end_at)s or fewer treasure cards remain, the game ends."),
