@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from captain.rules import RulesError
@@ -191,6 +192,8 @@ def play_act(request: HttpRequest, code: str) -> HttpResponse:
         return _render(request, page, status=422, move=True)
     if request.htmx:
         return _render(request, GamePage(game, practice), move=True)
-    done = redirect("tutorials:play-game", code=game.code)
-    done.status_code = 303  # see the game page (POST, then GET)
+    # see the game page (POST, then GET), scrolled to the game: without JavaScript, each
+    # move lands on the board, not on the site's header
+    done = redirect(reverse("tutorials:play-game", kwargs={"code": game.code}) + "#play-area")
+    done.status_code = 303
     return done
