@@ -173,7 +173,11 @@
   // lost and never skip a section), and a tap or click meanwhile is dropped.
   var action = null; // the xhr of the action on its way
   var queue = [];
-  function busy() { return action !== null; }
+  // An answer swapped in is live only once it has settled: htmx wires its links and forms
+  // then, and a press on one before would follow it as a plain link (a whole new page).
+  var settling = false;
+  function busy() { return action !== null || settling; }
+  document.addEventListener("htmx:afterSwap", function () { settling = true; });
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
     if (elt && elt.id === "present-section" && action) { e.preventDefault(); return; } // the poll waits
@@ -226,6 +230,7 @@
   }
   followProjector();
   document.addEventListener("htmx:afterSettle", function (e) {
+    settling = false;
     if (e.target && e.target.id === "present-section") {
       arrived();
       followProjector();

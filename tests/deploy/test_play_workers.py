@@ -42,10 +42,11 @@ def _version(html: bytes) -> int:
 
 
 def _act(browser: Browser, game: str, html: bytes, **fields) -> bytes:
-    """One move through the page's form without JavaScript: 303, then the game page."""
+    """One move through the page's form without JavaScript: 303 to the board on the game
+    page, then that page."""
     status, headers, body = browser.request("POST", game + "act/", {"version": str(_version(html)), **fields})
     assert status == 303, body[-2000:]
-    assert headers["Location"].endswith(game), headers["Location"]
+    assert headers["Location"] == game + "#play-area", headers["Location"]
     status, _headers, body = browser.request("GET", game)
     assert status == 200, body[-2000:]
     return body
