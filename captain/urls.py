@@ -3,7 +3,8 @@ language cookie (a choice made in the language switcher), else Accept-Language.
 
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
-language per request (tutorials.http.language). Not-found pages say what was not found
+language per request (tutorials.http.language), and a table's live stream (`/live/<code>/`,
+no words in it). Not-found pages say what was not found
 (tutorials.http.not_found); a view that fails answers the site's 500 page
 (tutorials.http.server_error).
 """
@@ -12,12 +13,15 @@ from django.urls import include, path
 
 from tutorials.api.endpoints import api
 from tutorials.analyzer.short_links import short_link
+from tutorials.teach.live import table_stream
 from tutorials.teach.views import teach_join
 
 urlpatterns = [
     path("api/", api.urls),
     path("p/<str:code>/", short_link, name="short-link"),
     path("t/<str:code>/", teach_join, name="teach-join"),
+    # a table's live stream: served by the ASGI stream process behind nginx
+    path("live/<str:code>/", table_stream, name="live-table"),
 ]
 urlpatterns += i18n_patterns(
     path("", include("tutorials.urls")),

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from django.db import IntegrityError, models, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -177,6 +178,12 @@ class VersionedRow(models.Model):
         self.version, self.updated_at = seen + 1, now
 
 
+#: Sent (``sender=TeachSession``, ``code=``) when a table changed in a way some screen
+#: following it shows: a move (a new version), a seat taken or freed, a card a player
+#: entered. The live streams pass it on (tutorials.teach.live).
+table_changed = Signal()
+
+
 class TeachSession(VersionedRow):
     """A table being taught: the presenter's position in the script, followed by guests.
 
@@ -240,6 +247,10 @@ class TeachSession(VersionedRow):
                       started_at=now, section_since=now)
         insert_with_free_code(session, lambda: new_code()[:5], "table code")
         return session, key
+
+    def change(self, seen: int, **fields) -> None:
+        super().change(seen, **fields)
+        table_changed.send(TeachSession, code=self.code)
 
     def projector_asked(self) -> None:
         """Note that a projector shows this table now; not a change of the table (no new

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
 from tutorials.http.positions import position_arg, read_position
-from tutorials.models import Stale, TableGuest, TableSeat, TeachSession, hash_key
+from tutorials.models import Stale, TableGuest, TableSeat, TeachSession, hash_key, table_changed
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial.teaching import sections, stored_options
 from tutorials.wording.facts import table_facts
@@ -137,6 +137,7 @@ def _bump(session: TeachSession) -> None:
     """Tell every screen's poll that a seat changed."""
     TeachSession.objects.filter(pk=session.pk).update(seating=F("seating") + 1)
     session.refresh_from_db(fields=["seating"])
+    table_changed.send(TeachSession, code=session.code)
 
 
 def own_seat(session: TeachSession, guest: TableGuest | None) -> TableSeat | None:
@@ -283,6 +284,7 @@ def _entry(session: TeachSession, guest: TableGuest | None, change) -> str:
             raise SeatRefused("not-setting")
         fields, note = change(hand_of(session, seat))
         if _write_seat(seat, **fields):  # only the presenter's screen shows it: see entries_stamp
+            table_changed.send(TeachSession, code=session.code)
             return note
     raise SeatRefused("busy")
 
