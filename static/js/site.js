@@ -198,6 +198,9 @@
   // polls that failed: element -> consecutive failures and the time before which it waits
   var waiting = new WeakMap();
   document.addEventListener("htmx:confirm", function (e) {
+    // a table's live stream said it moved (static/js/live.js), or a phone came back: asked at once
+    var why = e.detail.triggeringEvent;
+    if (why && why.type === "live") return;
     var state = waiting.get(e.detail.elt);
     if (state && Date.now() < state.until) e.preventDefault(); // skipped: not yet
   });

@@ -33,7 +33,8 @@ def test_presenter_and_guest_pages(axe_page):
     page, site = axe_page
     page.goto(f"{site}/en/teach/")
     page.locator("form.teach-form button[type=submit]").click()
-    page.wait_for_load_state("networkidle")
+    # (never "networkidle": the table's live stream stays open)
+    page.wait_for_selector('.presenter[data-ready="1"]')
     assert not run_axe(page)
     code = page.get_by_test_id("table-code").inner_text()
     page.goto(f"{site}/ja/teach/{code}/screen/")  # the projector view, in the presenter's browser

@@ -1,20 +1,21 @@
-"""Teaching-table latency in the deployed configuration: ``bin/bench-teach`` (prints
-figures; no goal is asserted, the browser tests only use a generous timeout).
+"""Teaching-table latency in the deployed configuration: ``bin/bench-teach`` (prints figures;
+the targets are checked by reading them, no test times anything).
 
-gunicorn with three workers and Redis, as docs/production.md deploys it. A presenter moves a
-quick-start table on every 2.5 s; guests in ja/en/de poll once a second, as the guest page
-does (htmx ``every 1s``). For each move and guest: the time from the presenter's answer to
-the first poll that shows the new section. Prints the median and the maximum (the poll
-interval, 1 s, is most of it), how many moves reached every guest, and the poll errors; and
-the same for the projector view opened in the presenter's browser, which polls once a second
-too (while it is open, a move may step its screens rather than the sections: every move is
-a new version of the table all the same).
+As docs/production.md deploys it: nginx in front, gunicorn with three workers answering the
+pages and the moves, the ASGI stream process (two uvicorn workers) holding the tables' live
+streams, Redis between them. Each guest and each projector is a stream read the way a
+browser's EventSource reads it (tests/deploy/live_clients.py), each from its own address.
+
+1. One table, 9 guests and a projector: for every move, the time from the presenter's POST
+   being sent to the event's arrival in each client (median, p95, max).
+2. 200 guests on 20 tables (10 streams each), every presenter moving every 2.5 s: the same
+   delays, the streams' errors, and ``/en/tutorial/``'s p95 read by one more client
+   meanwhile, against its p95 idle read in the same run just before.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -27,12 +28,83 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
 import django  # noqa: E402
 
-django.setup()  # the test module below imports the site's models
+django.setup()  # the harness reads the settings
 
-from harness import release_steps, serve, start_redis  # noqa: E402
-from test_shared_limits import Browser  # noqa: E402
+from harness import Browser, release_steps, serve_behind_nginx, start_redis  # noqa: E402
+from live_clients import Follower  # noqa: E402
 
-MOVES, GUESTS, MOVE_EVERY = 20, 9, 2.5
+MOVES, MOVE_EVERY = 20, 0.5           # part 1
+TABLES, PER_TABLE, LOAD_MOVES, LOAD_EVERY = 20, 10, 8, 2.5   # part 2
+PAGE_SAMPLES = 80
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def describe(delays: list[float]) -> str:
+    return (f"median {statistics.median(delays) * 1000:.1f} ms, p95 {quantile(delays, 0.95) * 1000:.1f} ms, "
+            f"max {max(delays) * 1000:.1f} ms ({len(delays)} move x client pairs)")
+
+
+class Table:
+    """A presenter and the streams following its table."""
+
+    def __init__(self, proxy, n: int, clients: int) -> None:
+        self.presenter = Browser(proxy, f"198.18.{100 + n}.1", lang="en")
+        self.code = self.presenter.start_table()
+        self.version = 1
+        self.sent: dict[int, float] = {}  # version -> when the move making it was sent
+        self.followers = [Follower(proxy, self.code, f"127.{20 + n}.{i // 200}.{i % 200 + 2}").start()
+                          for i in range(clients)]
+        self.errors: list[int] = []
+
+    def ready(self, timeout: float = 30) -> bool:
+        deadline = time.monotonic() + timeout
+        return all(f.wait_for(f"{self.version}.0.0", max(0.1, deadline - time.monotonic()))
+                   for f in self.followers)
+
+    def move(self, index: int) -> None:
+        self.sent[self.version + 1] = time.monotonic()
+        status, _h, _b = self.presenter.request("POST", f"/en/teach/{self.code}/go/",
+                                                {"to": str(index % 8 + 1), "v": str(self.version)})
+        if status != 302:
+            self.errors.append(status)
+            return
+        self.version += 1
+
+    def delays(self) -> tuple[list[float], int]:
+        """Every (move, client) delay, and how many pairs never arrived."""
+        found, missing = [], 0
+        for f in self.followers:
+            for version, sent in self.sent.items():
+                arrived = next((e.arrived for e in f.events
+                                if e.id and int(e.id.split(".")[0]) >= version), None)
+                if arrived is None:
+                    missing += 1
+                else:
+                    found.append(arrived - sent)
+        return found, missing
+
+    def stop(self) -> None:
+        for f in self.followers:
+            f.stop()
+
+    def stream_errors(self) -> int:
+        return sum(1 for f in self.followers for s in f.statuses if s != 200)
+
+
+def page_p95(proxy, samples: int) -> float:
+    reader = Browser(proxy, "198.18.250.1", lang="en")
+    times = []
+    for _ in range(samples):
+        started = time.monotonic()
+        status, _h, _b = reader.request("GET", "/en/tutorial/")
+        assert status == 200, status
+        times.append(time.monotonic() - started)
+        time.sleep(0.05)
+    return quantile(times, 0.95)
 
 
 def main() -> None:
@@ -42,64 +114,62 @@ def main() -> None:
         with start_redis(folder / "redis") as redis_base:
             database = f"sqlite:///{folder / 'db.sqlite3'}"
             release = release_steps(folder / "production", redis_base, database, prerender=False)
-            with serve(release, workers=3, name="bench-teach") as server:
-                presenter = Browser(server, "198.18.20.1", lang="ja")
-                code = presenter.start_table()
-                moved_at: dict[int, float] = {}   # version -> when the presenter's answer came
-                # the guests', then the projector's
-                seen: list[dict[int, float]] = [dict() for _ in range(GUESTS + 1)]
-                errors = []
-                done = threading.Event()
-
-                def guest(i: int) -> None:
-                    if i == GUESTS:  # the projector: the presenter's cookies, its own poll
-                        browser = Browser(server, "198.18.20.1", lang="ja")
-                        browser.cookies = dict(presenter.cookies)
-                        page = f"/ja/teach/{code}/screen/"
-                    else:
-                        browser = Browser(server, f"198.18.21.{i + 1}", lang=("ja", "en", "de")[i % 3])
-                        page = f"/{browser.lang}/t/{code}/"
-                    browser.request("GET", page)
-                    version = 1
-                    while not done.is_set():
-                        started = time.monotonic()
-                        poll = (f"{page}?v={version}" if i == GUESTS
-                                else f"/{browser.lang}/t/{code}/poll/?v={version}")
-                        status, _h, body = browser.request("GET", poll, **{"HX-Request": "true"})
-                        if status not in (200, 204):
-                            errors.append(status)
-                        found = re.search(rb'data-version="(\d+)"', body)
-                        if status == 200 and found:
-                            version = int(found[1])
-                            seen[i].setdefault(version, time.monotonic())
-                        time.sleep(max(0.0, 1 - (time.monotonic() - started)))
-
-                threads = [threading.Thread(target=guest, args=(i,)) for i in range(GUESTS + 1)]
-                for thread in threads:
-                    thread.start()
-                time.sleep(2)
+            with serve_behind_nginx(release, workers=3, streams=2) as proxy:
+                print("nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
+                      f"{os.cpu_count()} CPUs")
+                # --- 1. one table, 9 guests and a projector
+                table = Table(proxy, 0, 10)
+                assert table.ready(), "the streams did not open"
                 for n in range(MOVES):
-                    to = n % 8 + 1  # the script before the round, whose cards must be entered
-                    status, _h, _b = presenter.request("POST", f"/ja/teach/{code}/go/",
-                                                       {"to": str(to), "v": str(n + 1)})
-                    moved_at[n + 2] = time.monotonic()
-                    assert status == 302, status
+                    table.move(n)
                     time.sleep(MOVE_EVERY)
-                time.sleep(2)
-                done.set()
-                for thread in threads:
-                    thread.join()
-    guests, projector = seen[:GUESTS], seen[GUESTS]
-    delays = [s[v] - t for s in guests for v, t in moved_at.items() if v in s]
-    reached = sum(all(v in s for s in guests) for v in moved_at)
-    projected = [projector[v] - t for v, t in moved_at.items() if v in projector]
-    print(f"gunicorn workers: 3; {GUESTS} guests polling once a second; "
-          f"{MOVES} moves, one every {MOVE_EVERY} s")
-    print(f"move -> guest shows it: median {statistics.median(delays):.2f} s, max {max(delays):.2f} s "
-          f"({len(delays)} move x guest pairs)")
-    print(f"moves that reached every guest: {reached}/{MOVES}; poll errors: {len(errors)}")
-    print(f"move -> projector shows it: median {statistics.median(projected):.2f} s, "
-          f"max {max(projected):.2f} s ({len(projected)}/{MOVES} moves)")
+                time.sleep(1)
+                delays, missing = table.delays()
+                table.stop()
+                print(f"1 table, 9 guests + projector, {MOVES} moves: POST sent -> event arrived: "
+                      f"{describe(delays)}; "
+                      f"never arrived: {missing}; stream errors: {table.stream_errors()}")
+
+                # --- 2. 200 guests on 20 tables, the tutorial page read meanwhile
+                idle = page_p95(proxy, PAGE_SAMPLES)
+                tables = [Table(proxy, 1 + n, PER_TABLE) for n in range(TABLES)]
+                assert all(t.ready(60) for t in tables), "the streams did not open"
+                busy: list[float] = []
+                reader = threading.Thread(target=lambda: busy.append(page_p95(proxy, PAGE_SAMPLES)))
+                reader.start()
+
+                def present(t: Table, offset: float) -> None:
+                    time.sleep(offset)
+                    for n in range(LOAD_MOVES):
+                        t.move(n)
+                        time.sleep(LOAD_EVERY)
+
+                presenters = [threading.Thread(target=present, args=(t, i * LOAD_EVERY / TABLES))
+                              for i, t in enumerate(tables)]
+                for p in presenters:
+                    p.start()
+                for p in presenters:
+                    p.join()
+                reader.join()
+                time.sleep(1)
+                all_delays, all_missing = [], 0
+                for t in tables:
+                    d, m = t.delays()
+                    all_delays += d
+                    all_missing += m
+                move_errors = sum(len(t.errors) for t in tables)
+                stream_errors = sum(t.stream_errors() for t in tables)
+                reconnects = sum(max(0, f.connections - 1) for t in tables for f in t.followers)
+                for t in tables:
+                    t.stop()
+                print(f"{TABLES} tables, {TABLES * PER_TABLE} streams, {LOAD_MOVES} moves each: "
+                      f"POST sent -> event arrived: {describe(all_delays)}")
+                print(f"  never arrived: {all_missing}; move errors: {move_errors}; "
+                      f"stream errors: {stream_errors}; "
+                      f"reconnects: {reconnects}")
+                print(f"/en/tutorial/ p95: idle {idle * 1000:.1f} ms, "
+                      f"with the tables {busy[0] * 1000:.1f} ms "
+                      f"({busy[0] / idle:.2f}x idle)")
 
 
 if __name__ == "__main__":

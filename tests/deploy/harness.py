@@ -259,6 +259,31 @@ def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = No
             process.wait()
 
 
+@contextlib.contextmanager
+def serve_streams(site: Server, *, workers: int = 2, name: str = "streams") -> Iterator[Server]:
+    """The ASGI stream process of docs/production.md (uvicorn ``captain.asgi``, ``workers``
+    processes) beside gunicorn ``site``, with its environment (the same database and Redis):
+    it holds the tables' live streams (``/live/<code>/``)."""
+    port = free_port()
+    log = site.log.parent / f"{name}-{port}.log"
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "captain.asgi:application", "--host", "127.0.0.1",
+             "--port", str(port), "--workers", str(workers), "--no-access-log",
+             "--timeout-graceful-shutdown", "3", "--lifespan", "off"],
+            cwd=BASE_DIR, env=site.env, stdout=log_file, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, process, "uvicorn", log)
+        yield Server(f"http://127.0.0.1:{port}", port, log, process, site.env)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 # --- a browser --------------------------------------------------------------------------------
 #: what a browser sends with a form on the HTTPS site of docs/production.md (Django checks the origin)
 HTTPS = {"Referer": "https://127.0.0.1/", "Origin": "https://127.0.0.1"}
@@ -348,6 +373,7 @@ class Proxy:
     site: Path               # what manage.py nginx_site wrote
     process: subprocess.Popen
     server: Server | None    # None: nginx in front of an address where nothing answers
+    streams: Server | None = None  # the ASGI stream process, when one was started
 
     def connection(self, *, source: str = "127.0.0.1", timeout: float = 60) -> http.client.HTTPSConnection:
         """A connection to nginx from the loopback address ``source`` (each its own client)."""
@@ -372,10 +398,13 @@ class Proxy:
 
 @contextlib.contextmanager
 def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
-                       upstream: str | None = None, options: tuple[str, ...] = ()) -> Iterator[Proxy]:
+                       upstream: str | None = None, options: tuple[str, ...] = (),
+                       streams: int = 0) -> Iterator[Proxy]:
     """gunicorn (:func:`serve`) with nginx in front, configured by ``manage.py nginx_site``
-    as docs/production.md says, with ``options`` on top; with ``upstream`` (a port where
-    nothing answers, say) nginx alone, in front of that (``Proxy.server`` is ``None``)."""
+    as docs/production.md says, with ``options`` on top, and with ``streams`` processes of
+    the ASGI stream process (:func:`serve_streams`; 0: none, the pages poll); with
+    ``upstream`` (a port where nothing answers, say) nginx alone, in front of that
+    (``Proxy.server`` is ``None``)."""
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
     port, http_port = free_port(), free_port()
@@ -386,9 +415,12 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
     server_env = {"DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port},https://127.0.0.1", **(env or {})}
     with contextlib.ExitStack() as stack:
         server = None if upstream else stack.enter_context(serve(release, workers=workers, env=server_env))
+        live = (stack.enter_context(serve_streams(server, workers=streams))
+                if streams and server is not None else None)
         site = prefix / "site"
         finish(manage("nginx_site", str(site), "--host", f"127.0.0.1:{port}",
                       "--upstream", upstream or f"127.0.0.1:{server.port}",
+                      "--stream-upstream", f"127.0.0.1:{live.port}" if live else "none",
                       "--certificate", str(cert), "--certificate-key", str(key),
                       "--https-port", str(port), "--http-port", str(http_port), "--no-ipv6", *options,
                       env={**release.env, **server_env}), "manage.py nginx_site")
@@ -401,7 +433,7 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         try:
             wait_for_port(port, process, "nginx", log)
-            yield Proxy(port, http_port, prefix, site, process, server)
+            yield Proxy(port, http_port, prefix, site, process, server, live)
         finally:
             process.send_signal(signal.SIGQUIT)  # graceful: finish what is in flight
             try:

@@ -137,6 +137,9 @@ class ProxySite:
 
     upstream: str               # gunicorn's address, host:port or unix:/path
     public_host: str            # the site's host name (and port, if not 443) in its links
+    #: the ASGI stream process's address (tables' live streams, /live/); None: gunicorn,
+    #: which refuses them, and the pages poll
+    stream_upstream: str | None = None
     https_port: int = 443
     http_port: int | None = 80  # answers only with a redirect to HTTPS; None: no such server
     certificate: str = ""

@@ -23,6 +23,10 @@ class Command(BaseCommand):
         parser.add_argument("folder", type=Path, help="where to write site.conf and errors/")
         parser.add_argument("--upstream", default="127.0.0.1:8000",
                             help="gunicorn's address: host:port or unix:/path (default 127.0.0.1:8000)")
+        parser.add_argument("--stream-upstream", default="127.0.0.1:8001",
+                            help="the ASGI stream process's address (uvicorn captain.asgi), which "
+                                 "holds the tables' live streams (default 127.0.0.1:8001); "
+                                 "'none': the pages poll")
         parser.add_argument("--host", required=True,
                             help="the site's host name as its links show it, with :port if not 443")
         parser.add_argument("--certificate", required=True, help="the TLS certificate (chain) file")
@@ -44,7 +48,9 @@ class Command(BaseCommand):
         for name in ("certificate", "certificate_key"):
             if not Path(options[name]).is_file():
                 raise CommandError(f"--{name.replace('_', '-')}: no file {options[name]}")
+        streams = options["stream_upstream"]
         site = ProxySite(upstream=options["upstream"], public_host=options["host"],
+                         stream_upstream=None if streams == "none" else streams,
                          https_port=options["https_port"], http_port=options["http_port"] or None,
                          certificate=str(Path(options["certificate"]).resolve()),
                          certificate_key=str(Path(options["certificate_key"]).resolve()),

@@ -1,0 +1,96 @@
+// A table's live stream (tutorials/teach/live.py): the page hears of a move the moment it is
+// made and asks for its section at once, as its poll would. While the stream is open the
+// poll only keeps the table informed now and then (who follows, whether a projector is
+// open: data-live-poll milliseconds); when the stream cannot be had (no EventSource, the
+// bus down, a proxy that cuts it) the poll goes on as before and the page says so.
+// Without JavaScript nothing changes: guests reload.
+(function () {
+  "use strict";
+
+  var page = document.querySelector("[data-live-stream]");
+  if (!page || !window.EventSource || !window.htmx) return;
+  var url = page.dataset.liveStream;
+  var keepPolling = parseInt(page.dataset.livePoll || "10000", 10);
+  var status = document.querySelector("[data-live-state]");
+  // a stream that could not be had is tried again this long after (milliseconds)
+  var RETRY_MS = 5000;
+
+  var source = null;
+  var live = false;
+  var retry = null;
+  var asked = 0;         // when the section last asked the server
+  var inFlight = false;  // the section's request on its way
+  var again = false;     // an event came while it was: ask once more when it ends
+
+  function target() { return document.querySelector("[data-live-target]"); }
+  function ownRequest(e) {
+    var elt = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
+    return !!(elt && elt.matches && elt.matches("[data-live-target]"));
+  }
+  function ask() {
+    var t = target();
+    if (!t) return;
+    if (inFlight) { again = true; return; }
+    htmx.trigger(t, "live");
+  }
+  function setLive(on) {
+    live = on;
+    document.documentElement.dataset.live = on ? "on" : "off";
+    if (status) status.hidden = on;
+  }
+
+  function open() {
+    clearTimeout(retry);
+    if (source) source.close();
+    source = new EventSource(url);
+    source.onopen = function () { setLive(true); };
+    source.onmessage = function () { ask(); };
+    // the bus behind the stream is down: poll, and try the stream again later
+    source.addEventListener("down", fallBack);
+    // the table has ended: its section's next poll says so
+    source.addEventListener("gone", function () { source.close(); setLive(false); ask(); });
+    source.onerror = function () {
+      // EventSource reconnects by itself (sending the last event's id); meanwhile, and
+      // when it has given up, the poll keeps the page up to date
+      if (source.readyState === EventSource.CLOSED) fallBack();
+      else setLive(false);
+    };
+  }
+  function fallBack() {
+    if (source) source.close();
+    source = null;
+    setLive(false);
+    clearTimeout(retry);
+    retry = setTimeout(open, RETRY_MS);
+  }
+
+  document.addEventListener("htmx:confirm", function (e) {
+    if (!live || !ownRequest(e)) return;
+    var why = e.detail.triggeringEvent;
+    if (why && why.type === "live") return;
+    // the poll's own timer: only now and then while the stream is open
+    if (Date.now() - asked < keepPolling) e.preventDefault();
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (!ownRequest(e)) return;
+    asked = Date.now();
+    inFlight = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!ownRequest(e)) return;
+    inFlight = false;
+    if (again) { again = false; setTimeout(ask, 0); }
+  });
+  // a phone back from the background (or a tab shown again): the stream may have been
+  // cut meanwhile; open it again and ask for the table at once
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    if (!source || source.readyState === EventSource.CLOSED) open();
+    ask();
+  });
+  window.addEventListener("pagehide", function () { if (source) source.close(); });
+
+  setLive(false);
+  if (status) status.hidden = true; // said only once the stream has failed
+  open();
+})();

@@ -1,0 +1,129 @@
+"""A guest's phone follows the table by its live stream: each move the presenter makes is on
+the phone at once (the delay to the applied update is printed), with no poll in between; with
+the stream blocked the phone polls, says so, and keeps up all the same."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from tutorials.models import TeachSession
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True,
+         "has_touch": True}
+
+#: every update the phone applies: its version and when (the page's clock, in ms)
+RECORD = """() => {
+  window.__applied = {};
+  window.__polls = 0;
+  document.addEventListener("htmx:afterSettle", (e) => {
+    const s = document.getElementById("guest-section");
+    if (s && !(s.dataset.version in window.__applied)) window.__applied[s.dataset.version] = Date.now();
+  });
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const why = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
+    if (!why || why.type !== "live") window.__polls += 1;
+  });
+}"""
+
+
+def _table() -> tuple[Client, TeachSession]:
+    presenter = Client()
+    response = presenter.post("/en/teach/", {"players": "4", "mode": "action", "script": "full"})
+    assert response.status_code == 302
+    return presenter, TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+
+
+def _move(presenter: Client, table: TeachSession, to: int) -> float:
+    """Move the table to section ``to``; returns when the move was sent (epoch seconds)."""
+    table.refresh_from_db()
+    sent = time.time()
+    moved = presenter.post(f"/en/teach/{table.code}/go/", {"to": str(to), "v": str(table.version)})
+    assert moved.status_code == 302
+    return sent
+
+
+def _applied(page, version: int) -> float:
+    page.wait_for_function(f"() => '{version}' in window.__applied", timeout=5000)
+    return page.evaluate(f"() => window.__applied['{version}']") / 1000
+
+
+def test_each_move_is_on_a_guests_phone_at_once(site, browser):
+    presenter, table = _table()
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{site}/ja/t/{table.code}/")
+    expect(page.locator("html")).to_have_attribute("data-live", "on")
+    page.evaluate(RECORD)
+    delays = []
+    for to in range(1, 21):
+        sent = _move(presenter, table, to % 8 + 1 if to % 8 else 1)
+        table.refresh_from_db()
+        delays.append(_applied(page, table.version) - sent)
+        expect(page.locator("#guest-section")).to_have_attribute("data-version", str(table.version))
+        time.sleep(0.15)
+    delays.sort()
+    p95 = delays[int(0.95 * (len(delays) - 1))]
+    print(f"\nmove -> applied on a 390 px phone ({len(delays)} moves): "
+          f"median {statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+          f"max {delays[-1] * 1000:.0f} ms")
+    # pushed, not polled: every move arrived well inside one poll interval (1 s), and the
+    # page's own timer asked the server no more than its keep-alive allows
+    assert delays[-1] < 1.0, delays
+    assert page.evaluate("window.__polls") <= 2
+    expect(page.get_by_test_id("live-state")).to_be_hidden()
+    context.close()
+
+
+def test_with_the_stream_blocked_the_phone_polls_says_so_and_keeps_up(site, browser):
+    presenter, table = _table()
+    context = browser.new_context(**PHONE)
+    context.route("**/live/**", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(f"{site}/de/t/{table.code}/")
+    state = page.get_by_test_id("live-state")
+    expect(state).to_be_visible()
+    expect(state).to_contain_text("Live")
+    expect(page.locator("html")).to_have_attribute("data-live", "off")
+    for to in (1, 2, 3):
+        _move(presenter, table, to)
+        table.refresh_from_db()
+        expect(page.locator("#guest-section")).to_have_attribute("data-version", str(table.version),
+                                                                 timeout=4000)
+    # the stream comes back: the page goes live again and says nothing any more
+    context.unroute("**/live/**")
+    expect(page.locator("html")).to_have_attribute("data-live", "on", timeout=10000)
+    expect(state).to_be_hidden()
+    _move(presenter, table, 4)
+    table.refresh_from_db()
+    expect(page.locator("#guest-section")).to_have_attribute("data-version", str(table.version), timeout=1000)
+    context.close()
+
+
+def test_a_phone_back_from_the_background_catches_up_at_once(site, browser):
+    presenter, table = _table()
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{site}/en/t/{table.code}/")
+    expect(page.locator("html")).to_have_attribute("data-live", "on")
+    # in a pocket: the phone's network gone, and the table moves meanwhile
+    context.set_offline(True)
+    page.evaluate("() => Object.defineProperty(document, 'visibilityState', "
+                  "{value: 'hidden', configurable: true})")
+    _move(presenter, table, 1)
+    table.refresh_from_db()
+    page.wait_for_timeout(300)
+    context.set_offline(False)
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    # at once: the polls that failed offline wait seconds before they ask again
+    expect(page.locator("#guest-section")).to_have_attribute("data-version", str(table.version), timeout=700)
+    context.close()
