@@ -18,7 +18,7 @@
   var source = null;
   var live = false;
   var retry = null;
-  var asked = 0;         // when the section last asked the server
+  var asked = 0;         // when the section's last request was sent
   var inFlight = false;  // the section's request on its way
   var again = false;     // an event came while it was: ask once more when it ends
 
@@ -30,7 +30,8 @@
   function ask() {
     var t = target();
     if (!t) return;
-    if (inFlight) { again = true; return; }
+    // (a request that never told its end, its element gone, holds nothing up for long)
+    if (inFlight && Date.now() - asked < 10000) { again = true; return; }
     htmx.trigger(t, "live");
   }
   function setLive(on) {
@@ -71,7 +72,8 @@
     // the poll's own timer: only now and then while the stream is open
     if (Date.now() - asked < keepPolling) e.preventDefault();
   });
-  document.addEventListener("htmx:beforeRequest", function (e) {
+  // sent, not merely asked for: a script may still cancel a request before it is sent
+  document.addEventListener("htmx:beforeSend", function (e) {
     if (!ownRequest(e)) return;
     asked = Date.now();
     inFlight = true;
@@ -88,7 +90,9 @@
     if (!source || source.readyState === EventSource.CLOSED) open();
     ask();
   });
+  // kept whole by the browser on leaving (the back-forward cache): closed, then opened again
   window.addEventListener("pagehide", function () { if (source) source.close(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { open(); ask(); } });
 
   setLive(false);
   if (status) status.hidden = true; // said only once the stream has failed

@@ -53,7 +53,7 @@ def test_the_projector_follows_the_presenter(site, browser):
     expect(projector.locator("html")).to_have_attribute("lang", "de")
     expect(projector.locator(".site-nav")).to_have_count(0)
     expect(projector.locator("#projector-screen")).to_have_attribute("data-screen", "1")
-    # the presenter's page hears of the projector by its poll; Next then steps its screens
+    # the presenter's page hears at once that a projector opened; Next then steps its screens
     expect(presenter.get_by_test_id("projector-state")).to_be_visible(timeout=5000)
     presenter.locator('#present-section [data-nav="next"]').click()
     expect(projector.locator("#projector-screen")).to_have_attribute("data-screen", "2", timeout=3000)
@@ -64,5 +64,6 @@ def test_the_projector_follows_the_presenter(site, browser):
     expect(presenter.locator("#present-section")).to_have_attribute("data-index", str(table.section))
     # an ended table: the projector says so, in its language, and stops asking
     TeachSession.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
-    expect(projector.get_by_test_id("table-gone")).to_contain_text("beendet", timeout=3000)
+    # (at the projector's next poll: seconds apart while its stream is open)
+    expect(projector.get_by_test_id("table-gone")).to_contain_text("beendet", timeout=8000)
     context.close()

@@ -242,21 +242,9 @@ def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = No
     redis.Redis.from_url(database).flushdb()  # nothing left from an earlier run (bin/test runs twice)
     server_env = {**release.env, "REDIS_URL": database,
                   "WEB_CONCURRENCY": str(workers), **(env or {})}
-    with log.open("wb") as log_file:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "captain.wsgi", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(workers), "--timeout", "120"],
-            cwd=BASE_DIR, env=server_env, stdout=log_file, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, process, "gunicorn", log)
-        yield Server(f"http://127.0.0.1:{port}", port, log, process, server_env)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with _running(["gunicorn", "captain.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+                   "--timeout", "120"], port, log, server_env) as running:
+        yield running
 
 
 @contextlib.contextmanager
@@ -266,15 +254,22 @@ def serve_streams(site: Server, *, workers: int = 2, name: str = "streams") -> I
     it holds the tables' live streams (``/live/<code>/``)."""
     port = free_port()
     log = site.log.parent / f"{name}-{port}.log"
+    with _running(["uvicorn", "captain.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+                   "--workers", str(workers), "--no-access-log", "--timeout-graceful-shutdown", "3",
+                   "--lifespan", "off"], port, log, site.env) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def _running(module_args: list[str], port: int, log: Path, env: dict[str, str]) -> Iterator[Server]:
+    """``python -m <module_args>`` from the project folder, its output in ``log``, until it
+    listens on ``port``; stopped (SIGTERM, then SIGKILL) when the block ends."""
     with log.open("wb") as log_file:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "captain.asgi:application", "--host", "127.0.0.1",
-             "--port", str(port), "--workers", str(workers), "--no-access-log",
-             "--timeout-graceful-shutdown", "3", "--lifespan", "off"],
-            cwd=BASE_DIR, env=site.env, stdout=log_file, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([sys.executable, "-m", *module_args], cwd=BASE_DIR, env=env,
+                                   stdout=log_file, stderr=subprocess.STDOUT)
     try:
-        wait_for_port(port, process, "uvicorn", log)
-        yield Server(f"http://127.0.0.1:{port}", port, log, process, site.env)
+        wait_for_port(port, process, module_args[0], log)
+        yield Server(f"http://127.0.0.1:{port}", port, log, process, env)
     finally:
         process.send_signal(signal.SIGTERM)
         try:

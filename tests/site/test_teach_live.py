@@ -145,7 +145,8 @@ def test_marks_are_news_only_when_something_moved_on():
     assert follow.event((4, 2, 7)) is None  # an older nudge arriving late
     assert follow.event((5, 3, 7)) == "id: 5.3.7\ndata: 5.3.7\n\n"
     assert follow.event((6, 3, 7)) == "id: 6.3.7\ndata: 6.3.7\n\n"
-    assert follow.event(None).startswith("event: gone")
+    assert follow.opened(None) == live.GONE_EVENT and follow.ended
+    assert live._Follow(None).on({"m": [1, "2", 3]}) is None  # not a mark: nothing said
     assert live._parse_mark("12.0.3") == (12, 0, 3)
     for bad in ("", "12", "12.0", "a.b.c", "1.2.3.4", "9" * 12 + ".0.0", None):
         assert live._parse_mark(bad) is None, bad
@@ -161,3 +162,17 @@ def test_the_pages_that_follow_a_table_name_its_stream(client):
         assert f'data-live-stream="/live/{table.code}/"' in page
         assert re.search(r'hx-trigger="every \d+s, live"[^>]*data-live-target', page)
         assert 'data-live-state hidden' in page and "/js/live." in page
+
+
+def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_move(client, quick_beat):
+    table = _start(client)
+    mark = _mark(table)
+    stream = Stream(client, table.code, **{"Last-Event-ID": mark})
+    stream.next()
+    assert stream.next() == live.HEARTBEAT
+    assert client.get(f"/en/teach/{table.code}/screen/").status_code == 200
+    assert stream.next() == f"id: {mark}\ndata: {mark}\n\n"  # the presenter's page asks at once
+    # a projector that stays open says nothing more
+    assert client.get(f"/en/teach/{table.code}/screen/", headers={"HX-Request": "true"}).status_code == 200
+    assert stream.next() == live.HEARTBEAT
+    stream.close()

@@ -82,47 +82,65 @@ def _current(code: str) -> Mark | None:
 
 # --- announcing ---------------------------------------------------------------------------
 @receiver(table_changed)
-def announce(sender, code: str, **_kwargs) -> None:
+def announce(sender, code: str, always: bool = False, **_kwargs) -> None:
     """Tell every stream of table ``code`` that it changed, once the change is committed
-    (a stream's page would otherwise ask before it can see the change)."""
+    (a stream's page would otherwise ask before it can see the change); ``always``: even
+    when its mark stays the same (a projector opened: only the presenter's page shows it)."""
     def send() -> None:
         mark = _current(code)
         if mark is not None:
-            bus.publish(topic(code), {"m": list(mark)})
+            bus.publish(topic(code), {"m": list(mark), "a": always})
     transaction.on_commit(send)
 
 
 # --- the stream ---------------------------------------------------------------------------
+DOWN_EVENT = "event: down\ndata: {}\n\n"
+GONE_EVENT = "event: gone\ndata: {}\n\n"
+HEARTBEAT = ": still here\n\n"
+
+
 class _Follow:
-    """What one stream has said: events only for marks it has not passed on yet."""
+    """What one stream says, served on a thread or on an event loop alike: an event only for
+    a mark it has not passed on yet, ``down`` when the bus is lost, ``gone`` when the table
+    is; ``ended`` once it has nothing more to say."""
 
     def __init__(self, since: Mark | None) -> None:
         self.said = since
+        self.ended = False
 
-    def prelude(self) -> str:
+    @staticmethod
+    def prelude() -> str:
         return f"retry: {RECONNECT_MS}\n\n"
 
-    def event(self, mark: Mark | None) -> str | None:
-        """The event for ``mark`` when it is news to this stream, else ``None``; a table
-        gone ends the stream with ``gone``."""
+    def opened(self, mark: Mark | None) -> str | None:
+        """What to say first, the table's ``mark`` read once the stream listens (so no
+        change slips in between): where it is, if that is news."""
         if mark is None:
-            return "event: gone\ndata: {}\n\n"
-        if self.said is not None and all(now <= said for now, said in zip(mark, self.said, strict=True)):
+            self.ended = True
+            return GONE_EVENT
+        return self.event(mark)
+
+    def on(self, message: object | None) -> str | None:
+        """What to say on ``message`` from the bus (``None``: nothing came for a
+        heartbeat's time)."""
+        if message is None:
+            return HEARTBEAT
+        if message is bus.DOWN:
+            self.ended = True
+            return DOWN_EVENT
+        found = message.get("m") if isinstance(message, dict) else None
+        if isinstance(found, list) and len(found) == 3 and all(type(n) is int for n in found):
+            return self.event((found[0], found[1], found[2]), always=message.get("a") is True)
+        return None
+
+    def event(self, mark: Mark, always: bool = False) -> str | None:
+        """The event for ``mark`` when it is news to this stream (or ``always``), else ``None``."""
+        seen = self.said is not None and all(now <= said for now, said in zip(mark, self.said, strict=True))
+        if seen and not always:
             return None
         self.said = mark if self.said is None else tuple(map(max, mark, self.said))
         text = _mark_text(self.said)
         return f"id: {text}\ndata: {text}\n\n"
-
-    @staticmethod
-    def of(message: object) -> Mark | None:
-        found = message.get("m") if isinstance(message, dict) else None
-        if isinstance(found, list) and len(found) == 3 and all(type(n) is int for n in found):
-            return found[0], found[1], found[2]
-        return None
-
-
-DOWN_EVENT = "event: down\ndata: {}\n\n"
-HEARTBEAT = ": still here\n\n"
 
 
 def _on_threads(code: str, follow: _Follow) -> Iterator[str]:
@@ -130,25 +148,17 @@ def _on_threads(code: str, follow: _Follow) -> Iterator[str]:
     yield follow.prelude()
     try:
         with bus.listen(topic(code)) as inbox:
-            first = follow.event(_current(code))  # read once listening: no change slips between
-            if first:
-                yield first
-            if first and first.startswith("event: gone"):
-                return
+            said = follow.opened(_current(code))
             end = time.monotonic() + STREAM_SECONDS
-            while time.monotonic() < end:
-                try:
-                    message = inbox.get(timeout=HEARTBEAT_SECONDS)
-                except queue.Empty:
-                    yield HEARTBEAT
-                    continue
-                if message is bus.DOWN:
-                    yield DOWN_EVENT
+            while True:
+                if said:
+                    yield said
+                if follow.ended or time.monotonic() >= end:
                     return
-                mark = _Follow.of(message)
-                news = follow.event(mark) if mark is not None else None
-                if news:
-                    yield news
+                try:
+                    said = follow.on(inbox.get(timeout=HEARTBEAT_SECONDS))
+                except queue.Empty:
+                    said = follow.on(None)
     except bus.BusDown:
         yield DOWN_EVENT
 
@@ -158,24 +168,14 @@ async def _on_loop(code: str, follow: _Follow) -> AsyncIterator[str]:
     yield follow.prelude()
     try:
         async with bus.AsyncInbox(topic(code)) as inbox:
-            first = follow.event(await sync_to_async(_current, thread_sensitive=False)(code))
-            if first:
-                yield first
-            if first and first.startswith("event: gone"):
-                return
+            said = follow.opened(await sync_to_async(_current, thread_sensitive=False)(code))
             end = time.monotonic() + STREAM_SECONDS
-            while time.monotonic() < end:
-                message = await inbox.get(HEARTBEAT_SECONDS)
-                if message is None:
-                    yield HEARTBEAT
-                    continue
-                if message is bus.DOWN:
-                    yield DOWN_EVENT
+            while True:
+                if said:
+                    yield said
+                if follow.ended or time.monotonic() >= end:
                     return
-                mark = _Follow.of(message)
-                news = follow.event(mark) if mark is not None else None
-                if news:
-                    yield news
+                said = follow.on(await inbox.get(HEARTBEAT_SECONDS))
     except bus.BusDown:
         yield DOWN_EVENT
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tutorials.http.link_tokens import TABLE_LINK
+from tutorials.models import TeachSession, table_changed
 from tutorials.teach import seats
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.plan import load_board, move
@@ -236,7 +237,10 @@ def teach_screen(request: HttpRequest, code: str) -> HttpResponse:
             return forbidden(_("Only the person teaching can move the table along."))
         return redirect(TABLE_LINK.carried(request, reverse("tutorials:teach-guest", args=[session.code]),
                                            session.code))
+    opened = not projector_open(session)
     session.projector_asked()
+    if opened:  # the presenter's page says so at once, not at its next poll
+        table_changed.send(TeachSession, code=session.code, always=True)
     if request.htmx and request.GET.get("v", "") == str(session.version):
         return HttpResponse(status=204)
     template = "teach/screen.html#screen" if request.htmx else "teach/screen.html"
