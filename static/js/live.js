@@ -14,6 +14,10 @@
   var status = document.querySelector("[data-live-state]");
   // a stream that could not be had is tried again this long after (milliseconds)
   var RETRY_MS = 5000;
+  // the page says live updates are paused only when they stay so this long: a stream
+  // reconnecting (it ends itself every few minutes) is back within a second or two
+  var NOTE_AFTER_MS = 3000;
+  var noteTimer = null;
 
   var source = null;
   var live = false;
@@ -34,10 +38,13 @@
     if (inFlight && Date.now() - asked < 10000) { again = true; return; }
     htmx.trigger(t, "live");
   }
-  function setLive(on) {
+  function setLive(on, quiet) {
     live = on;
     document.documentElement.dataset.live = on ? "on" : "off";
-    if (status) status.hidden = on;
+    clearTimeout(noteTimer);
+    if (!status) return;
+    if (on || quiet) status.hidden = true;
+    else noteTimer = setTimeout(function () { if (!live) status.hidden = false; }, NOTE_AFTER_MS);
   }
 
   function open() {
@@ -49,7 +56,7 @@
     // the bus behind the stream is down: poll, and try the stream again later
     source.addEventListener("down", fallBack);
     // the table has ended: its section's next poll says so
-    source.addEventListener("gone", function () { source.close(); setLive(false); ask(); });
+    source.addEventListener("gone", function () { source.close(); setLive(false, true); ask(); });
     source.onerror = function () {
       // EventSource reconnects by itself (sending the last event's id); meanwhile, and
       // when it has given up, the poll keeps the page up to date
@@ -95,6 +102,5 @@
   window.addEventListener("pageshow", function (e) { if (e.persisted) { open(); ask(); } });
 
   setLive(false);
-  if (status) status.hidden = true; // said only once the stream has failed
   open();
 })();
