@@ -1,18 +1,19 @@
-"""URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by the
-language cookie (a choice made in the language switcher), else Accept-Language.
+"""URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by the language
+cookie (a choice made in the language switcher), else Accept-Language.
 
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
-language per request (tutorials.http.language), and a table's live stream (`/live/<code>/`,
-no words in it). Not-found pages say what was not found
-(tutorials.http.not_found); a view that fails answers the site's 500 page
-(tutorials.http.server_error).
+language per request (tutorials.http.language), and the live streams of a table
+(`/live/<code>/`) and of a practice game (`/live/game/<code>/`), with no words in them.
+Not-found pages say what was not found (tutorials.http.not_found); a view that fails answers
+the site's 500 page (tutorials.http.server_error).
 """
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
 
 from tutorials.api.endpoints import api
 from tutorials.analyzer.short_links import short_link
+from tutorials.play.views import play_stream
 from tutorials.teach.live import table_stream
 from tutorials.teach.views import teach_join
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("t/<str:code>/", teach_join, name="teach-join"),
     # a table's live stream: served by the ASGI stream process behind nginx
     path("live/<str:code>/", table_stream, name="live-table"),
+    path("live/game/<str:code>/", play_stream, name="live-game"),
 ]
 urlpatterns += i18n_patterns(
     path("", include("tutorials.urls")),

@@ -11,8 +11,8 @@ import pytest
 from captain.rules import Colour, IllegalAction, Mode, RuleSet
 from captain.rules.captains.pace import Pace, interval, jitter
 from captain.rules.captains.timing import measure, play_rounds
-from captain.rules.captains.practice import (advance, learner_acts, learner_continues, replay,
-                                             start_practice)
+from captain.rules.captains.practice import (advance, learner_acts, learner_continues, next_due,
+                                             replay, start_practice)
 from captain.rules.game import Claim, Phase, RingStartBell, Roll, legal_actions
 from captain.rules.game.state import GameState
 
@@ -149,3 +149,33 @@ def test_the_first_game_pace_leaves_time_to_look_and_moves_one_captain_at_a_time
     slow, table = measure(Pace.FIRST_GAME, rounds=20), measure(Pace.TABLE, rounds=20)
     assert slow.first_action >= 5 > table.first_action
     assert slow.length > 3 * table.length
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+@pytest.mark.parametrize("pace", list(Pace))
+def test_a_clock_woken_at_next_due_plays_the_same_game_as_one_asking_all_the_time(mode, pace):
+    """A server clock sleeps until :func:`next_due` and advances then; nothing happens before
+    that moment, something (a tick) at it, and the game is the one a page asking every
+    20 ms would have made."""
+    def dealt():
+        practice = start_practice((R, B, G), learner=R, seed=11, captain_seed=12,
+                                  rules=RuleSet(mode=mode), strength="greedy", pace=pace)
+        return learner_continues(practice, 0.0)
+
+    clocked, asked, now = dealt(), dealt(), 0.0
+    for _ in range(400):
+        due = next_due(clocked)
+        if due is None:
+            break
+        before = advance(clocked, max(clocked.clock, due - 1e-6))
+        assert (before.log, before.ticks) == (clocked.log, clocked.ticks)  # nothing is early
+        woken = advance(clocked, max(due, clocked.clock))
+        assert woken.ticks != clocked.ticks or woken.log != clocked.log  # something is due
+        clocked, now = woken, max(due, clocked.clock)
+    while asked.clock < now:
+        asked = advance(asked, min(now, asked.clock + 0.02))
+    assert [(e.at, e.action) for e in clocked.log] == [(e.at, e.action) for e in asked.log]
+    if mode is Mode.ACTION:  # Dice Time by the clock, past the opening seconds
+        assert len(clocked.log) > 3
+    else:  # the captains' turns at once, then the clock stops at the learner's
+        assert clocked.log and legal_actions(clocked.state, R) and next_due(clocked) is None

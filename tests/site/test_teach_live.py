@@ -11,6 +11,7 @@ from django.test import Client
 
 from tutorials.http import bus
 from tutorials.models import TeachSession
+from tutorials.http import streams
 from tutorials.teach import live
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,13 +46,13 @@ class Stream:
 @pytest.fixture
 def quick_beat(monkeypatch):
     """Heartbeats every 50 ms: a stream with nothing to say shows it at once."""
-    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 0.05)
 
 
 def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(client, quick_beat):
     table = _start(client)
     stream = Stream(client, table.code)
-    assert stream.next() == f"retry: {live.RECONNECT_MS}\n\n"
+    assert stream.next() == f"retry: {streams.RECONNECT_MS}\n\n"
     # a stream that says no mark hears where the table is, first of all
     assert stream.next() == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n"
     listeners = bus.listening()
@@ -80,7 +81,7 @@ def test_a_stream_that_reconnects_hears_only_what_it_missed(client, quick_beat):
     # nothing happened since: the stream only keeps the line open
     stream = Stream(client, table.code, **{"Last-Event-ID": seen})
     assert stream.next().startswith("retry:")
-    assert stream.next() == live.HEARTBEAT
+    assert stream.next() == streams.HEARTBEAT
     stream.close()
     # two moves while it was away: one event, where the table is now
     for to in (1, 2):
@@ -91,12 +92,12 @@ def test_a_stream_that_reconnects_hears_only_what_it_missed(client, quick_beat):
     stream = Stream(client, table.code, **{"Last-Event-ID": seen})
     stream.next()
     assert stream.next() == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n"
-    assert stream.next() == live.HEARTBEAT
+    assert stream.next() == streams.HEARTBEAT
     stream.close()
     # a page opening a new stream may name its mark in the address instead
     stream = Stream(client, table.code, f"?since={_mark(table)}")
     stream.next()
-    assert stream.next() == live.HEARTBEAT
+    assert stream.next() == streams.HEARTBEAT
     stream.close()
 
 
@@ -123,7 +124,7 @@ def test_with_the_bus_down_the_stream_says_so_and_ends(client, monkeypatch):
     monkeypatch.setattr(bus._hub, "add", refuse)
     stream = Stream(client, table.code)
     assert stream.next().startswith("retry:")
-    assert stream.next() == live.DOWN_EVENT
+    assert stream.next() == streams.DOWN_EVENT
     with pytest.raises(StopIteration):
         stream.next()
 
@@ -134,22 +135,22 @@ def test_a_bus_lost_while_streaming_ends_the_stream_with_down(client, quick_beat
     stream.next()
     stream.next()
     bus._hub._tell_all(bus.DOWN)
-    assert stream.next() == live.DOWN_EVENT
+    assert stream.next() == streams.DOWN_EVENT
     with pytest.raises(StopIteration):
         stream.next()
 
 
 def test_marks_are_news_only_when_something_moved_on():
-    follow = live._Follow((5, 2, 7))
+    follow = streams._Follow((5, 2, 7))
     assert follow.event((5, 2, 7)) is None
     assert follow.event((4, 2, 7)) is None  # an older nudge arriving late
     assert follow.event((5, 3, 7)) == "id: 5.3.7\ndata: 5.3.7\n\n"
     assert follow.event((6, 3, 7)) == "id: 6.3.7\ndata: 6.3.7\n\n"
-    assert follow.opened(None) == live.GONE_EVENT and follow.ended
-    assert live._Follow(None).on({"m": [1, "2", 3]}) is None  # not a mark: nothing said
-    assert live._parse_mark("12.0.3") == (12, 0, 3)
+    assert follow.opened(None) == streams.GONE_EVENT and follow.ended
+    assert streams._Follow(None).on({"m": [1, "2", 3]}) is None  # not a mark: nothing said
+    assert streams.parse_mark("12.0.3", 3) == (12, 0, 3)
     for bad in ("", "12", "12.0", "a.b.c", "1.2.3.4", "9" * 12 + ".0.0", None):
-        assert live._parse_mark(bad) is None, bad
+        assert streams.parse_mark(bad, 3) is None, bad
 
 
 def test_the_pages_that_follow_a_table_name_its_stream(client):
@@ -169,10 +170,10 @@ def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_move(c
     mark = _mark(table)
     stream = Stream(client, table.code, **{"Last-Event-ID": mark})
     stream.next()
-    assert stream.next() == live.HEARTBEAT
+    assert stream.next() == streams.HEARTBEAT
     assert client.get(f"/en/teach/{table.code}/screen/").status_code == 200
     assert stream.next() == f"id: {mark}\ndata: {mark}\n\n"  # the presenter's page asks at once
     # a projector that stays open says nothing more
     assert client.get(f"/en/teach/{table.code}/screen/", headers={"HX-Request": "true"}).status_code == 200
-    assert stream.next() == live.HEARTBEAT
+    assert stream.next() == streams.HEARTBEAT
     stream.close()

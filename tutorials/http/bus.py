@@ -208,3 +208,55 @@ class AsyncInbox:
 
     async def __aexit__(self, *exc) -> None:
         _hub.remove(self.topic, self.deliver)
+
+
+# --- one holder across processes ---------------------------------------------------------------
+#: renews a lease only for its holder (a holder whose lease ran out must not renew another's)
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+#: gives a lease up only for its holder
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+_local_leases: dict[str, str] = {}
+
+
+def hold(name: str, holder: str, seconds: float) -> bool:
+    """Take or keep the lease ``name`` for ``holder`` for ``seconds`` more: ``True`` while
+    ``holder`` has it. Across every process with ``REDIS_URL`` (a holder that dies loses
+    it when its time runs out, and another takes it); within this process without.
+    ``False`` too when Redis cannot be reached: nobody holds it then."""
+    if not settings.REDIS_URL:
+        with _hub.lock:
+            return _local_leases.setdefault(name, holder) == holder
+    key, ms = PREFIX + "lease:" + name, max(1, int(seconds * 1000))
+    try:
+        client = _hub.publisher = _hub.publisher or _client()
+        if client.set(key, holder, nx=True, px=ms):
+            return True
+        return bool(client.eval(_RENEW, 1, key, holder, ms))
+    except (redis.exceptions.RedisError, OSError) as error:
+        logger.warning("live bus: lease %s cannot be had (%s)", name, error)
+        return False
+
+
+def give_up(name: str, holder: str) -> None:
+    """Give the lease ``name`` up, if ``holder`` holds it."""
+    if not settings.REDIS_URL:
+        with _hub.lock:
+            if _local_leases.get(name) == holder:
+                del _local_leases[name]
+        return
+    try:
+        client = _hub.publisher = _hub.publisher or _client()
+        client.eval(_RELEASE, 1, PREFIX + "lease:" + name, holder)
+    except (redis.exceptions.RedisError, OSError):
+        pass  # it runs out by itself

@@ -21,7 +21,9 @@ from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.numbers import query_number
 from tutorials.http.positions import read_position
 from tutorials.http.refused import require_form_body
+from tutorials.http import streams
 from tutorials.models import PracticeGame, Stale
+from tutorials.play import live
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
@@ -123,6 +125,25 @@ def play_game(request: HttpRequest, code: str) -> HttpResponse:
     if page.my_turn:
         page.hints = hints_upto(practice, game.code, level)
     return _render(request, page)
+
+
+@require_safe
+def play_stream(request: HttpRequest, code: str) -> HttpResponse:
+    """``GET /live/game/<code>/``: the learner's game's live stream (tutorials.play.live);
+    404 for a game that is not theirs, 503 where streams are not served (the page polls)."""
+    if not streams.served_here(request):
+        return streams.refusal(503, "live-off")
+    key = LEARNER.read(request, code)
+    if key is None:
+        check_limit(request, "game-miss")
+    try:
+        game, learner = games.open_game(code[:16], key)
+    except games.GameNotFound:
+        miss(request, "game-miss")
+        return streams.refusal(404, "game-unknown")
+    if not learner:
+        return streams.refusal(404, "game-unknown")
+    return live.game_stream(request, game)
 
 
 @require_safe

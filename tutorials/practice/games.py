@@ -19,7 +19,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
@@ -28,7 +28,7 @@ from django.utils import timezone
 from captain.rules import Colour, IllegalAction, InvalidInput, RuleSet
 from captain.rules.captains.pace import Pace
 from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
-                                             learner_acts, learner_continues, replay,
+                                             learner_acts, learner_continues, next_due, replay,
                                              start_practice, take_back)
 from captain.rules.game import GameState, action_from_json, action_to_json, apply, legal_actions
 from tutorials.models import PracticeGame, Stale, hash_key, insert_with_free_code, key_opens, new_code
@@ -196,6 +196,16 @@ def catch_up(game: PracticeGame, practice: Practice, *, now: datetime | None = N
         game.refresh_from_db()
         return practice_of(game)
     return advanced
+
+
+def clock_tick(game: PracticeGame, *, now: datetime | None = None) -> datetime | None:
+    """The game's clock strikes: the captains' actions due by now are played and stored
+    (:func:`catch_up`); returns when the next may be due (:func:`next_due`, as a moment of
+    the wall clock), or ``None`` while the learner is to act or the game is over."""
+    at = seconds(game, now)
+    practice = catch_up(game, practice_of(game), now=now)
+    due = next_due(advance(practice, at))  # (a captain's tick that did nothing is not stored)
+    return None if due is None else game.started_at + timedelta(seconds=max(due, at))
 
 
 def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], version: int, *,

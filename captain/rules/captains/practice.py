@@ -4,7 +4,8 @@
 plays which seat, the captains' strength and pace, and the timed log of every action.
 Time is seconds since the game began, as the caller's clock says.
 
-* :func:`advance` plays the captains' actions due up to a moment. Strategy mode and the
+* :func:`advance` plays the captains' actions due up to a moment; :func:`next_due` says
+  when the next one may be due, so a clock can play them without anyone asking. Strategy mode and the
   start of each round are turn by turn: a captain on turn acts at once. In action mode
   each captain acts once per interval of its pace (:mod:`.pace`); every phase change
   (Dice Time begins, Setting Time, a new turn) restarts the captains' intervals, Dice Time
@@ -220,6 +221,32 @@ def advance(practice: Practice, now: float) -> Practice:
         if not practice.waiting_for_learner:
             practice = _restart_clocks(practice, at)  # the next turn comes one interval later
     return replace(practice, clock=max(practice.clock, now))
+
+
+def next_due(practice: Practice) -> float | None:
+    """The moment (seconds into the game) from which :func:`advance` has something to do:
+    a captain's next tick in real time (which may decide to do nothing), a captain on turn
+    at once (:attr:`Practice.clock`) or at its tick in action mode's turns; ``None`` while
+    the learner is to act or the game is over. A clock that calls :func:`advance` at this
+    moment plays each captain's action when it is due, without anyone asking.
+
+    >>> from captain.rules.model import Colour
+    >>> p = start_practice((Colour.RED, Colour.BLUE), learner=Colour.RED, seed=3, captain_seed=4)
+    >>> next_due(p) is None  # the captains wait for the learner before the first round
+    True
+    """
+    if practice.state.is_over or practice.waiting_for_learner:
+        return None
+    state = practice.state
+    if practice.real_time:
+        due = [practice.next_tick[c] for c in state.seating.order() if c in practice.next_tick]
+        return min(due) if due else None
+    mover = _turn_taker(state)
+    if mover is None or mover is practice.learner:
+        return None
+    if state.rules.mode is Mode.ACTION:
+        return practice.next_tick.get(mover, practice.clock)
+    return practice.clock
 
 
 def replay(dealt: GameState, log: Sequence[TimedAction]) -> GameState:

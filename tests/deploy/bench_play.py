@@ -1,0 +1,190 @@
+"""Action mode's latency as deployed: ``bin/bench-play`` (prints figures; nothing is timed in
+the tests).
+
+nginx in front, gunicorn (three workers), the ASGI stream process (two uvicorn workers),
+Redis. For each pace, two action-mode games (three players) run side by side through Dice
+Time: one learner's page follows its game's live stream (an event, then it asks for the
+game area, as static/js/live.js does), the other polls twice a second as a page without
+the stream does. Both learners play alike: they re-roll when they have nothing to claim,
+and claim a card their dice show 250 ms after their page showed it (a quick human).
+
+Printed per pace and way: the delay from each captain move (its moment on the game's clock)
+to the page showing it (median, p95), and the share of the learner's claims refused because
+a captain had taken the card first while the page still showed it free.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
+
+import django  # noqa: E402
+
+django.setup()  # the harness reads the settings
+
+from harness import Browser, release_steps, serve_behind_nginx, start_redis  # noqa: E402
+from live_clients import Follower  # noqa: E402
+
+PACES = ("first-game", "table", "quick", "fastest")
+SECONDS = 14          # of Dice Time per game, at most
+REACTION = 0.25       # the learner's reaction time
+POLL = 0.5            # the page's poll without the stream (tutorials/play/action.py POLL_MS)
+START = {"players": "3", "colour": "red", "start": "me", "strength": "greedy",
+         "collection": "sequential", "mode": "action"}
+HX = {"HX-Request": "true"}
+CLAIM = re.compile(rb'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"')
+
+
+class Learner:
+    """One learner's page of one game, following it by ``way`` ("push" or "poll")."""
+
+    def __init__(self, proxy, n: int, pace: str, way: str) -> None:
+        self.proxy, self.way = proxy, way
+        self.browser = Browser(proxy, f"127.50.{n}.1", lang="en")
+        self.browser.request("GET", "/en/play/")
+        status, headers, body = self.browser.request("POST", "/en/play/", {**START, "pace": pace})
+        assert status == 302, body[-1000:]
+        self.url = headers["Location"]
+        self.code = self.url.rstrip("/").rsplit("/", 1)[1]
+        self.shown: dict[int, float] = {}   # version -> when the page first showed it (epoch)
+        self.claims = self.refused = 0
+        self.version = 0
+        self.html = b""
+        self.rng = random.Random(n)
+
+    def act(self, **fields) -> bytes:
+        form = {"version": str(self.version), **fields}
+        status, _h, body = self.browser.request("POST", self.url + "act/", form, **HX)
+        assert status in (200, 409, 422), (status, body[-500:])
+        self._show(body)
+        return body
+
+    def ask(self) -> None:
+        status, _h, body = self.browser.request("GET", f"{self.url}?version={self.version}", **HX)
+        if status == 200:
+            self._show(body)
+
+    def _show(self, body: bytes) -> None:
+        found = re.search(rb'id="play-area"[^>]*data-version="(\d+)"', body)
+        if found:
+            self.version = int(found[1])
+            self.shown.setdefault(self.version, time.time())
+            self.html = body
+
+    def begin(self) -> None:
+        status, _h, body = self.browser.request("GET", self.url)
+        self._show(body)
+        self.act(do="continue")
+        self.act(do="begin")
+
+    def play(self, until: float) -> None:
+        """Follow the game and play like a quick human until ``until`` or Dice Time ends."""
+        follower = None
+        if self.way == "push":
+            cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.browser.cookies.items())}
+            follower = Follower(self.proxy, self.code, "127.50.200.1", path=f"/live/game/{self.code}/",
+                                headers=cookie).start()
+        seen_events = 0
+        next_poll = time.monotonic()
+        acted_on = -1
+        try:
+            while time.monotonic() < until and b'data-testid="play-live"' in self.html:
+                if follower is not None:
+                    if len(follower.events) > seen_events:
+                        seen_events = len(follower.events)
+                        self.ask()
+                    time.sleep(0.005)
+                elif time.monotonic() >= next_poll:
+                    next_poll += POLL
+                    self.ask()
+                else:
+                    time.sleep(0.005)
+                if self.version != acted_on:
+                    acted_on = self.version
+                    self._move()
+        finally:
+            if follower is not None:
+                follower.stop()
+
+    def _move(self) -> None:
+        claims = CLAIM.findall(self.html)
+        if claims:
+            threading.Event().wait(REACTION)
+            self.claims += 1
+            body = self.act(do="claim", at=self.rng.choice(claims).decode())
+            if b'data-code="occupied"' in body:  # DICE-2: a captain's dice got there first
+                self.refused += 1
+        elif b'data-testid="roll-all"' in self.html:
+            faces = re.findall(rb'name="dice" value="(\d)"', self.html.split(b'id="play-roll"')[0][-2000:])
+            self.act(do="roll", dice=[f.decode() for f in faces])
+
+
+def captain_delays(env: dict[str, str], learner: Learner) -> list[float]:
+    """For each captain move of the game: the page's first showing of it minus its moment."""
+    import dj_database_url
+
+    config = dj_database_url.parse(env["DATABASE_URL"])
+    with sqlite3.connect(config["NAME"]) as conn:
+        log, marks, started = conn.execute("SELECT log, marks, started_at FROM tutorials_practicegame "
+                                           "WHERE code = ?", (learner.code,)).fetchone()
+    log, marks = json.loads(log), json.loads(marks)
+    start = datetime.fromisoformat(started).timestamp()
+    delays = []
+    for index, entry in enumerate(log):
+        if entry[2]:
+            continue  # the learner's own
+        # the first version whose log holds this entry, and when the page showed it (or a later one)
+        versions = [v for v, count in enumerate(marks) if count > index]
+        shown = [learner.shown[v] for v in learner.shown if versions and v >= versions[0]]
+        if shown:
+            delays.append(min(shown) - (start + entry[0]))
+    return delays
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "redis").mkdir()
+        with start_redis(folder / "redis") as redis_base:
+            database = f"sqlite:///{folder / 'db.sqlite3'}"
+            release = release_steps(folder / "production", redis_base, database, prerender=False)
+            with serve_behind_nginx(release, workers=3, streams=2) as proxy:
+                print(f"nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
+                      f"{os.cpu_count()} CPUs; 3 players, learner reacts in {REACTION * 1000:.0f} ms; "
+                      f"up to {SECONDS} s of Dice Time")
+                for n, pace in enumerate(PACES):
+                    pair = [Learner(proxy, 2 * n + i, pace, way) for i, way in enumerate(("push", "poll"))]
+                    for learner in pair:
+                        learner.begin()
+                    until = time.monotonic() + SECONDS
+                    threads = [threading.Thread(target=learner.play, args=(until,)) for learner in pair]
+                    for t in threads:
+                        t.start()
+                    for t in threads:
+                        t.join()
+                    for learner in pair:
+                        delays = sorted(captain_delays(proxy.server.env, learner))
+                        p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
+                        median = statistics.median(delays) if delays else float("nan")
+                        share = learner.refused / learner.claims if learner.claims else 0.0
+                        print(f"{pace:>10} {learner.way}: captain move -> page: "
+                              f"median {median * 1000:.0f} ms, "
+                              f"p95 {p95 * 1000:.0f} ms ({len(delays)} moves); claims refused, card already "
+                              f"taken: {learner.refused}/{learner.claims} ({share:.0%})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""The practice game's server clock as deployed: nginx, gunicorn (three workers), the ASGI
+stream process (two uvicorn workers), Redis. While the learner's streams are open the
+captains play though no request comes; when the stream worker holding the game's clock is
+killed mid-Dice Time, another takes the clock over, the game goes on, and no captain acts
+twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import time
+from collections import Counter
+
+import dj_database_url
+import pytest
+import redis
+from harness import Browser, serve_behind_nginx
+from live_clients import Follower
+
+# action mode, three players, the captains at the brisk pace: Dice Time lasts long enough
+START = {"players": "3", "colour": "red", "start": "me", "strength": "greedy",
+         "collection": "sequential", "mode": "action", "pace": "table"}
+
+
+@pytest.fixture(scope="module")
+def proxy(bare_release):
+    with serve_behind_nginx(bare_release, workers=3, streams=2) as running:
+        yield running
+
+
+def _act(learner: Browser, game: str, **fields) -> None:
+    status, _h, html = learner.request("GET", game)
+    version = re.search(rb'data-version="(\d+)"', html)[1].decode()
+    status, _h, body = learner.request("POST", game + "act/", {"version": version, **fields})
+    assert status == 303, body[-2000:]
+
+
+def _log(env: dict[str, str], code: str) -> list:
+    """The game's stored log, read from the release's database."""
+    config = dj_database_url.parse(env["DATABASE_URL"])
+    query = "SELECT log FROM tutorials_practicegame WHERE code = %s"
+    if config["ENGINE"].endswith("sqlite3"):
+        with sqlite3.connect(config["NAME"]) as conn:
+            (raw,) = conn.execute(query.replace("%s", "?"), (code,)).fetchone()
+    else:
+        import psycopg
+
+        with psycopg.connect(env["DATABASE_URL"]) as conn:
+            (raw,) = conn.execute(query, (code,)).fetchone()
+    return json.loads(raw) if isinstance(raw, str) else raw
+
+
+def _stream_workers(streams) -> Counter:
+    held = subprocess.run(["ss", "-Htnp", "state", "established", f"( sport = :{streams.port} )"],
+                          capture_output=True, text=True, check=True).stdout
+    return Counter(int(pid) for pid in re.findall(r"pid=(\d+)", held))
+
+
+def test_a_killed_clock_holder_hands_the_game_on_and_no_captain_acts_twice(proxy):
+    learner = Browser(proxy, "127.0.10.1")
+    learner.request("GET", "/en/play/")
+    status, headers, body = learner.request("POST", "/en/play/", START)
+    assert status == 302, body[-2000:]
+    game = headers["Location"]
+    code = game.rstrip("/").rsplit("/", 1)[1]
+    _act(learner, game, do="continue")
+    _act(learner, game, do="begin")
+    cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in learner.cookies.items())}
+    # the learner's page, in several tabs: enough streams that both stream workers hold some
+    followers = []
+    for i in range(12):
+        followers.append(Follower(proxy, code, f"127.0.10.{10 + i}", path=f"/live/game/{code}/",
+                                  headers=cookie).start())
+    try:
+        deadline = time.monotonic() + 10
+        while len(set(_stream_workers(proxy.streams)) & set(proxy.streams.workers())) < 2:
+            assert time.monotonic() < deadline, "the streams all went to one worker"
+            followers.append(Follower(proxy, code, f"127.0.11.{len(followers)}", path=f"/live/game/{code}/",
+                                      headers=cookie).start())
+            time.sleep(0.2)
+        lease = redis.Redis.from_url(proxy.server.env["REDIS_URL"])
+        key = f"captain:live:lease:game:{code}"
+        deadline = time.monotonic() + 10
+        while lease.get(key) is None:
+            assert time.monotonic() < deadline, "no clock took the game's lease"
+            time.sleep(0.05)
+        holder = int(lease.get(key).decode().split("-")[0])
+        assert holder in proxy.streams.workers()
+        # the captains play with no request of anyone's
+        before = len(_log(proxy.server.env, code))
+        time.sleep(3)
+        during = len(_log(proxy.server.env, code))
+        assert during > before, "no captain moved while the stream was open"
+
+        os.kill(holder, signal.SIGKILL)
+        killed_at = time.monotonic()
+        # another worker takes the clock over once the lease runs out, and the game goes on
+        deadline = killed_at + 15
+        while True:
+            taken = lease.get(key)
+            if taken is not None and int(taken.decode().split("-")[0]) != holder:
+                break
+            assert time.monotonic() < deadline, "no other worker took the clock over"
+            time.sleep(0.1)
+        after_kill = len(_log(proxy.server.env, code))
+        time.sleep(3)
+        log = _log(proxy.server.env, code)
+        assert len(log) > after_kill, "the game stopped with its clock holder"
+        moves = [(entry[0], json.dumps(entry[1], sort_keys=True)) for entry in log]
+        assert len(moves) == len(set(moves)), "a captain acted twice"
+        assert [entry[0] for entry in log] == sorted(entry[0] for entry in log)
+        # the streams on the killed worker came back, and every stream saw the game go on
+        for f in followers:
+            assert any(e.arrived > killed_at for e in f.events), (f.statuses, len(f.events))
+    finally:
+        for f in followers:
+            f.stop()

@@ -1,0 +1,201 @@
+"""Live streams (server-sent events): a page hears the moment what it shows has changed.
+
+A *topic* on the live bus (:mod:`tutorials.http.bus`: a table, a practice game) has a *mark*,
+a few counters that only go up (a version and the like), read from the database by the
+caller's ``current``. A stream says the mark first when it is news to the page, then a new
+event whenever a message on its topic brings a mark the stream has not passed on (or one
+sent ``always``): the event's id is the mark, ``<n>.<n>…``. Events are nudges: the page
+then asks for what it shows, as its poll did, so every page still gets only its own view.
+
+A stream that reconnects sends the last mark it had (``Last-Event-ID``, or ``?since=``
+from a page that opens a new stream): when the topic has moved on meanwhile, the first
+event says so at once. The stream says ``down`` and ends when the bus is lost (pages then
+poll as before and say so, static/js/live.js), ``gone`` when the topic is; every few seconds
+it sends a comment line, so that nginx and phones' networks keep it open; it ends itself
+after :data:`STREAM_SECONDS`, and the browser opens the next one.
+
+The ASGI stream process (``uvicorn captain.asgi``, docs/production.md) holds streams by the
+thousand on one event loop. The development server, one process without Redis, serves
+them on its threads; gunicorn's threads are never tied up by them in production
+(:data:`~django.conf.settings.LIVE_STREAMS_ON_THREADS`): it answers 503 and pages poll.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+
+from tutorials.http import bus
+
+#: seconds between two comment lines on a quiet stream (nginx drops a proxied connection
+#: silent for 60 s; phones' networks drop idle ones sooner)
+HEARTBEAT_SECONDS = 15
+
+#: on a thread, a stream finds that its page has gone only when it writes: it says
+#: something this often, so what it holds (a game's clock) ends soon after the page
+THREAD_HEARTBEAT_SECONDS = 2
+
+#: a stream ends after this many seconds and the browser opens the next one with its last
+#: mark: no connection outlives what it follows by long, and none is held forever
+STREAM_SECONDS = 600
+
+#: what the browser waits before it reconnects a stream that ended (milliseconds)
+RECONNECT_MS = 1000
+
+Mark = tuple[int, ...]
+
+
+def mark_text(mark: Mark) -> str:
+    return ".".join(map(str, mark))
+
+
+def parse_mark(text: str | None, size: int) -> Mark | None:
+    """The mark of ``size`` counters written as ``text``, or ``None``."""
+    parts = (text or "").strip().split(".")
+    if len(parts) == size and all(p.isdigit() and len(p) <= 9 for p in parts):
+        return tuple(int(p) for p in parts)
+    return None
+
+
+def message(mark: Mark, always: bool = False) -> dict:
+    """What the bus carries for ``mark`` (:func:`~tutorials.http.bus.publish`)."""
+    return {"m": list(mark), "a": always}
+
+
+# --- the stream ---------------------------------------------------------------------------
+DOWN_EVENT = "event: down\ndata: {}\n\n"
+GONE_EVENT = "event: gone\ndata: {}\n\n"
+HEARTBEAT = ": still here\n\n"
+
+
+class _Follow:
+    """What one stream says, served on a thread or on an event loop alike: an event only for
+    a mark it has not passed on yet, ``down`` when the bus is lost, ``gone`` when the table
+    is; ``ended`` once it has nothing more to say."""
+
+    def __init__(self, since: Mark | None) -> None:
+        self.said = since
+        self.ended = False
+
+    @staticmethod
+    def prelude() -> str:
+        return f"retry: {RECONNECT_MS}\n\n"
+
+    def opened(self, mark: Mark | None) -> str | None:
+        """What to say first, the table's ``mark`` read once the stream listens (so no
+        change slips in between): where it is, if that is news."""
+        if mark is None:
+            self.ended = True
+            return GONE_EVENT
+        return self.event(mark)
+
+    def on(self, message: object | None) -> str | None:
+        """What to say on ``message`` from the bus (``None``: nothing came for a
+        heartbeat's time)."""
+        if message is None:
+            return HEARTBEAT
+        if message is bus.DOWN:
+            self.ended = True
+            return DOWN_EVENT
+        found = message.get("m") if isinstance(message, dict) else None
+        if isinstance(found, list) and found and all(type(n) is int for n in found):
+            return self.event(tuple(found), always=message.get("a") is True)
+        return None
+
+    def event(self, mark: Mark, always: bool = False) -> str | None:
+        """The event for ``mark`` when it is news to this stream (or ``always``), else ``None``."""
+        if self.said is not None and len(mark) != len(self.said):
+            return None  # not this topic's kind of mark
+        seen = self.said is not None and all(now <= said for now, said in zip(mark, self.said, strict=True))
+        if seen and not always:
+            return None
+        self.said = mark if self.said is None else tuple(map(max, mark, self.said))
+        text = mark_text(self.said)
+        return f"id: {text}\ndata: {text}\n\n"
+
+
+def _on_threads(topic: str, current: Callable[[], Mark | None], follow: _Follow,
+                around: Callable[[], AbstractContextManager]) -> Iterator[str]:
+    """The stream served by a thread of the development server."""
+    yield follow.prelude()
+    with around():
+        yield from _thread_events(topic, current, follow)
+
+
+def _thread_events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> Iterator[str]:
+    try:
+        with bus.listen(topic) as inbox:
+            said = follow.opened(current())
+            end = time.monotonic() + STREAM_SECONDS
+            while True:
+                if said:
+                    yield said
+                if follow.ended or time.monotonic() >= end:
+                    return
+                try:
+                    said = follow.on(inbox.get(timeout=min(HEARTBEAT_SECONDS, THREAD_HEARTBEAT_SECONDS)))
+                except queue.Empty:
+                    said = follow.on(None)
+    except bus.BusDown:
+        yield DOWN_EVENT
+
+
+async def _on_loop(topic: str, current: Callable[[], Mark | None], follow: _Follow,
+                   around: Callable[[], AbstractContextManager]) -> AsyncIterator[str]:
+    """The stream served by the ASGI stream process's event loop."""
+    yield follow.prelude()
+    with around():
+        async for said in _loop_events(topic, current, follow):
+            yield said
+
+
+async def _loop_events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
+    try:
+        async with bus.AsyncInbox(topic) as inbox:
+            said = follow.opened(await sync_to_async(current, thread_sensitive=False)())
+            end = time.monotonic() + STREAM_SECONDS
+            while True:
+                if said:
+                    yield said
+                if follow.ended or time.monotonic() >= end:
+                    return
+                said = follow.on(await inbox.get(HEARTBEAT_SECONDS))
+    except bus.BusDown:
+        yield DOWN_EVENT
+
+
+def refusal(status: int, code: str) -> HttpResponse:
+    """A stream refused: ``status`` and its ``Problem-Code`` (EventSource gives up on it)."""
+    response = HttpResponse(status=status, content_type="text/plain; charset=utf-8")
+    response["Problem-Code"] = code
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def served_here(request: HttpRequest) -> bool:
+    """Whether this server holds streams: the ASGI stream process, or a WSGI server whose
+    threads may (:data:`~django.conf.settings.LIVE_STREAMS_ON_THREADS`)."""
+    return isinstance(request, ASGIRequest) or settings.LIVE_STREAMS_ON_THREADS
+
+
+def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | None], size: int,
+                 around: Callable[[], AbstractContextManager] = contextlib.nullcontext) -> HttpResponse:
+    """The stream of ``topic``, whose marks have ``size`` counters and are read by
+    ``current`` (``None``: the topic is gone); ``around()`` is held while it is open."""
+    since = (parse_mark(request.headers.get("Last-Event-ID"), size)
+             or parse_mark(request.GET.get("since"), size))
+    follow = _Follow(since)
+    events = (_on_loop(topic, current, follow, around) if isinstance(request, ASGIRequest)
+              else _on_threads(topic, current, follow, around))
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response
