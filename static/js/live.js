@@ -24,9 +24,27 @@
   var retry = null;
   var asked = 0;         // when the section's last request was sent
   var inFlight = false;  // the section's request on its way
-  var again = false;     // an event came while it was: ask once more when it ends
+  // an answer swapped in is not live until htmx has settled it (its settle is 20 ms; one
+  // whose elements a later swap removed never tells it has settled, so this runs out)
+  var settleUntil = 0;
+  function settling() { return Date.now() < settleUntil; }
+  var again = false;     // an event came meanwhile: ask once more when it is over
+  var sends = 0;         // the section's requests sent so far
+  var wanted = 0;        // the newest version the stream announced
+  var soon = null;
 
   function target() { return document.querySelector("[data-live-target]"); }
+  // the version the page shows: the section's, or the game area's around its poll
+  function shown() {
+    var t = target();
+    var holder = t && t.closest("[data-version]");
+    return holder ? parseInt(holder.dataset.version, 10) || 0 : 0;
+  }
+  // An answer may be lost on the way (a move's answer replaced the area it was meant
+  // for) or never sent (another request held the area): the page asks again until it
+  // shows what the stream announced, a little later each time rather than in a loop.
+  function askSoon() { clearTimeout(soon); soon = setTimeout(ask, 150); }
+  function behind() { return wanted > shown(); }
   function ownRequest(e) {
     var elt = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
     return !!(elt && elt.matches && elt.matches("[data-live-target]"));
@@ -35,8 +53,11 @@
     var t = target();
     if (!t) return;
     // (a request that never told its end, its element gone, holds nothing up for long)
-    if (inFlight && Date.now() - asked < 10000) { again = true; return; }
+    if (settling() || (inFlight && Date.now() - asked < 10000)) { again = true; askSoon(); return; }
+    again = false;
+    var before = sends;
     htmx.trigger(t, "live");
+    if (sends === before) askSoon();
   }
   function setLive(on, quiet) {
     live = on;
@@ -51,8 +72,14 @@
     clearTimeout(retry);
     if (source) source.close();
     source = new EventSource(url);
-    source.onopen = function () { setLive(true); };
-    source.onmessage = function () { ask(); };
+    // (re)opened: ask once, for what a stream that was away may not tell (nothing moved
+    // meanwhile, so no event comes) and so that the page shows it hears the table again
+    source.onopen = function () { var was = live; setLive(true); if (!was) ask(); };
+    source.onmessage = function (e) {
+      var version = parseInt(String(e.data).split(".")[0], 10);
+      if (version > wanted) wanted = version;
+      ask();
+    };
     // the bus behind the stream is down: poll, and try the stream again later
     source.addEventListener("down", fallBack);
     // the table has ended: its section's next poll says so
@@ -84,11 +111,26 @@
     if (!ownRequest(e)) return;
     asked = Date.now();
     inFlight = true;
+    sends += 1;
+    // its end, from the request itself: htmx tells the end of a request whose element a
+    // swap removed meanwhile (a move's answer replaced the area) to nobody on the page
+    var xhr = e.detail.xhr;
+    if (xhr) xhr.addEventListener("loadend", function () {
+      // the network or the server failed this request: an open stream may be as cut off
+      // without knowing it yet (a connection that went quiet), so it is opened anew
+      if (live && (xhr.status === 0 || xhr.status >= 500)) { setLive(false); open(); }
+      setTimeout(function () {  // after htmx's own handling of the answer (its swap)
+        inFlight = false;
+        if (!settling() && (again || behind())) ask(); // nothing swapped in (204): ask at once
+      }, 0);
+    });
   });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!ownRequest(e)) return;
-    inFlight = false;
-    if (again) { again = false; setTimeout(ask, 0); }
+  // an element swapped in hears its triggers only once htmx has settled it
+  document.addEventListener("htmx:afterSwap", function () { settleUntil = Date.now() + 300; });
+  document.addEventListener("htmx:afterSettle", function () {
+    settleUntil = 0;
+    if (again) ask();
+    else if (live && behind()) askSoon();
   });
   // a phone back from the background (or a tab shown again): the stream may have been
   // cut meanwhile; open it again and ask for the table at once

@@ -175,9 +175,10 @@
   var queue = [];
   // An answer swapped in is live only once it has settled: htmx wires its links and forms
   // then, and a press on one before would follow it as a plain link (a whole new page).
-  var settling = false;
-  function busy() { return action !== null || settling; }
-  document.addEventListener("htmx:afterSwap", function () { settling = true; });
+  // (a swap whose elements a later one removed never tells it settled: this runs out)
+  var settleUntil = 0;
+  function busy() { return action !== null || Date.now() < settleUntil; }
+  document.addEventListener("htmx:afterSwap", function () { settleUntil = Date.now() + 300; });
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail.elt;
     if (elt && elt.id === "present-section" && action) { e.preventDefault(); return; } // the poll waits
@@ -230,7 +231,7 @@
   }
   followProjector();
   document.addEventListener("htmx:afterSettle", function (e) {
-    settling = false;
+    settleUntil = 0;
     if (e.target && e.target.id === "present-section") {
       arrived();
       followProjector();

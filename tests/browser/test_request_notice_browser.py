@@ -88,6 +88,8 @@ def test_a_guest_offline_for_a_while_is_told_and_the_notice_goes_when_it_is_back
     code = _start_table(presenter.new_page(), site, "en")
     context = browser.new_context(locale="ja-JP")
     page = context.new_page()
+    # a page that polls (its live stream cannot be had): each poll that fails is told
+    page.route(re.compile(r"/live/"), lambda route: route.abort())
     page.goto(f"{site}/ja/t/{code}/")
     expect(page.locator(".guest")).to_have_attribute("data-ready", "1")
     notice = page.get_by_test_id("request-notice")

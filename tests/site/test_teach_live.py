@@ -55,8 +55,7 @@ def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(client, quic
     assert stream.next() == f"retry: {streams.RECONNECT_MS}\n\n"
     # a stream that says no mark hears where the table is, first of all
     assert stream.next() == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n"
-    listeners = bus.listening()
-    assert listeners >= 1
+    assert bus.listening(live.topic(table.code)) == 1
 
     assert client.post(f"/en/teach/{table.code}/go/", {"to": "1", "v": str(table.version)}).status_code == 302
     table.refresh_from_db()
@@ -72,7 +71,7 @@ def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(client, quic
     assert seated == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n" and table.seating >= 1
 
     stream.close()
-    assert bus.listening() == listeners - 1  # a closed stream leaves the bus
+    assert bus.listening(live.topic(table.code)) == 0  # a closed stream leaves the bus
 
 
 def test_a_stream_that_reconnects_hears_only_what_it_missed(client, quick_beat):

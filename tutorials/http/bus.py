@@ -164,10 +164,10 @@ def publish(topic: str, message: dict) -> bool:
     return _hub.publish(topic, message)
 
 
-def listening() -> int:
-    """How many listeners this process holds (for the tests and the health of a process)."""
+def listening(topic: str) -> int:
+    """How many listeners of ``topic`` this process holds."""
     with _hub.lock:
-        return sum(len(group) for group in _hub.listeners.values())
+        return len(_hub.listeners.get(topic, ()))
 
 
 @contextmanager
