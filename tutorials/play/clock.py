@@ -57,9 +57,17 @@ class _Clocks:
         self.watchers: dict[str, int] = {}
         self.threads: dict[str, threading.Thread] = {}
 
-    def watching(self, code: str) -> bool:
+    def still_watched(self, code: str, holder: str) -> bool:
+        """Whether the calling clock thread of ``code`` goes on; when nobody watches, it
+        stops being the game's clock at once (its lease given up, its place left), so that
+        a page watching again a moment later starts a new one rather than count on it."""
         with self.lock:
-            return self.watchers.get(code, 0) > 0
+            if self.watchers.get(code, 0) > 0:
+                return True
+            if self.threads.get(code) is threading.current_thread():
+                del self.threads[code]
+            bus.give_up(topic(code), holder)
+            return False
 
 
 _clocks = _Clocks()
@@ -112,15 +120,15 @@ def _run(code: str) -> None:
     except bus.BusDown:
         _tick_while_watched(code, holder, None)
     finally:
-        bus.give_up(topic(code), holder)
-        connection.close()
         with _clocks.lock:
             if _clocks.threads.get(code) is threading.current_thread():
                 del _clocks.threads[code]
+                bus.give_up(topic(code), holder)
+        connection.close()
 
 
 def _tick_while_watched(code: str, holder: str, moves: queue.Queue | None) -> None:
-    while _clocks.watching(code):
+    while _clocks.still_watched(code, holder):
         wait = TRY_SECONDS
         if bus.hold(topic(code), holder, LEASE_SECONDS):
             try:
