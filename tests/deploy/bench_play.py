@@ -2,11 +2,12 @@
 the tests).
 
 nginx in front, gunicorn (three workers), the ASGI stream process (two uvicorn workers),
-Redis. For each pace, two action-mode games (three players) run side by side through Dice
-Time: one learner's page follows its game's live stream (an event, then it asks for the
+Redis. For each pace, pairs of action-mode games (three players) run side by side through
+Dice Time: one learner's page follows its game's live stream (an event, then it asks for the
 game area, as static/js/live.js does), the other polls twice a second as a page without
-the stream does. Both learners play alike: they re-roll when they have nothing to claim,
-and claim a card their dice show 250 ms after their page showed it (a quick human).
+the stream does. Both learners play alike, apart from their pages: they re-roll when they
+have nothing to claim, and claim a card their dice show 250 ms after their page showed it
+(a quick human), on the board as it was shown then.
 
 Printed per pace and way: the delay from each captain move (its moment on the game's clock)
 to the page showing it (median, p95), and the share of the learner's claims refused because
@@ -39,6 +40,7 @@ from harness import Browser, release_steps, serve_behind_nginx, start_redis  # n
 from live_clients import Follower  # noqa: E402
 
 PACES = ("first-game", "table", "quick", "fastest")
+GAMES = 3             # pairs of games per pace
 SECONDS = 14          # of Dice Time per game, at most
 REACTION = 0.25       # the learner's reaction time
 POLL = 0.5            # the page's poll without the stream (tutorials/play/action.py POLL_MS)
@@ -63,6 +65,8 @@ class Learner:
         self.claims = self.refused = 0
         self.version = 0
         self.html = b""
+        self.done = False
+        self.lock = threading.Lock()
         self.rng = random.Random(n)
 
     def act(self, **fields) -> bytes:
@@ -79,10 +83,11 @@ class Learner:
 
     def _show(self, body: bytes) -> None:
         found = re.search(rb'id="play-area"[^>]*data-version="(\d+)"', body)
-        if found:
-            self.version = int(found[1])
-            self.shown.setdefault(self.version, time.time())
-            self.html = body
+        with self.lock:
+            if found and int(found[1]) >= self.version:
+                self.version = int(found[1])
+                self.shown.setdefault(self.version, time.time())
+                self.html = body
 
     def begin(self) -> None:
         status, _h, body = self.browser.request("GET", self.url)
@@ -91,7 +96,21 @@ class Learner:
         self.act(do="begin")
 
     def play(self, until: float) -> None:
-        """Follow the game and play like a quick human until ``until`` or Dice Time ends."""
+        """The page follows the game on one thread; the learner plays on another, until
+        ``until`` or the end of Dice Time."""
+        page = threading.Thread(target=self._follow, args=(until,))
+        page.start()
+        acted_on = -1
+        while time.monotonic() < until and b'data-testid="play-live"' in self.html:
+            if self.version == acted_on:
+                time.sleep(0.005)
+                continue
+            acted_on, seen = self.version, self.html
+            self._move(seen)
+        self.done = True
+        page.join()
+
+    def _follow(self, until: float) -> None:
         follower = None
         if self.way == "push":
             cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.browser.cookies.items())}
@@ -99,36 +118,31 @@ class Learner:
                                 headers=cookie).start()
         seen_events = 0
         next_poll = time.monotonic()
-        acted_on = -1
         try:
-            while time.monotonic() < until and b'data-testid="play-live"' in self.html:
-                if follower is not None:
-                    if len(follower.events) > seen_events:
-                        seen_events = len(follower.events)
-                        self.ask()
-                    time.sleep(0.005)
-                elif time.monotonic() >= next_poll:
+            while time.monotonic() < until and not self.done:
+                if follower is not None and len(follower.events) > seen_events:
+                    seen_events = len(follower.events)
+                    self.ask()
+                elif follower is None and time.monotonic() >= next_poll:
                     next_poll += POLL
                     self.ask()
                 else:
-                    time.sleep(0.005)
-                if self.version != acted_on:
-                    acted_on = self.version
-                    self._move()
+                    time.sleep(0.002)
         finally:
             if follower is not None:
                 follower.stop()
 
-    def _move(self) -> None:
-        claims = CLAIM.findall(self.html)
+    def _move(self, seen: bytes) -> None:
+        """What the learner does about the board ``seen``, after their reaction time."""
+        claims = CLAIM.findall(seen)
+        threading.Event().wait(REACTION)
         if claims:
-            threading.Event().wait(REACTION)
             self.claims += 1
             body = self.act(do="claim", at=self.rng.choice(claims).decode())
             if b'data-code="occupied"' in body:  # DICE-2: a captain's dice got there first
                 self.refused += 1
-        elif b'data-testid="roll-all"' in self.html:
-            faces = re.findall(rb'name="dice" value="(\d)"', self.html.split(b'id="play-roll"')[0][-2000:])
+        elif b'data-testid="roll-all"' in seen:
+            faces = re.findall(rb'name="dice" value="(\d)"', seen.split(b'id="play-roll"')[0][-2000:])
             self.act(do="roll", dice=[f.decode() for f in faces])
 
 
@@ -166,24 +180,30 @@ def main() -> None:
                       f"{os.cpu_count()} CPUs; 3 players, learner reacts in {REACTION * 1000:.0f} ms; "
                       f"up to {SECONDS} s of Dice Time")
                 for n, pace in enumerate(PACES):
-                    pair = [Learner(proxy, 2 * n + i, pace, way) for i, way in enumerate(("push", "poll"))]
-                    for learner in pair:
-                        learner.begin()
-                    until = time.monotonic() + SECONDS
-                    threads = [threading.Thread(target=learner.play, args=(until,)) for learner in pair]
-                    for t in threads:
-                        t.start()
-                    for t in threads:
-                        t.join()
-                    for learner in pair:
-                        delays = sorted(captain_delays(proxy.server.env, learner))
+                    played = {"push": [], "poll": []}
+                    for g in range(GAMES):
+                        pair = [Learner(proxy, 8 * n + 2 * g + i, pace, way)
+                                for i, way in enumerate(("push", "poll"))]
+                        for learner in pair:
+                            learner.begin()
+                        until = time.monotonic() + SECONDS
+                        threads = [threading.Thread(target=learner.play, args=(until,)) for learner in pair]
+                        for t in threads:
+                            t.start()
+                        for t in threads:
+                            t.join()
+                        for learner in pair:
+                            played[learner.way].append(learner)
+                    for way, learners in played.items():
+                        delays = sorted(d for lr in learners for d in captain_delays(proxy.server.env, lr))
                         p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
                         median = statistics.median(delays) if delays else float("nan")
-                        share = learner.refused / learner.claims if learner.claims else 0.0
-                        print(f"{pace:>10} {learner.way}: captain move -> page: "
-                              f"median {median * 1000:.0f} ms, "
-                              f"p95 {p95 * 1000:.0f} ms ({len(delays)} moves); claims refused, card already "
-                              f"taken: {learner.refused}/{learner.claims} ({share:.0%})")
+                        claims = sum(lr.claims for lr in learners)
+                        refused = sum(lr.refused for lr in learners)
+                        share = refused / claims if claims else 0.0
+                        print(f"{pace:>10} {way}: captain move -> page: median {median * 1000:.0f} ms, "
+                              f"p95 {p95 * 1000:.0f} ms ({len(delays)} moves, {GAMES} games); "
+                              f"claims refused, card already taken: {refused}/{claims} ({share:.0%})")
 
 
 if __name__ == "__main__":
