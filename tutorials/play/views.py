@@ -77,7 +77,9 @@ class _NotYours(Exception):
     pass
 
 
-def _open(request: HttpRequest, code: str):
+def _learners_game(request: HttpRequest, code: str) -> PracticeGame:
+    """The game ``code`` if this browser holds its learner's cookie; :class:`_NotYours`
+    otherwise (a failed lookup, counted against the client's limit)."""
     key = LEARNER.read(request, code)
     if key is None:
         check_limit(request, "game-miss")
@@ -88,6 +90,11 @@ def _open(request: HttpRequest, code: str):
         raise _NotYours from None
     if not learner:
         raise _NotYours
+    return game
+
+
+def _open(request: HttpRequest, code: str):
+    game = _learners_game(request, code)
     return game, games.practice_of(game)
 
 
@@ -133,15 +140,9 @@ def play_stream(request: HttpRequest, code: str) -> HttpResponse:
     404 for a game that is not theirs, 503 where streams are not served (the page polls)."""
     if not streams.served_here(request):
         return streams.refusal(503, "live-off")
-    key = LEARNER.read(request, code)
-    if key is None:
-        check_limit(request, "game-miss")
     try:
-        game, learner = games.open_game(code[:16], key)
-    except games.GameNotFound:
-        miss(request, "game-miss")
-        return streams.refusal(404, "game-unknown")
-    if not learner:
+        game = _learners_game(request, code)
+    except _NotYours:
         return streams.refusal(404, "game-unknown")
     return live.game_stream(request, game)
 
