@@ -71,6 +71,20 @@ class Follower:
                     return None
                 self._new_event.wait(left)
 
+    def wait_since(self, moment: float, timeout: float = 10) -> Event | None:
+        """The first event that arrived after ``moment`` (``time.monotonic()``), once it has
+        come."""
+        deadline = time.monotonic() + timeout
+        with self._new_event:
+            while True:
+                for event in self.events:
+                    if event.arrived > moment:
+                        return event
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._new_event.wait(left)
+
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
