@@ -2,7 +2,7 @@
 2-player game at the captains' fastest pace, played to the end in Japanese and in German
 on a 390 px phone by tapping what the page offers — ring the bell once it may ring, else the
 first claim, else place an attack card, begin or go on, else re-roll — while the page asks
-the server for the captains' moves by itself."""
+the server for the captains' moves by itself (the game's live stream tells it of each)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,15 @@ def _tap(page) -> str | None:
     return None
 
 
+def _wait_for_a_move(page, version: str) -> None:
+    """Until the game area is past ``version``, or shows the game's end: the captains'
+    last move may have arrived between the loop's look for the end and its look at the
+    version, and after it nothing moves."""
+    page.wait_for_function(
+        "v => document.querySelector('#play-area')?.dataset.version !== v"
+        " || !!document.querySelector('[data-testid=game-over]')", arg=version, timeout=10_000)
+
+
 def _play_to_the_end(page, lang: str) -> dict:
     seen: dict[str, int] = {}
     polled = False
@@ -61,10 +70,7 @@ def _play_to_the_end(page, lang: str) -> dict:
             shot(page, f"{lang}-390-action-dice")
         if not polled and page.get_by_test_id("play-poll").count():
             # nothing tapped: the captains' moves arrive by themselves
-            version = page.locator("#play-area").get_attribute("data-version")
-            page.wait_for_function(
-                "v => document.querySelector('#play-area')?.dataset.version !== v", arg=version,
-                timeout=10_000)
+            _wait_for_a_move(page, page.locator("#play-area").get_attribute("data-version"))
             polled = True
             continue
         version = page.locator("#play-area").get_attribute("data-version")
@@ -76,9 +82,7 @@ def _play_to_the_end(page, lang: str) -> dict:
                 fits(page, "after the bell")
                 shot(page, f"{lang}-390-action-rang")
         else:  # nothing to tap yet: the captains' next move arrives by itself
-            page.wait_for_function(
-                "v => document.querySelector('#play-area')?.dataset.version !== v", arg=version,
-                timeout=10_000)
+            _wait_for_a_move(page, version)
     raise AssertionError(f"the game did not end in {GAME_SECONDS} s: {seen}")
 
 

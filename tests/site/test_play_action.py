@@ -127,7 +127,7 @@ def test_polling_answers_204_until_the_captains_move_then_the_area(clock):
     html = _into_dice_time(client, url)
     version = _version(html)
     assert re.search(rf'id="play-poll" hidden hx-get="{re.escape(url)}\?version={version}" '
-                     r'hx-trigger="every 500ms"', html)
+                     r'hx-trigger="every 500ms, live"', html)
     assert 'data-testid="play-refresh"' in html  # without JavaScript: show the game now
     nothing = client.get(url, {"version": version}, **HX)
     assert nothing.status_code == 204 and nothing.content == b""

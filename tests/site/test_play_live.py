@@ -35,7 +35,7 @@ def _dice_time(client: Client) -> tuple[str, PracticeGame]:
     url = start_game(client, "en", **ACTION)
     html = _act(client, url, client.get(url).content.decode(), do="continue")
     html = _act(client, url, html, do="begin")
-    assert 'data-testid="play-poll"' in html
+    assert 'data-testid="play-poll"' in html and "data-live-target" in html
     return url, PracticeGame.objects.get(code=url.rstrip("/").rsplit("/", 1)[1])
 
 
@@ -87,6 +87,14 @@ def test_only_the_learner_opens_the_stream(client, settings):
     settings.LIVE_STREAMS_ON_THREADS = False
     off = client.get(f"/live/game/{game.code}/")
     assert off.status_code == 503 and off["Problem-Code"] == "live-off"
+
+
+def test_an_action_game_page_holds_its_stream_a_strategy_game_none(client):
+    url = start_game(client, "en", **ACTION)
+    code = url.rstrip("/").rsplit("/", 1)[1]
+    assert f'data-live-stream="/live/game/{code}/"' in client.get(url).content.decode()
+    url = start_game(client, "en", **(ACTION | {"mode": "strategy"}))
+    assert "data-live-stream" not in client.get(url).content.decode()
 
 
 def test_a_lease_has_one_holder_until_it_is_given_up():

@@ -1,12 +1,13 @@
 """Action mode of the practice game: real time, DICE-1..7.
 
 The learner rolls, claims and rings with the same POST forms as in strategy mode; the
-captains act at their pace (:mod:`captain.rules.captains.pace`) on the server's clock, which
-every request plays (:func:`tutorials.practice.games.catch_up`), and, while a client holds
-the game's live stream, the game's clock thread (:mod:`tutorials.play.clock`). The game
-area asks the server twice a second (:attr:`Live.poll_url`) while a captain may act; the
-answer is 204 when the game is still at the version the page shows (:func:`unchanged`), so
-neither the page nor the focus moves. Without JavaScript the page
+captains act at their pace (:mod:`captain.rules.captains.pace`) on the server's clock: while
+the page holds the game's live stream the clock plays them at their time
+(:mod:`tutorials.play.clock`) and the page asks for the game area at each event; every
+request also plays what is due (:func:`tutorials.practice.games.catch_up`). Without the
+stream the game area asks the server twice a second (:attr:`Live.poll_url`) while a captain
+may act; the answer is 204 when the game is still at the version the page shows
+(:func:`unchanged`), so neither the page nor the focus moves. Without JavaScript the page
 offers a link that shows the game as it stands now.
 
 In real-time Dice Time a move is made against the game as it stands when it arrives, not
