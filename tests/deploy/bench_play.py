@@ -12,6 +12,10 @@ have nothing to claim, and claim a card their dice show 250 ms after their page 
 Printed per pace and way: the delay from each captain move (its moment on the game's clock)
 to the page showing it (median, p95), and the share of the learner's claims refused because
 a captain had taken the card first while the page still showed it free.
+
+Then the site's own page, in chromium on a 390 px phone through nginx (HTTPS, HTTP/2),
+watching one game per pace: the delay from each captain move to the game area showing it in
+the page's document (the page's and the game's clocks are this host's).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ django.setup()  # the harness reads the settings
 
 from harness import Browser, release_steps, serve_behind_nginx, start_redis  # noqa: E402
 from live_clients import Follower  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
 
 PACES = ("first-game", "table", "quick", "fastest")
 GAMES = 3             # pairs of games per pace
@@ -168,6 +173,56 @@ def captain_delays(env: dict[str, str], learner: Learner) -> list[float]:
     return delays
 
 
+#: records when each version of the game area first stood in the document (epoch ms)
+RECORD = """() => {
+  window.__shown = {};
+  const note = () => {
+    const area = document.getElementById("play-area");
+    if (area && !(area.dataset.version in window.__shown)) window.__shown[area.dataset.version] = Date.now();
+  };
+  note();
+  new MutationObserver(note).observe(document.body, {childList: true, subtree: true, attributes: true,
+                                                     attributeFilter: ["data-version"]});
+}"""
+
+
+class Watched:
+    """A game the phone's page watched: its code, and when the page showed each version."""
+
+    def __init__(self, code: str, shown: dict[str, float]) -> None:
+        self.code = code
+        self.shown = {int(v): t / 1000 for v, t in shown.items()}
+
+
+def phone(proxy, pace: str) -> Watched:
+    """The site's game page in chromium watches a game of ``pace`` through Dice Time."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                             args=["--no-sandbox", "--disable-gpu"])
+        context = browser.new_context(ignore_https_errors=True, viewport={"width": 390, "height": 844},
+                                      device_scale_factor=3, is_mobile=True, has_touch=True, locale="en")
+        page = context.new_page()
+        page.goto(f"https://127.0.0.1:{proxy.port}/en/play/")
+        for name, value in {**START, "pace": pace}.items():  # (some sit in closed details)
+            page.evaluate("([n, v]) => { document.querySelector(`[name='${n}'][value='${v}']`).checked = true; }",
+                          [name, value])
+        with page.expect_navigation():
+            page.get_by_test_id("start-game").click()
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        while not page.get_by_test_id("play-live").count():  # go on to the round, begin Dice Time
+            version = page.locator("#play-area").get_attribute("data-version")
+            page.locator('[data-testid="play-continue"], [data-testid="play-begin"]').first.click()
+            page.wait_for_function("v => document.querySelector('#play-area')?.dataset.version !== v", arg=version)
+        page.wait_for_selector('html[data-live="on"]')
+        page.evaluate(RECORD)
+        until = time.monotonic() + SECONDS
+        while time.monotonic() < until and page.get_by_test_id("play-live").count():
+            page.wait_for_timeout(200)
+        watched = Watched(code, page.evaluate("() => window.__shown"))
+        browser.close()
+    return watched
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -204,6 +259,12 @@ def main() -> None:
                         print(f"{pace:>10} {way}: captain move -> page: median {median * 1000:.0f} ms, "
                               f"p95 {p95 * 1000:.0f} ms ({len(delays)} moves, {GAMES} games); "
                               f"claims refused, card already taken: {refused}/{claims} ({share:.0%})")
+                for pace in PACES:
+                    delays = sorted(captain_delays(proxy.server.env, phone(proxy, pace)))
+                    p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
+                    median = statistics.median(delays) if delays else float("nan")
+                    print(f"{pace:>10} the site's page, chromium, 390 px phone: captain move -> page: "
+                          f"median {median * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms ({len(delays)} moves)")
 
 
 if __name__ == "__main__":
