@@ -45,7 +45,7 @@ from live_clients import Follower  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 PACES = ("first-game", "table", "quick", "fastest")
-GAMES = 3             # pairs of games per pace
+GAMES = 5             # pairs of games per pace
 SECONDS = 14          # of Dice Time per game, at most
 REACTION = 0.25       # the learner's reaction time
 POLL = 0.5            # the page's poll without the stream (tutorials/play/action.py POLL_MS)
