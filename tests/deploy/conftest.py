@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from harness import Release, release_steps, start_redis
+from playwright.sync_api import sync_playwright
 
 HERE = Path(__file__).resolve().parent
 
@@ -87,3 +88,14 @@ def bare_release(tmp_path_factory, redis_base, deploy_database_url) -> Release:
     """The release steps without ``prerender_sheets``: a sheet is rendered when first asked for."""
     return release_steps(tmp_path_factory.mktemp("bare-release"), redis_base, deploy_database_url,
                          prerender=False)
+
+
+@pytest.fixture
+def browser(browser_type_launch_args):
+    """A chromium of this test's own: pytest-playwright's session browser would leave its
+    event loop running in this worker, where the database tests that follow would then
+    refuse to run (SynchronousOnlyOperation)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(**browser_type_launch_args)
+        yield launched
+        launched.close()

@@ -128,3 +128,43 @@ def test_a_killed_clock_holder_hands_the_game_on_and_no_captain_acts_twice(proxy
     finally:
         for f in followers:
             f.stop()
+
+
+def test_the_learners_phone_follows_the_game_by_its_stream_not_by_asking(proxy, browser):
+    # the site's own page, in German on a 390 px phone, over HTTPS and HTTP/2 through nginx:
+    # it holds the game's stream, the captains' moves arrive by themselves, and the page asks
+    # for the game area once per move (and every 2 s in case an answer was lost), not twice a
+    # second as it does without the stream
+    site = f"https://127.0.0.1:{proxy.port}"
+    context = browser.new_context(ignore_https_errors=True, viewport={"width": 390, "height": 844},
+                                  is_mobile=True, has_touch=True, locale="de",
+                                  extra_http_headers={"Accept-Language": "de"})
+    page = context.new_page()
+    failed, asked = [], []
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.on("console", lambda m: m.type == "error" and failed.append(f"console: {m.text}"))
+    page.on("request", lambda r: "?version=" in r.url and asked.append(time.monotonic()))
+    page.goto(f"{site}/de/play/")
+    for name, value in START.items():  # (some of the choices sit in closed details)
+        page.evaluate("([n, v]) => { document.querySelector(`[name='${n}'][value='${v}']`).checked = true; }",
+                      [name, value])
+    page.get_by_test_id("start-game").click()
+    page.wait_for_url(re.compile(r"/de/play/\w+/$"))
+    while not page.get_by_test_id("play-live").count():  # go on to the round, begin Dice Time
+        version = page.locator("#play-area").get_attribute("data-version")
+        page.locator('[data-testid="play-continue"], [data-testid="play-begin"]').first.click()
+        page.wait_for_function("v => document.querySelector('#play-area')?.dataset.version !== v", arg=version)
+    page.wait_for_selector('html[data-live="on"]')
+    start = int(page.locator("#play-area").get_attribute("data-version"))
+    since = time.monotonic()
+    asked.clear()
+    seconds = 12  # the slow captains: the first after 5 s, then one every 3 s at most
+    page.wait_for_timeout(seconds * 1000)
+    shown = int(page.locator("#play-area").get_attribute("data-version"))
+    moves = shown - start
+    assert moves >= 2, f"the captains' moves did not reach the page ({start} -> {shown})"
+    assert page.get_by_test_id("live-state").is_hidden()  # it does not say live updates are paused
+    polling = seconds * 2
+    assert len(asked) <= moves + seconds / 2 + 2 < polling, (len(asked), moves, time.monotonic() - since)
+    assert failed == [], failed
+    context.close()

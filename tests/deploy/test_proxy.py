@@ -20,7 +20,7 @@ import time
 
 import pytest
 from harness import Browser, exchange, free_port, serve_behind_nginx
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 #: headers every answer carries, the site's and nginx's alike
 SECURITY = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
@@ -259,17 +259,6 @@ def test_a_refused_body_keeps_the_connection_as_announced(proxy):
 
 
 GUEST_LANGUAGES = ("en", "de", "ja", "en", "de", "ja")
-
-
-@pytest.fixture
-def browser(browser_type_launch_args):
-    """A chromium of this test's own: pytest-playwright's session browser would leave its
-    event loop running in this worker, where the database tests that follow would then
-    refuse to run (SynchronousOnlyOperation)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(**browser_type_launch_args)
-        yield launched
-        launched.close()
 
 
 def test_a_table_is_taught_through_nginx_to_phones_behind_one_address(proxy, browser):
