@@ -22,7 +22,8 @@ from django.middleware import locale
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.encoding import escape_uri_path, iri_to_uri
 from django.utils.http import escape_leading_slashes
-from django.utils.translation import get_language_from_path
+from django.urls import get_script_prefix
+from django.utils.translation import get_language, get_language_from_path
 
 #: The query parameter of the switcher's links: the language the visitor picked.
 CHOICE_PARAMETER = "language"
@@ -115,3 +116,18 @@ class LocaleMiddleware(locale.LocaleMiddleware):
             patch_vary_headers(kept, ("Accept-Language", "Cookie"))
             return kept
         return answer
+
+
+def language_home(request: HttpRequest) -> HttpResponse:
+    """``/``: redirect to the same address under the visitor's language (``/en/``, the query
+    string kept), as :class:`LocaleMiddleware` redirects every address that exists only
+    under a prefix, without first rendering the 404 page it would redirect from.
+
+    The language is the one LocaleMiddleware activated from the request (the cookie, then
+    ``Accept-Language``); the answer varies on both. Unsafe methods get 307, as there.
+    """
+    prefix = get_script_prefix()
+    target = request.get_full_path().replace(prefix, f"{prefix}{get_language()}/", 1)
+    response = HttpResponseRedirect(target, preserve_request=request.method not in _SAFE_METHODS)
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
