@@ -16,6 +16,8 @@ from tutorials.drawing import controls
 from tutorials.drawing.cells import BoardAction
 
 ENGINE = engines["django"].engine
+POSITION = ("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5"
+            "-34b1.35b2.36g1.44r2")
 
 
 def test_a_chip_escapes_what_it_writes_and_keeps_markup_marked_safe():
@@ -48,7 +50,7 @@ def test_chips_are_parted_by_white_space():
 
 
 def test_the_grid_letters_columns_numbers_rows_and_posts_its_cells():
-    page = AnalyzerPage.build(notation.parse("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"))
+    page = AnalyzerPage.build(notation.parse(POSITION))
     rows = [list(row) for row in page.cells]
     rows[1] = rows[1][:2]  # ragged: the widest row sets the columns
     for row in rows:

@@ -73,8 +73,9 @@ def chip(*, url: object = "", label: object = "", focus_id: object = "", active:
         text += _text(label)
     if post_url:
         target = _text(post_url)
+        fields = action_fields(url, csrf_token)
         return mark_safe(f'<form class="control-form" method="post" action="{target}" hx-post="{target}">'
-                         f'{action_fields(url, csrf_token)}\n<button type="submit"{attrs}>{text}</button></form>')
+                         f'{fields}\n<button type="submit"{attrs}>{text}</button></form>')
     href = _text(url)
     return mark_safe(f'<a href="{href}" hx-get="{href}"{attrs}>{text}</a>')
 
@@ -94,8 +95,9 @@ def _cell(cell, post_url: object, csrf_token: object) -> str:
     if cell.href and post_url:
         target = _text(post_url)
         guide = ' data-guide-target aria-describedby="guide-move"' if cell.guide else ""
+        fields = action_fields(cell.href, csrf_token)
         return (f'<form class="control-form" method="post" action="{target}" hx-post="{target}">'
-                f'{action_fields(cell.href, csrf_token)}<button type="submit" {at}{guide}>{inner}</button></form>')
+                f'{fields}<button type="submit" {at}{guide}>{inner}</button></form>')
     if cell.href:
         href = _text(cell.href)
         return f'<a href="{href}" hx-get="{href}" hx-push-url="false" {at}>{inner}</a>'

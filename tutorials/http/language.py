@@ -19,11 +19,12 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware import locale
+from django.urls import get_script_prefix
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.encoding import escape_uri_path, iri_to_uri
 from django.utils.http import escape_leading_slashes
-from django.urls import get_script_prefix
 from django.utils.translation import get_language, get_language_from_path
+from django.views.decorators.csrf import csrf_exempt
 
 #: The query parameter of the switcher's links: the language the visitor picked.
 CHOICE_PARAMETER = "language"
@@ -118,6 +119,7 @@ class LocaleMiddleware(locale.LocaleMiddleware):
         return answer
 
 
+@csrf_exempt  # it only redirects; the address it sends a form on to checks the token
 def language_home(request: HttpRequest) -> HttpResponse:
     """``/``: redirect to the same address under the visitor's language (``/en/``, the query
     string kept), as :class:`LocaleMiddleware` redirects every address that exists only

@@ -233,8 +233,9 @@ def board_grid(context, rows, post_url=None) -> str:
     (they carry the page's CSRF token). ``rows`` may be ragged; the widest row sets the
     columns."""
     width = max((len(row) for row in rows), default=0)
+    csrf_token = context.get("csrf_token", "") if post_url else ""
     return controls.grid(rows, columns=COLUMN_LETTERS[:width], board_label=_("Board"),
-                         post_url=post_url or "", csrf_token=context.get("csrf_token", "") if post_url else "")
+                         post_url=post_url or "", csrf_token=csrf_token)
 
 
 @register.filter
