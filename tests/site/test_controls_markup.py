@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from django.template import Context, engines
 from django.utils.safestring import mark_safe
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from captain.rules import notation
@@ -18,6 +21,13 @@ from tutorials.drawing.cells import BoardAction
 ENGINE = engines["django"].engine
 POSITION = ("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5"
             "-34b1.35b2.36g1.44r2")
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Words in English whatever the request before left active."""
+    with translation.override("en"):
+        yield
 
 
 def test_a_chip_escapes_what_it_writes_and_keeps_markup_marked_safe():
