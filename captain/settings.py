@@ -99,6 +99,9 @@ MIDDLEWARE = [
     # Vary: Accept-Language, Cookie wherever the request (not the URL) chose the language
     "tutorials.http.middleware.LanguageVaryMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for what the views write (static files come compressed): below WhiteNoise, above
+    # every middleware that writes or replaces a body
+    "tutorials.http.compression.CompressionMiddleware",
     # /api/: an explicit Accept-Language wins over the language cookie
     "tutorials.api.middleware.APILanguageMiddleware",
     # HEAD under /api/: the GET answer without its body (ninja would answer 405)

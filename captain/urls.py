@@ -1,5 +1,6 @@
 """URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by the language
-cookie (a choice made in the language switcher), else Accept-Language.
+cookie (a choice made in the language switcher), else Accept-Language; `/healthz` answers
+`ok` (tutorials.http.health), the yardstick of the site benchmarks.
 
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
@@ -13,11 +14,15 @@ from django.urls import include, path
 
 from tutorials.api.endpoints import api
 from tutorials.analyzer.short_links import short_link
+from tutorials.http.health import healthz
+from tutorials.http.language import language_home
 from tutorials.play.views import play_stream
 from tutorials.teach.live import table_stream
 from tutorials.teach.views import teach_join
 
 urlpatterns = [
+    path("", language_home, name="language-home"),
+    path("healthz", healthz, name="healthz"),
     path("api/", api.urls),
     path("p/<str:code>/", short_link, name="short-link"),
     path("t/<str:code>/", teach_join, name="teach-join"),

@@ -7,6 +7,7 @@ part of it the SQLite run keeps, so that the documented default set-up is served
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 
@@ -35,6 +36,15 @@ def test_pages_and_their_static_files_are_served(server):
     assert status == 200 and headers["Content-Type"].startswith("text/css") and css
     # the same bytes for every visitor: only the encoding chooses between copies
     assert {v.strip().lower() for v in headers.get("Vary", "").split(",")} == {"accept-encoding"}
+
+
+def test_pages_go_out_gzipped_and_healthz_answers(server):
+    status, headers, body = server.get("/en/analyze/?pos=Rb_11r1.12b2",
+                                       headers={"Accept-Encoding": "gzip, br"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body).startswith(b"<!DOCTYPE html>")
+    status, headers, body = server.get("/healthz")
+    assert status == 200 and body == b"ok"
 
 
 def test_a_position_saved_on_one_worker_is_read_on_every_worker(server):

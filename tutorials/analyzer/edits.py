@@ -329,7 +329,8 @@ MAX_CARD_WHAT_IFS = 6
 
 
 def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozenset) -> list[WhatIf]:
-    """One card's value changed: the alternatives that change who wins most, best first."""
+    """One card's value changed: the alternatives that change who wins most, best first.
+    Only those shown are worded (label, notation, changes)."""
     found = []
     for pos, card in sorted(situation.board.cards().items()):
         for kind in AttackKind:
@@ -342,16 +343,20 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
             except (InvalidInput, InvalidSituation):
                 continue
             swing = sum(abs(won.get(c, 0) - base_won.get(c, 0)) for c in situation.players)
-            if not swing:
-                continue
-            changes = tuple(_count_change(c, base_won.get(c, 0), won.get(c, 0))
-                            for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
-
-            label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
-                "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}
-            found.append((-swing, pos, int(kind), WhatIf(label, alt.to_notation(), changes)))
+            if swing:
+                found.append((-swing, pos, int(kind), card, new, alt, won))
     found.sort(key=lambda item: item[:3])
-    return [item[3] for item in found[:MAX_CARD_WHAT_IFS]]
+    return [_card_what_if(situation, base_won, *item[1:]) for item in found[:MAX_CARD_WHAT_IFS]]
+
+
+def _card_what_if(situation: Situation, base_won: dict, pos, _kind: int, card: AttackCard,
+                  new: AttackCard, alt: Situation, won: dict) -> WhatIf:
+    """The what-if of ``card`` at ``pos`` replaced by ``new`` (``alt``, whose treasure is ``won``)."""
+    changes = tuple(_count_change(c, base_won.get(c, 0), won.get(c, 0))
+                    for c in situation.players if won.get(c, 0) != base_won.get(c, 0))
+    label = _("%(card)s at %(pos)s instead of [%(old)s]") % {
+        "card": card_phrase(new.token), "pos": position_label(pos), "old": int(card.kind)}
+    return WhatIf(label, alt.to_notation(), changes)
 
 
 def what_ifs(situation: Situation) -> list[WhatIf]:

@@ -19,10 +19,12 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware import locale
+from django.urls import get_script_prefix
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.encoding import escape_uri_path, iri_to_uri
 from django.utils.http import escape_leading_slashes
-from django.utils.translation import get_language_from_path
+from django.utils.translation import get_language, get_language_from_path
+from django.views.decorators.csrf import csrf_exempt
 
 #: The query parameter of the switcher's links: the language the visitor picked.
 CHOICE_PARAMETER = "language"
@@ -115,3 +117,19 @@ class LocaleMiddleware(locale.LocaleMiddleware):
             patch_vary_headers(kept, ("Accept-Language", "Cookie"))
             return kept
         return answer
+
+
+@csrf_exempt  # it only redirects; the address it sends a form on to checks the token
+def language_home(request: HttpRequest) -> HttpResponse:
+    """``/``: redirect to the same address under the visitor's language (``/en/``, the query
+    string kept), as :class:`LocaleMiddleware` redirects every address that exists only
+    under a prefix, without first rendering the 404 page it would redirect from.
+
+    The language is the one LocaleMiddleware activated from the request (the cookie, then
+    ``Accept-Language``); the answer varies on both. Unsafe methods get 307, as there.
+    """
+    prefix = get_script_prefix()
+    target = request.get_full_path().replace(prefix, f"{prefix}{get_language()}/", 1)
+    response = HttpResponseRedirect(target, preserve_request=request.method not in _SAFE_METHODS)
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response

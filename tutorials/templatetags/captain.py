@@ -15,6 +15,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
+from tutorials.drawing import controls
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
@@ -185,15 +186,56 @@ def separator() -> str:
     return pgettext("separator between short items", " · ")
 
 
-@register.inclusion_tag("tutorials/_grid.html", takes_context=True)
-def board_grid(context, rows, post_url=None):
-    """The whole board (``tutorials/_grid.html``): ``{% board_grid rows %}``, or
-    ``{% board_grid rows post_url=board.post_url %}`` for a board whose cells post forms
+def _board_field(board: object, name: str) -> object:
+    """``board.<name>`` as a template reads it (a key, else an attribute; "" when missing)."""
+    if isinstance(board, Mapping):
+        return board.get(name, "")
+    return getattr(board, name, "")
+
+
+def _posted_to(context) -> tuple[object, object]:
+    """Where the surrounding board posts its moves, and the CSRF token (only if it posts)."""
+    board = context.get("board")
+    if not _board_field(board, "posts"):
+        return "", ""
+    return _board_field(board, "post_url"), context.get("csrf_token", "")
+
+
+@register.simple_tag(takes_context=True)
+def chip(context) -> str:
+    """``tutorials/_chip.html``: the chip its ``include`` names (``url``, ``label``,
+    ``active``, …), posted on a board whose moves are posted (``board.posts``)."""
+    post_url, csrf_token = _posted_to(context)
+    return controls.chip(**{name: context.get(name, "") for name in _CHIP_FIELDS},
+                         number=context.get("number"), post_url=post_url, csrf_token=csrf_token)
+
+
+_CHIP_FIELDS = ("url", "label", "focus_id", "active", "css", "key", "title", "letter", "colour")
+
+
+@register.simple_tag(takes_context=True)
+def action_fields(context) -> str:
+    """``tutorials/_action_fields.html``: the hidden fields of the posted action ``url``."""
+    return controls.action_fields(context.get("url"), context.get("csrf_token", ""))
+
+
+@register.simple_tag(takes_context=True)
+def chips(context, items) -> str:
+    """``tutorials/_chips.html``: every chip of ``items`` (mappings of :func:`chip`'s names)."""
+    post_url, csrf_token = _posted_to(context)
+    return controls.chips(items, post_url=post_url, csrf_token=csrf_token)
+
+
+@register.simple_tag(takes_context=True)
+def board_grid(context, rows, post_url=None) -> str:
+    """The whole board (:func:`tutorials.drawing.controls.grid`): ``{% board_grid rows %}``,
+    or ``{% board_grid rows post_url=board.post_url %}`` for a board whose cells post forms
     (they carry the page's CSRF token). ``rows`` may be ragged; the widest row sets the
     columns."""
     width = max((len(row) for row in rows), default=0)
-    return {"rows": rows, "width": width, "columns": COLUMN_LETTERS[:width], "post_url": post_url,
-            "csrf_token": context.get("csrf_token", "") if post_url else ""}
+    csrf_token = context.get("csrf_token", "") if post_url else ""
+    return controls.grid(rows, columns=COLUMN_LETTERS[:width], board_label=_("Board"),
+                         post_url=post_url or "", csrf_token=csrf_token)
 
 
 @register.filter
