@@ -41,6 +41,7 @@ import django  # noqa: E402
 django.setup()  # the harness reads the settings
 
 from harness import Browser, release_steps, serve_behind_nginx, start_redis  # noqa: E402
+from game_pages import begin_dice_time  # noqa: E402
 from live_clients import Follower  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -202,18 +203,7 @@ def phone(proxy, pace: str) -> Watched:
         context = browser.new_context(ignore_https_errors=True, viewport={"width": 390, "height": 844},
                                       device_scale_factor=3, is_mobile=True, has_touch=True, locale="en")
         page = context.new_page()
-        page.goto(f"https://127.0.0.1:{proxy.port}/en/play/")
-        for name, value in {**START, "pace": pace}.items():  # (some sit in closed details)
-            page.evaluate("([n, v]) => { document.querySelector(`[name='${n}'][value='${v}']`).checked = true; }",
-                          [name, value])
-        with page.expect_navigation():
-            page.get_by_test_id("start-game").click()
-        code = page.url.rstrip("/").rsplit("/", 1)[1]
-        while not page.get_by_test_id("play-live").count():  # go on to the round, begin Dice Time
-            version = page.locator("#play-area").get_attribute("data-version")
-            page.locator('[data-testid="play-continue"], [data-testid="play-begin"]').first.click()
-            page.wait_for_function("v => document.querySelector('#play-area')?.dataset.version !== v", arg=version)
-        page.wait_for_selector('html[data-live="on"]')
+        code = begin_dice_time(page, f"https://127.0.0.1:{proxy.port}", "en", {**START, "pace": pace})
         page.evaluate(RECORD)
         until = time.monotonic() + SECONDS
         while time.monotonic() < until and page.get_by_test_id("play-live").count():

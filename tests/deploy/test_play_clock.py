@@ -18,6 +18,7 @@ from collections import Counter
 import dj_database_url
 import pytest
 import redis
+from game_pages import begin_dice_time
 from harness import Browser, serve_behind_nginx
 from live_clients import Follower
 
@@ -144,17 +145,7 @@ def test_the_learners_phone_follows_the_game_by_its_stream_not_by_asking(proxy, 
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
     page.on("console", lambda m: m.type == "error" and failed.append(f"console: {m.text}"))
     page.on("request", lambda r: "?version=" in r.url and asked.append(time.monotonic()))
-    page.goto(f"{site}/de/play/")
-    for name, value in START.items():  # (some of the choices sit in closed details)
-        page.evaluate("([n, v]) => { document.querySelector(`[name='${n}'][value='${v}']`).checked = true; }",
-                      [name, value])
-    page.get_by_test_id("start-game").click()
-    page.wait_for_url(re.compile(r"/de/play/\w+/$"))
-    while not page.get_by_test_id("play-live").count():  # go on to the round, begin Dice Time
-        version = page.locator("#play-area").get_attribute("data-version")
-        page.locator('[data-testid="play-continue"], [data-testid="play-begin"]').first.click()
-        page.wait_for_function("v => document.querySelector('#play-area')?.dataset.version !== v", arg=version)
-    page.wait_for_selector('html[data-live="on"]')
+    begin_dice_time(page, site, "de", START)
     start = int(page.locator("#play-area").get_attribute("data-version"))
     since = time.monotonic()
     asked.clear()
