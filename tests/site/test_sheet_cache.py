@@ -148,7 +148,8 @@ def test_each_language_paper_and_saved_title_is_its_own_pdf(client, counted_rend
 
 
 @pytest.mark.django_db
-def test_a_kept_position_pdf_counts_no_quota_and_takes_no_slot(client, counted_renders, settings, monkeypatch):
+def test_a_kept_position_pdf_counts_no_quota_and_takes_no_slot(client, counted_renders, settings,
+                                                                monkeypatch):
     from tutorials.http.render_limit import RenderBusy
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "pdf": "1/d"}

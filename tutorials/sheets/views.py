@@ -15,8 +15,8 @@ from tutorials.http.pdf import pdf_quota
 from tutorials.sheets.content import TABLE_SHEETS
 from tutorials.tutorial.table import DEFAULT_TABLE, Table
 from tutorials.tutorial.table import read_table
-from tutorials.sheets.render import (SHEETS, is_cached, position_cache_path, position_pdf, preview_png, sheet_pdf,
-                                     sheet_stem)
+from tutorials.sheets.render import (SHEETS, is_cached, position_cache_path, position_pdf, preview_png,
+                                     sheet_pdf, sheet_stem)
 from tutorials.services import find_saved, short_link
 from tutorials.wording.problems import describe
 
@@ -125,7 +125,8 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         paper = _paper(request)
     except _BadPaper:
         return _bad_paper()
-    which = {"lang": get_language(), "paper": paper, "share_url": share, "title": saved.title if saved else ""}
+    which = {"lang": get_language(), "paper": paper, "share_url": share,
+             "title": saved.title if saved else ""}
     cached = position_cache_path(situation, **which).exists()
     if request.method == "HEAD":  # the headers GET would send; no render, no count
         response = HttpResponse(content_type="application/pdf")
