@@ -1,4 +1,5 @@
-"""Printable PDF rule sheets (WeasyPrint), cached per sheet, language, paper and code version.
+"""Printable PDF rule sheets and position PDFs (WeasyPrint), cached per sheet (or position),
+language, paper and code version.
 
 * :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``;
   the two teaching sheets in a version for each table (:data:`~tutorials.tutorial.table.TABLES`:
@@ -11,9 +12,9 @@
   language and paper), the same way (:func:`kept_pdf`).
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
-Renders run in a child process at the lowest CPU priority, and WeasyPrint reads only the
-static files the page refers to: :mod:`tutorials.http.pdf`, which every PDF of the site
-goes through (the teaching table's card too).
+Renders run in one of the host's render children at the lowest CPU priority, and
+WeasyPrint reads only the static files the page refers to: :mod:`tutorials.http.pdf`, which
+every PDF of the site goes through (the teaching table's card too).
 """
 
 from __future__ import annotations
