@@ -78,3 +78,20 @@ def test_each_render_has_a_fresh_child_of_the_one_supervisor():
     # the supervisor has replaced the children that rendered: as many as the limit again
     _wait_for(lambda: len(_children(supervisor)) == settings.RENDER_LIMIT
               and first.pid not in _children(supervisor), 10, "the children were not replaced")
+
+
+def test_a_child_whose_worker_went_away_stops_rendering():
+    from tutorials.http import render_children
+
+    supervisor = render_children.start_once(settings.RENDER_LIMIT).supervisor
+    _wait_for(lambda: len(_children(supervisor)) == settings.RENDER_LIMIT, 60, "no render children")
+    before = set(_children(supervisor))
+    # long enough to keep a child busy for many seconds
+    pending = render_children.submit("<html lang='en'>" + "<p>Captain Dice, a long page.</p>" * 40000,
+                                     {}, settings.RENDER_LIMIT)
+    assert not any(pid not in _children(supervisor) for pid in before)  # nothing done yet
+    time.sleep(0.5)
+    pending.close()
+    closed_at = time.monotonic()
+    _wait_for(lambda: before - set(_children(supervisor)), 3, "the child went on rendering for nobody")
+    assert time.monotonic() - closed_at < 3

@@ -10,12 +10,13 @@ render at once. So the host has one set::
     │        tests) the first process that renders
     └── supervisor (``python -m tutorials.http.render_children``, nice 19): loads WeasyPrint
         │   and the fonts once, then forks the children and forks a new one for each that ends
-        ├── child 1  each takes one render at a time from the supervisor's socket (an
-        └── child N  abstract Unix socket; only processes of the same user are answered)
+        ├── child 1  each takes one render from the supervisor's socket (an abstract
+        └── child N  Unix socket; only processes of the same user are answered), then ends
 
-The children are forked, so WeasyPrint's code and fonts are shared pages, counted once;
-each child ends after :data:`RENDERS_PER_CHILD` render and a fresh one takes its place,
-so no child keeps what a large render made it grow to.
+The children are forked, so WeasyPrint's code and fonts are shared pages, counted once.
+Each child renders once and ends, and a fresh one takes its place: a render starts from the
+supervisor's memory, never from what an earlier render left behind (freed memory is seldom
+given back), and a fork costs milliseconds.
 
 How each dies with its parent, and why these means:
 
@@ -28,9 +29,10 @@ How each dies with its parent, and why these means:
 * **the children** set ``PR_SET_PDEATHSIG`` (``SIGKILL``) right after the fork: their
   parent is the single-threaded supervisor, whose one thread is the process; they then
   check that it did not die before the ``prctl``.
-* **a web worker killed mid-render** owns no process: the child finishes that render, finds
-  the connection closed, and takes the next; the render limit's lease frees itself as
-  before (:mod:`tutorials.http.render_limit`).
+* **a web worker killed mid-render** owns no process; the child rendering for it sees its
+  connection end and exits at once (so does one whose worker stopped waiting, past
+  ``RENDER_TIMEOUT``), and a fresh child takes its place. The render limit's lease frees
+  itself as before (:mod:`tutorials.http.render_limit`).
 
 This module imports nothing of Django: gunicorn's arbiter starts the supervisor without
 loading the site.
@@ -58,10 +60,6 @@ from tutorials.http import pdf_worker
 
 logger = logging.getLogger(__name__)
 
-#: Renders a child does before it ends and the supervisor forks a fresh one in its place:
-#: one, so that a render starts from the supervisor's memory, never from what an earlier
-#: render left behind (freed memory is seldom given back); a fork costs milliseconds.
-RENDERS_PER_CHILD = 1
 _PR_SET_PDEATHSIG = 1
 #: a page in both fonts and both weights: rendered once by the supervisor so that the
 #: children it forks find the fonts loaded (shared, not loaded again in each)
@@ -152,7 +150,7 @@ class Pending:
         return value
 
     def close(self) -> None:
-        """Stop waiting: the child finishes the render and finds nobody to give it to."""
+        """Stop waiting: the child sees the connection end and stops rendering."""
         self.connection.close()
 
 
@@ -188,26 +186,32 @@ def _same_user(sock: socket.socket) -> bool:
 
 
 def _serve(listener: socket.socket) -> None:
-    """A child's life: :data:`RENDERS_PER_CHILD` renders, one at a time."""
-    done = 0
-    while done < RENDERS_PER_CHILD:
+    """A child's life: one render, then the child ends (the supervisor forks a fresh one).
+    Should the web worker go away meanwhile (killed, or it stopped waiting), the child ends
+    at once rather than render for nobody."""
+    while True:
         sock, _address = listener.accept()
-        if not _same_user(sock):
-            sock.close()
-            continue
-        connection = Connection(sock.detach())
+        if _same_user(sock):
+            break
+        sock.close()
+    connection = Connection(sock.detach())
+    try:
+        html, resources = connection.recv()
+        threading.Thread(target=_end_when_closed, args=(connection.fileno(),), daemon=True).start()
         try:
-            html, resources = connection.recv()
-            try:
-                answer = ("ok", pdf_worker.render(html, resources))
-            except Exception as error:  # the starter raises it; the child goes on
-                answer = ("error", f"{type(error).__name__}: {error}")
-            connection.send(answer)
-        except (EOFError, OSError):
-            pass  # the web worker went away (killed, or it stopped waiting)
-        finally:
-            connection.close()
-        done += 1
+            answer = ("ok", pdf_worker.render(html, resources))
+        except Exception as error:  # the web worker raises it
+            answer = ("error", f"{type(error).__name__}: {error}")
+        connection.send(answer)
+    except (EOFError, OSError):
+        pass  # the web worker went away before it sent the render, or before the answer
+
+
+def _end_when_closed(fd: int) -> None:
+    """The web worker sends one render and nothing more: anything readable after it is
+    end-of-file, the worker gone."""
+    select.select([fd], [], [])
+    os._exit(0)
 
 
 def _fork_child(listener: socket.socket) -> int:
