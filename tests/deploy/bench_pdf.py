@@ -97,7 +97,7 @@ def position_figures(server: Server) -> None:
         more = [timed_get(server, path)[0] for _ in range(20)]
         print(f"position PDF {lang}: first {first * 1000:7.1f} ms, second {second * 1000:5.1f} ms, "
               f"median of 20 more {statistics.median(more) * 1000:5.1f} ms (goal: second at most 20 ms); "
-              f"{len(body) / 1024:6.1f} KiB (goal en: at most 200 KiB); fonts: {fonts_of(body)}")
+              f"{len(body) / 1000:5.0f} kB (goal en: at most 200 kB); fonts: {fonts_of(body)}")
 
 
 def memory_figures(server: Server, limit: int) -> None:
