@@ -8,7 +8,7 @@ with three workers, Redis and a render limit of two (a two-CPU host), then print
   ``bin/bench-load``) in each language, once every worker has answered a few requests: the
   first request (rendered) and the second (kept), the median of 20 more interleaved with the
   redirect at ``/`` (the yardstick: the machine's load in the same run), and the PDF's size
-  and fonts;
+  and fonts; then the second request of nine more positions (median and max);
 * the host's render children while two renders run at once, rendering every sheet in every
   language two at a time: how many processes, and their summed RSS and PSS at the peak
   (sampled every 20 ms; PSS counts a page shared by n processes as 1/n of it), and the same
@@ -33,7 +33,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import FULL_BATTLE, Server, release_steps, serve, start_redis  # noqa: E402
+from harness import FULL_BATTLE, Server, fresh_position_pdf, release_steps, serve, start_redis  # noqa: E402
 
 LANGUAGES = ("en", "de", "ja")
 SHEETS = ("rules", "reference", "quick-start", "teach")
@@ -106,6 +106,18 @@ def position_figures(server: Server) -> None:
               f"{len(body) / 1000:5.0f} kB (goal en: at most 200 kB); fonts: {fonts_of(body)}")
 
 
+def second_requests(server: Server, count: int = 9) -> None:
+    """First and second request of ``count`` more positions, the languages in turn: one
+    second request is one sample, and the machine may be busy just then."""
+    seconds = []
+    for i in range(count):
+        path = fresh_position_pdf(LANGUAGES[i % 3])
+        assert timed_get(server, path)[1] == 200
+        seconds.append(timed_get(server, path)[0])
+    print(f"second request after the first, {count} more positions: median "
+          f"{statistics.median(seconds) * 1000:.1f} ms, max {max(seconds) * 1000:.1f} ms")
+
+
 def memory_figures(server: Server, limit: int) -> None:
     peak = {"rss": 0, "pss": 0, "processes": 0, "workers_pss": 0}
     done = threading.Event()
@@ -159,6 +171,7 @@ def main() -> None:
                     time.sleep(0.2)
                 print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit}")
                 position_figures(server)
+                second_requests(server)
                 memory_figures(server, limit)
 
 
