@@ -1,8 +1,8 @@
 """gunicorn's settings for this site, read from the project folder (the command of docs/production.md).
 
-Threads: a worker waiting for a PDF render (a child process at the lowest priority,
-tutorials.http.pdf_worker) keeps answering other requests on its other threads; slow
-clients are nginx's to hold (docs/production.md). Workers come from ``WEB_CONCURRENCY``
+Threads: a worker waiting for a PDF render (in one of the host's render children, started by
+the arbiter: tutorials.http.render_children) keeps answering other requests on its other
+threads; slow clients are nginx's to hold (docs/production.md). Workers come from ``WEB_CONCURRENCY``
 (default 3), which the site also reads to check for a shared cache (``check --deploy``).
 Each thread may hold a database connection: keep ``WEB_CONCURRENCY × GUNICORN_THREADS``
 below PostgreSQL's ``max_connections`` (100 by default).
@@ -56,8 +56,14 @@ def pre_request(worker, req):
         req.force_close()
 
 
-def post_worker_init(worker):
-    """Start the worker's PDF render children before the first request needs them."""
-    from tutorials.http.pdf import warm_up
+def on_starting(server):
+    """Start the host's PDF render children in the arbiter, before it forks the workers:
+    every worker then sends its renders to the one set (``RENDER_LIMIT`` children for the
+    host, not per worker), which ends when the arbiter and its workers have all exited
+    (tutorials.http.render_children). Reads the site's settings, not the site itself."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
+    from django.conf import settings
 
-    warm_up()
+    from tutorials.http import render_children
+
+    render_children.start_once(settings.RENDER_LIMIT)

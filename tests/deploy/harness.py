@@ -137,6 +137,26 @@ def redis_database(redis_base: str) -> str:
     return f"{redis_base}/{number}"
 
 
+# --- position PDFs ---------------------------------------------------------------------------
+#: the full 4x4 battle of bin/bench-analyzer, without its seating: about a second's render
+FULL_BATTLE_CELLS = "_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
+FULL_BATTLE = "Rbgw" + FULL_BATTLE_CELLS
+_SHORT = tuple(f"Rb_11r{a}.12b{b}" for a in range(6) for b in range(6))
+_LONG = tuple("R" + "".join(seats) + FULL_BATTLE_CELLS for seats in itertools.permutations("bgw"))
+_left: dict[tuple[bool, str], Iterator[tuple[str, str]]] = {}
+
+
+def fresh_position_pdf(lang: str = "en", *, long: bool = False) -> str:
+    """The address of a position PDF that no request of this test process has asked for:
+    a position PDF is kept once rendered (docs/production.md), so a test that needs a render
+    asks for a new one each time. ``long``: the full 4x4 battle under another seating (12
+    of them with both papers, per language), else a position of two cards (72)."""
+    left = _left.setdefault((long, lang), itertools.product(_LONG if long else _SHORT, ("a4", "letter")))
+    position, paper = next(left, (None, None))
+    assert position, "no fresh position PDF left: add positions to harness.fresh_position_pdf"
+    return f"/{lang}/analyze/position.pdf?{urlencode({'pos': position, 'paper': paper})}"
+
+
 # --- the database --------------------------------------------------------------------------
 # --- the release steps -----------------------------------------------------------------------
 @dataclass
@@ -225,9 +245,31 @@ class Server:
             return fh.read().decode(errors="replace")
 
     def workers(self) -> list[int]:
-        """Process ids of the gunicorn workers (children of the arbiter)."""
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        return [int(pid) for pid in children.read_text().split()]
+        """Process ids of the gunicorn workers (children of the arbiter, but for the render
+        children's supervisor: :meth:`render_processes`)."""
+        return [pid for pid in _children(self.process.pid) if not _is_render_supervisor(pid)]
+
+    def render_processes(self) -> tuple[int, list[int]] | None:
+        """The host's render children's supervisor (a child of gunicorn's arbiter) and its
+        children, or ``None`` before the arbiter started it (tutorials/http/render_children.py)."""
+        for pid in _children(self.process.pid):
+            if _is_render_supervisor(pid):
+                return pid, _children(pid)
+        return None
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def _is_render_supervisor(pid: int) -> bool:
+    try:
+        return b"tutorials.http.render_children" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except FileNotFoundError:
+        return False
 
 
 @contextlib.contextmanager

@@ -114,6 +114,8 @@ def test_sheet_in_production(production, tmp_path, name, lang, paper):
     assert all(embedded == "yes" for _font, embedded in fonts), fonts
     if lang == "ja":
         assert any("CJK" in font for font, _ in fonts), fonts
+    else:  # Latin text in the Latin font (Debian's fonts-noto-core on the host)
+        assert any(font in ("Noto-Sans", "Noto-Sans-Bold") for font, _ in fonts), fonts
 
     cached = production.sheet_dir / f"{name}-{lang}-{paper}.pdf"
     if (name, lang, paper) == RENDERED_LIVE:

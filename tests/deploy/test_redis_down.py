@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import time
-from urllib.parse import urlencode
 
 import pytest
 import redis
 from django.conf import settings
-from harness import Browser, RedisServer, Server, serve
+from harness import Browser, RedisServer, Server, fresh_position_pdf, serve
 
 POSITION = "Rb_11r1.12b2"
 GAME = {"seats": ["red", "blue", "green"], "learner": "red"}
@@ -51,7 +50,8 @@ def _api(server: Server, method: str, path: str, client: str, data: dict | None 
 
 
 def _pdf(server: Server, client: str):
-    return server.get(f"/en/analyze/position.pdf?{urlencode({'pos': POSITION})}", client=client)
+    """A position PDF rendered now (one asked for before would be read from disk, uncounted)."""
+    return server.get(fresh_position_pdf(), client=client)
 
 
 def _each_limit(server: Server, client: str) -> dict[str, list[int]]:

@@ -15,22 +15,13 @@ import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import urlencode
 
 import pytest
 import redis
 from django.conf import settings
-from harness import Browser, Server, serve
+from harness import Browser, Server, fresh_position_pdf, serve
 
 from tutorials.models import CODE_ALPHABET
-
-# A position whose PDF is rendered on every request (position PDFs are never cached).
-POSITION = "Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2"
-
-
-def _pdf_path(lang: str = "en") -> str:
-    return f"/{lang}/analyze/position.pdf?{urlencode({'pos': POSITION})}"
-
 
 def _all_at_once(count: int, call) -> list:
     """``call(i)`` for i in range(count) in ``count`` threads released together."""
@@ -58,7 +49,8 @@ def one_render(bare_release):
 
 
 def test_one_render_at_a_time_across_workers(one_render):
-    results = _all_at_once(6, lambda i: one_render.get(_pdf_path("de"), client=f"198.51.100.{i + 1}"))
+    path = fresh_position_pdf("de", long=True)
+    results = _all_at_once(6, lambda i: one_render.get(path, client=f"198.51.100.{i + 1}"))
     statuses = sorted(status for status, _headers, _body in results)
     assert statuses == [200] + [503] * 5, statuses
     for status, headers, body in results:
@@ -74,7 +66,7 @@ def test_one_render_at_a_time_across_workers(one_render):
 def test_a_killed_workers_lease_frees_itself(one_render):
     store = redis.Redis.from_url(one_render.env["REDIS_URL"])
     with ThreadPoolExecutor(1) as pool:
-        rendering = pool.submit(one_render.get, _pdf_path(), client="198.51.100.20")
+        rendering = pool.submit(one_render.get, fresh_position_pdf(long=True), client="198.51.100.20")
         deadline = time.monotonic() + 30
         while not (keys := _lease_keys(one_render)):
             assert time.monotonic() < deadline, "no render lease was taken"
@@ -87,12 +79,13 @@ def test_a_killed_workers_lease_frees_itself(one_render):
         with pytest.raises(OSError):  # its client's connection is cut
             rendering.result(timeout=60)
     # the other workers see the slot taken ...
-    status, headers, _ = one_render.get(_pdf_path(), client="198.51.100.21")
+    status, headers, _ = one_render.get(fresh_position_pdf(), client="198.51.100.21")
     assert status == 503, "the dead worker's lease did not hold the slot"
     assert 0 < store.ttl(keys[0]) <= 4
-    # ... until the lease times out
+    # ... until the lease times out (a refused render keeps nothing: the same PDF each time)
+    waiting = fresh_position_pdf()
     while True:
-        status, _headers, _body = one_render.get(_pdf_path(), client="198.51.100.22")
+        status, _headers, _body = one_render.get(waiting, client="198.51.100.22")
         if status == 200:
             break
         assert status == 503
@@ -184,8 +177,8 @@ def test_failed_saved_code_lookups_are_limited(limits):
 
 def test_pdf_renders_are_limited(limits):
     for _ in range(3):
-        assert limits.get(_pdf_path(), client="203.0.113.60")[0] == 200
-    status, headers, body = limits.get(_pdf_path(), client="203.0.113.60")
+        assert limits.get(fresh_position_pdf(), client="203.0.113.60")[0] == 200
+    status, headers, body = limits.get(fresh_position_pdf(), client="203.0.113.60")
     assert status == 429 and int(headers["Retry-After"]) > 0 and b"Too many PDFs" in body
     # a sheet in the cache is no render: still served (another reader's request put it there)
     assert limits.get("/en/sheets/reference.pdf", client="203.0.113.61")[0] == 200

@@ -79,6 +79,7 @@ def fetch(tmp_path_factory, sheet_renders):
         url = f"/{lang}/analyze/position.pdf?{urlencode({'pos': POSITIONS[name], 'paper': paper})}"
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(sheets, "render_pdf", recording_render)
+            patch.setattr(sheets, "CACHE_DIR", folder / "cache")  # rendered here, whatever ran before
             response = client.get(url)
         assert response.status_code == 200 and response["Content-Type"] == "application/pdf", url
         assert len(rendered) == 1, "expected exactly one render"

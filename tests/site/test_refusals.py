@@ -42,23 +42,27 @@ def test_gunicorn_runs_threads_from_its_config_file(settings, monkeypatch):
     assert config["workers"] * config["threads"] < 100  # PostgreSQL's default max_connections
 
 
-class _SlowPool:
-    """Stands in for the render children: answers after ``seconds``."""
+class _SlowRender:
+    """Stands in for a render sent to the render children: done after ``seconds``."""
 
     def __init__(self, seconds: float) -> None:
-        import concurrent.futures
-
-        self.seconds = seconds
-        self.executor = concurrent.futures.ThreadPoolExecutor(1)
-
-    def submit(self, function, *args):
         import time
 
-        def slow():
-            time.sleep(self.seconds)
-            return (b"%PDF-slow", (), 1, 19)
+        self.done_at = time.monotonic() + seconds
+        self.closed = False
 
-        return self.executor.submit(slow)
+    def result(self, timeout: float):
+        import time
+
+        left = self.done_at - time.monotonic()
+        if left > timeout:
+            time.sleep(timeout)
+            raise TimeoutError()
+        time.sleep(max(0.0, left))
+        return (b"%PDF-slow", (), 1, 19)
+
+    def close(self) -> None:
+        self.closed = True
 
 
 class _CountingLease:
@@ -74,7 +78,7 @@ class _CountingLease:
 def test_a_long_render_renews_its_lease(monkeypatch, settings):
     from tutorials.http import pdf as sheets
 
-    monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(1.6))
+    monkeypatch.setattr(sheets, "_submit", lambda html, resources: _SlowRender(1.6))
     settings.RENDER_TIMEOUT = 10
     lease = _CountingLease()
     assert sheets.render_pdf("<p>x</p>", lease).pdf == b"%PDF-slow"
@@ -84,10 +88,12 @@ def test_a_long_render_renews_its_lease(monkeypatch, settings):
 def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
     from tutorials.http import pdf as sheets
 
-    monkeypatch.setattr(sheets, "_pool", lambda: _SlowPool(3))
+    slow = _SlowRender(3)
+    monkeypatch.setattr(sheets, "_submit", lambda html, resources: slow)
     settings.RENDER_TIMEOUT = 1
     with pytest.raises(RenderBusy):
         sheets.render_pdf("<p>x</p>", _CountingLease())
+    assert slow.closed  # the child is left to finish alone, nobody waits for it
 
 
 @pytest.mark.parametrize("lang, one, many", [

@@ -102,6 +102,81 @@ def test_clean_render_is_cached(cache_dir):
     assert sheets.cache_path("reference", "de", "letter").read_bytes().startswith(b"%PDF")
 
 
+# --- position PDFs, kept like the sheets ---------------------------------------------------------
+POSITION = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
+
+
+@pytest.fixture
+def counted_renders(cache_dir, monkeypatch):
+    """The render children's work, counted: a stand-in PDF per render, naming the render."""
+    calls: list[str] = []
+
+    def fake(html, lease=None):
+        calls.append(html)
+        return pdf.Rendered(f"%PDF-stand-in {len(calls)}".encode(), ())
+
+    monkeypatch.setattr(sheets, "render_pdf", fake)
+    return calls
+
+
+@pytest.mark.django_db
+def test_a_position_pdf_is_rendered_once_then_kept(client, counted_renders):
+    url = f"/en/analyze/position.pdf?pos={POSITION}"
+    first = client.get(url)
+    second = client.get(url)
+    assert first.status_code == second.status_code == 200
+    assert second.content == first.content == b"%PDF-stand-in 1"
+    assert len(counted_renders) == 1
+    assert list(sheets.CACHE_DIR.glob(f"{sheets.code_version()}/positions/*-en-a4.pdf"))
+
+
+@pytest.mark.django_db
+def test_each_language_paper_and_saved_title_is_its_own_pdf(client, counted_renders):
+    from tutorials.services import save_position
+
+    saved, _situation = save_position(POSITION, "Regelheft, Seite 6")
+    untitled, _situation = save_position(POSITION, "")
+    urls = [f"/en/analyze/position.pdf?pos={POSITION}", f"/de/analyze/position.pdf?pos={POSITION}",
+            f"/en/analyze/position.pdf?pos={POSITION}&paper=letter",
+            f"/en/analyze/position.pdf?pos={POSITION}&saved={saved.code}",
+            f"/en/analyze/position.pdf?pos={POSITION}&saved={untitled.code}"]
+    bodies = [client.get(url).content for url in urls + urls]
+    assert len(counted_renders) == len(urls)
+    assert bodies[:len(urls)] == bodies[len(urls):]
+    assert len(set(bodies)) == len(urls)
+    assert "Regelheft, Seite 6" in counted_renders[3] and "Regelheft" not in counted_renders[4]
+
+
+@pytest.mark.django_db
+def test_a_kept_position_pdf_counts_no_quota_and_takes_no_slot(client, counted_renders, settings,
+                                                                monkeypatch):
+    from tutorials.http.render_limit import RenderBusy
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "pdf": "1/d"}
+    url = f"/de/analyze/position.pdf?pos={POSITION}"
+    assert client.get(url, REMOTE_ADDR="10.20.30.50").status_code == 200
+
+    def every_slot_taken():
+        raise RenderBusy()
+
+    monkeypatch.setattr(sheets, "render_slot", every_slot_taken)
+    assert [client.get(url, REMOTE_ADDR="10.20.30.50").status_code for _ in range(3)] == [200] * 3
+    other = f"/de/analyze/position.pdf?pos={POSITION}&paper=letter"
+    assert client.get(other, REMOTE_ADDR="10.20.30.51").status_code == 503  # not kept: a render
+
+
+def test_a_position_pdf_with_warnings_is_served_but_not_kept(cache_dir, monkeypatch, caplog):
+    from captain.rules import notation
+
+    monkeypatch.setattr(pdf, "static_file_for", lambda url: None)  # the stylesheet cannot load
+    which = {"lang": "en", "paper": "a4", "share_url": "https://example.org/p/x/"}
+    situation = notation.parse(POSITION)
+    with caplog.at_level(logging.ERROR, logger="tutorials.sheets.render"):
+        assert sheets.position_pdf(situation, **which).startswith(b"%PDF")
+    assert not sheets.position_cache_path(situation, **which).exists()
+    assert any("not cached" in r.getMessage() for r in caplog.records)
+
+
 # --- the fetcher ------------------------------------------------------------------------------------
 def test_fetcher_reads_hashed_names_of_the_manifest_storage(tmp_path):
     with override_settings(STATIC_ROOT=tmp_path / "static", STORAGES=MANIFEST, DEBUG=False):

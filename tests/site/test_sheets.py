@@ -26,6 +26,13 @@ def _tool(*args: str, data: bytes | None = None, tmp) -> str:
                           capture_output=True, text=True, check=True).stdout
 
 
+def _family(pdffonts_line: str) -> str:
+    """``Noto-Sans`` of ``ABCDEF+Noto-Sans-Bold  CID TrueType …``: the font without its
+    subset prefix and weight."""
+    name = pdffonts_line.split()[0].split("+")[-1]
+    return re.sub(r"-(Bold|Italic|BoldItalic|Regular)$", "", name)
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", ["ja", "en", "de"])
 @pytest.mark.parametrize("name", list(SHEETS))
@@ -47,6 +54,8 @@ def test_sheet(sheet_renders, tmp_path, lang, name, paper):
         assert "yes" in cols[-5:-2], f"font not embedded: {line}"
     if lang == "ja":
         assert any("CJK" in line for line in fonts), fonts
+    else:  # Latin text in the Latin font: the CJK font only for the few kana printed
+        assert any(_family(line) == "Noto-Sans" for line in fonts), fonts
     pages = int(re.search(r"Pages:\s+(\d+)", _tool("pdfinfo", tmp=tmp_path)).group(1))
     low, high = SHEETS[name].pages
     assert low <= pages <= high, (name, lang, paper, pages)

@@ -1,5 +1,6 @@
-"""Every PDF the site prints goes through here: WeasyPrint in a child process at the lowest
-CPU priority (:mod:`tutorials.http.pdf_worker`), so ordinary pages go first, with the static
+"""Every PDF the site prints goes through here: WeasyPrint in one of the host's render
+children at the lowest CPU priority (:mod:`tutorials.http.render_children`, which runs
+:mod:`tutorials.http.pdf_worker`), so ordinary pages go first, with the static
 files the page refers to read from disk (:func:`static_resources`) and nothing else
 reachable: no render ever fetches ``/static/…`` from this very server, or anything from the
 network. Rule sheets (:mod:`tutorials.sheets.render`) and the teaching table's card
@@ -8,12 +9,8 @@ network. Rule sheets (:mod:`tutorials.sheets.render`) and the teaching table's c
 
 from __future__ import annotations
 
-import concurrent.futures
-import concurrent.futures.process
 import logging
-import multiprocessing
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +22,7 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest
 
-from tutorials.http import pdf_worker
+from tutorials.http import render_children
 from tutorials.http.limits import check_limit, hit
 from tutorials.http.render_limit import Lease, RenderBusy
 
@@ -105,75 +102,50 @@ def static_resources(text: str) -> dict[str, tuple[bytes, str]]:
 
 
 _MIME = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
-_POOL: concurrent.futures.ProcessPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> concurrent.futures.ProcessPoolExecutor:
-    """This process's render children (started on first use, spawned: forking a
-    threaded web worker can deadlock), as many as ``RENDER_LIMIT``."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = concurrent.futures.ProcessPoolExecutor(
-                max_workers=max(1, settings.RENDER_LIMIT),
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=pdf_worker.lower_priority)
-        return _POOL
 
 
 def render_pdf(html: str, lease: Lease | None = None) -> Rendered:
-    """Render ``html`` in a child process at the lowest CPU priority
-    (:mod:`tutorials.http.pdf_worker`), with the static files it refers to read from disk
-    here and nothing else reachable. While waiting, renews ``lease`` (the render limit's)
-    every third of its life.
+    """Render ``html`` in one of the host's render children at the lowest CPU priority
+    (:mod:`tutorials.http.render_children`), with the static files it refers to read from
+    disk here and nothing else reachable. While waiting, renews ``lease`` (the render
+    limit's) every third of its life.
 
     Raises :class:`~tutorials.http.render_limit.RenderBusy` when the render is not done after
-    ``RENDER_TIMEOUT`` seconds. A child that died is replaced once.
+    ``RENDER_TIMEOUT`` seconds. A render whose child died is tried once more.
     """
     resources = static_resources(html)
     try:
         try:
             return _render_in_child(html, resources, lease)
-        except concurrent.futures.process.BrokenProcessPool:
-            # a child died (killed, out of memory): start new children and try once more
-            logger.warning("the PDF render children stopped; starting new ones")
-            _reset_pool()
+        except render_children.ChildGone:
+            logger.warning("a PDF render child died mid-render; trying once more")
             return _render_in_child(html, resources, lease)
-    except concurrent.futures.TimeoutError:
+    except TimeoutError:
         logger.error("a PDF render took longer than %s s", settings.RENDER_TIMEOUT)
         raise RenderBusy() from None
 
 
+def _submit(html: str, resources: dict) -> render_children.Pending:
+    return render_children.submit(html, resources, settings.RENDER_LIMIT)
+
+
 def _render_in_child(html: str, resources: dict, lease: Lease | None) -> Rendered:
-    future = _pool().submit(pdf_worker.render, html, resources)
+    pending = _submit(html, resources)
     step = max(0.5, lease.lease_seconds / 3) if lease is not None else settings.RENDER_TIMEOUT
     deadline = time.monotonic() + settings.RENDER_TIMEOUT
-    while True:
-        try:
-            left = max(0.0, deadline - time.monotonic())
-            pdf, warnings, pid, niceness = future.result(timeout=min(step, left))
-            return Rendered(pdf, warnings, pid, niceness)
-        except concurrent.futures.TimeoutError:
-            if time.monotonic() >= deadline:
-                raise
-            if lease is not None:
-                lease.renew()
-
-
-def warm_up() -> None:
-    """Start this process's render children now (WeasyPrint takes a second or two to
-    load), so the first reader of a PDF does not wait for it: gunicorn calls this when a
-    worker starts (``gunicorn.conf.py``)."""
-    _pool().submit(pdf_worker.lower_priority)
-
-
-def _reset_pool() -> None:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is not None:
-            _POOL.shutdown(wait=False, cancel_futures=True)
-        _POOL = None
+    try:
+        while True:
+            try:
+                left = max(0.0, deadline - time.monotonic())
+                pdf, warnings, pid, niceness = pending.result(timeout=min(step, left))
+                return Rendered(pdf, warnings, pid, niceness)
+            except TimeoutError:
+                if time.monotonic() >= deadline:
+                    raise
+                if lease is not None:
+                    lease.renew()
+    finally:
+        pending.close()
 
 
 def pdf_quota(request: HttpRequest) -> Callable[[], None]:

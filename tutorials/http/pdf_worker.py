@@ -1,4 +1,5 @@
-"""The PDF render itself, run in a child process at the lowest CPU priority.
+"""The PDF render itself, run in one of the host's render children at the lowest CPU
+priority (:mod:`tutorials.http.render_children` starts them and hands them the renders).
 
 Rendering a sheet keeps a core busy for seconds. Done inside a web worker, it would
 compete with ordinary pages on equal terms; in a child process niced to 19 the operating
@@ -27,8 +28,9 @@ PDF_OPTIONS = {"pdf_tags": True}
 
 
 def lower_priority() -> None:
-    """Process-pool initializer: run at the lowest CPU priority, and load WeasyPrint now
-    (it takes a second or two) rather than on the first render."""
+    """Run at the lowest CPU priority, and load WeasyPrint now (it takes a second or two)
+    rather than on the first render: the render children's supervisor does this before it
+    forks them (:mod:`tutorials.http.render_children`)."""
     current = os.nice(0)
     if current < NICENESS:
         os.nice(NICENESS - current)

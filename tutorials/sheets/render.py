@@ -1,4 +1,5 @@
-"""Printable PDF rule sheets (WeasyPrint), cached per sheet, language, paper and code version.
+"""Printable PDF rule sheets and position PDFs (WeasyPrint), cached per sheet (or position),
+language, paper and code version.
 
 * :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``;
   the two teaching sheets in a version for each table (:data:`~tutorials.tutorial.table.TABLES`:
@@ -6,12 +7,14 @@
 * :func:`sheet_pdf` — a fixed sheet's PDF bytes; rendered once per
   ``(sheet, table, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
   (``manage.py prerender_sheets`` fills it at release time).
-* :func:`position_pdf` — the analyzer's position with its step-by-step answer, on demand.
+* :func:`position_pdf` — the analyzer's position with its step-by-step answer, rendered on
+  the first request and then kept beside the sheets (per position, share link, saved title,
+  language and paper), the same way (:func:`kept_pdf`).
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
-Renders run in a child process at the lowest CPU priority, and WeasyPrint reads only the
-static files the page refers to: :mod:`tutorials.http.pdf`, which every PDF of the site
-goes through (the teaching table's card too).
+Renders run in one of the host's render children at the lowest CPU priority, and
+WeasyPrint reads only the static files the page refers to: :mod:`tutorials.http.pdf`, which
+every PDF of the site goes through (the teaching table's card too).
 """
 
 from __future__ import annotations
@@ -194,14 +197,24 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], No
     :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken.
     """
-    path = cache_path(name, lang, paper, table=table)
+    return kept_pdf(cache_path(name, lang, paper, table=table),
+                    lambda: printed_html(sheet_html(name, lang, paper, table=table), lang), admitted)
+
+
+def kept_pdf(path: Path, html: Callable[[], str], admitted: Callable[[], None] = _nothing) -> bytes:
+    """The PDF kept at ``path``, else the PDF of ``html()`` rendered now under the render
+    limit and kept there: every cached PDF of the site, sheets and positions alike.
+
+    ``admitted`` is called once the render holds its slot; a render that logged warnings
+    is served but never kept (see :func:`sheet_pdf`)."""
     if path.exists():
         return path.read_bytes()
+    source = html()
     with render_slot() as lease:
         admitted()
-        rendered = render_sheet(name, lang, paper, lease, table=table)
+        rendered = render_pdf(source, lease)
     if rendered.warnings:
-        logger.error("sheet %s rendered with warnings, not cached: %s", path.stem,
+        logger.error("PDF sheet %s rendered with warnings, not cached: %s", path.stem,
                      "; ".join(rendered.warnings))
     else:
         store(path, rendered.pdf)
@@ -233,19 +246,32 @@ def is_cached(name: str, lang: str, paper: str, *, table: Table = DEFAULT_TABLE)
     return cache_path(name, lang, paper, table=table).exists()
 
 
+def position_cache_path(situation, *, lang: str, paper: str, share_url: str, title: str = "") -> Path:
+    """Where the position's PDF for this code version is kept: one file per position,
+    share link (printed as the QR code), saved title, language and paper."""
+    if paper not in PAPERS:
+        raise SheetError(f"unknown paper {paper!r}")
+    key = hashlib.sha256("\0".join((situation.to_notation(), share_url, title)).encode()).hexdigest()[:32]
+    return CACHE_DIR / code_version() / "positions" / f"{key}-{lang}-{paper}.pdf"
+
+
 def position_pdf(situation, *, lang: str, paper: str, share_url: str, title: str = "",
                  admitted: Callable[[], None] = _nothing) -> bytes:
     """The analyzer's position with its whole step-by-step answer and a QR code of
-    ``share_url``, under the ``title`` it was saved with (if any); ``admitted`` as for
-    :func:`sheet_pdf`.
+    ``share_url``, under the ``title`` it was saved with (if any): rendered once, then
+    kept like the sheets (:func:`kept_pdf`); ``admitted`` as for :func:`sheet_pdf`.
 
     Raises :class:`SheetError` for an unknown paper and
-    :class:`~tutorials.http.render_limit.RenderBusy` when every render slot of this host is
-    taken (the render is refused, not queued).
+    :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
+    render slot of this host is taken (the render is refused, not queued).
     """
+    path = position_cache_path(situation, lang=lang, paper=paper, share_url=share_url, title=title)
+    return kept_pdf(path, lambda: position_html(situation, lang=lang, paper=paper, share_url=share_url,
+                                                title=title), admitted)
 
-    if paper not in PAPERS:
-        raise SheetError(f"unknown paper {paper!r}")
+
+def position_html(situation, *, lang: str, paper: str, share_url: str, title: str = "") -> str:
+    """The HTML a position's PDF is printed from (see :func:`position_pdf`)."""
     with translation.override(lang):
         qr = segno.make(share_url, error="m")
         # its <title> is the QR code's text alternative (the Figure's /Alt in the tagged PDF)
@@ -254,10 +280,4 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str, title: str
         html = render_to_string("sheets/position.html", {
             **position_context(situation), "paper": PAPERS[paper], "lang": lang,
             "share_url": share_url, "qr_svg": svg, "title": title})
-        html = printed_html(html, lang)
-        with render_slot() as lease:
-            admitted()
-            rendered = render_pdf(html, lease)
-    if rendered.warnings:
-        logger.error("position PDF rendered with warnings: %s", "; ".join(rendered.warnings))
-    return rendered.pdf
+    return printed_html(html, lang)

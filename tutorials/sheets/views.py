@@ -15,7 +15,8 @@ from tutorials.http.pdf import pdf_quota
 from tutorials.sheets.content import TABLE_SHEETS
 from tutorials.tutorial.table import DEFAULT_TABLE, Table
 from tutorials.tutorial.table import read_table
-from tutorials.sheets.render import SHEETS, is_cached, position_pdf, preview_png, sheet_pdf, sheet_stem
+from tutorials.sheets.render import (SHEETS, is_cached, position_cache_path, position_pdf, preview_png,
+                                     sheet_pdf, sheet_stem)
 from tutorials.services import find_saved, short_link
 from tutorials.wording.problems import describe
 
@@ -104,7 +105,8 @@ def sheet_preview(request: HttpRequest, name: str) -> HttpResponse:
 
 @require_safe
 def analyze_pdf(request: HttpRequest) -> HttpResponse:
-    """The analyzer's position and its step-by-step answer as a PDF (rendered on demand).
+    """The analyzer's position and its step-by-step answer as a PDF (rendered on the first
+    request, then kept: :func:`~tutorials.sheets.render.position_pdf`).
 
     ``HEAD`` answers with the same headers and renders nothing.
     """
@@ -123,12 +125,16 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
         paper = _paper(request)
     except _BadPaper:
         return _bad_paper()
+    which = {"lang": get_language(), "paper": paper, "share_url": share,
+             "title": saved.title if saved else ""}
+    cached = position_cache_path(situation, **which).exists()
     if request.method == "HEAD":  # the headers GET would send; no render, no count
         response = HttpResponse(content_type="application/pdf")
-    else:
-        data = position_pdf(situation, lang=get_language(), paper=paper, share_url=share,
-                            title=saved.title if saved else "", admitted=pdf_quota(request))
-        response = HttpResponse(data, content_type="application/pdf")
+    elif cached:
+        response = HttpResponse(position_pdf(situation, **which), content_type="application/pdf")
+    else:  # only a render counts
+        response = HttpResponse(position_pdf(situation, **which, admitted=pdf_quota(request)),
+                                content_type="application/pdf")
     response["Content-Disposition"] = 'inline; filename="captain-dice-position.pdf"'
     return response
 

@@ -1,0 +1,179 @@
+"""PDF figures of the deployed configuration: ``bin/bench-pdf`` (prints figures; no speed or
+size goal is asserted).
+
+Runs the release steps of docs/production.md without filling the sheet cache, and gunicorn
+with three workers, Redis and a render limit of two (a two-CPU host), then prints:
+
+* the position PDF of the full 4x4 battle (the position of ``bin/bench-analyzer`` and
+  ``bin/bench-load``) in each language, once every worker has answered a few requests: the
+  first request (rendered) and the second (kept), the median of 20 more interleaved with the
+  redirect at ``/`` (the yardstick: the machine's load in the same run), and the PDF's size
+  and fonts; then the second request of nine more positions (median and max);
+* the host's render children while two renders run at once, rendering every sheet in every
+  language two at a time: how many processes, and their summed RSS and PSS at the peak
+  (sampled every 20 ms; PSS counts a page shared by n processes as 1/n of it), and the same
+  for the gunicorn workers, for scale (MB: 10^6 bytes).
+
+``bin/bench-pdf N``: render limit N instead of two.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
+
+from harness import FULL_BATTLE, Server, fresh_position_pdf, release_steps, serve, start_redis  # noqa: E402
+
+LANGUAGES = ("en", "de", "ja")
+SHEETS = ("rules", "reference", "quick-start", "teach")
+
+
+def timed_get(server: Server, path: str) -> tuple[float, int, bytes]:
+    started = time.perf_counter()
+    status, _headers, body = server.get(path, client="198.18.7.7")
+    return time.perf_counter() - started, status, body
+
+
+def render_processes(server: Server) -> tuple[list[int], list[int]]:
+    """(the render children's supervisor and its children, the gunicorn workers)."""
+    found = server.render_processes()
+    render = [found[0], *found[1]] if found else []
+    return render, server.workers()
+
+
+def memory_kib(pids: list[int]) -> tuple[int, int]:
+    """Summed (RSS, PSS) of ``pids`` in KiB; processes gone meanwhile count nothing."""
+    rss = pss = 0
+    for pid in pids:
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        for line in rollup.splitlines():
+            if line.startswith("Rss:"):
+                rss += int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss += int(line.split()[1])
+    return rss, pss
+
+
+def fonts_of(pdf: bytes) -> str:
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as tmp:
+        tmp.write(pdf)
+        tmp.flush()
+        listing = subprocess.run(["pdffonts", tmp.name], capture_output=True, text=True, check=True).stdout
+    return ", ".join(sorted({line.split()[0].split("+")[-1] for line in listing.splitlines()[2:]}))
+
+
+def warm_workers(server: Server) -> None:
+    """Every worker's first requests (imports, templates, a database connection) done, as
+    ``bin/bench-load`` does: a tutorial page, and the position PDF's ``HEAD``, which takes
+    the same way through the view without rendering."""
+    for lang in LANGUAGES:
+        for _ in range(10):
+            assert server.get(f"/{lang}/tutorial/battle-time/", client="198.18.7.7")[0] == 200
+            path = f"/{lang}/analyze/position.pdf?{urlencode({'pos': FULL_BATTLE})}"
+            assert server.request("HEAD", path, client="198.18.7.7")[0] == 200
+
+
+def position_figures(server: Server) -> None:
+    warm_workers(server)
+    for lang in LANGUAGES:
+        path = f"/{lang}/analyze/position.pdf?{urlencode({'pos': FULL_BATTLE})}"
+        first, status, body = timed_get(server, path)
+        assert status == 200 and body.startswith(b"%PDF"), (status, body[:300])
+        second, status, again = timed_get(server, path)
+        assert status == 200 and again == body
+        more, yardstick = [], []
+        for _ in range(20):  # interleaved with the redirect at /: how busy the machine is meanwhile
+            more.append(timed_get(server, path)[0])
+            yardstick.append(timed_get(server, "/")[0])
+        print(f"position PDF {lang}: first {first * 1000:7.1f} ms, second {second * 1000:5.1f} ms, "
+              f"median of 20 more {statistics.median(more) * 1000:5.1f} ms "
+              f"(the redirect at / between them: {statistics.median(yardstick) * 1000:4.1f} ms) "
+              f"(goal: second at most 20 ms); "
+              f"{len(body) / 1000:5.0f} kB (goal en: at most 200 kB); fonts: {fonts_of(body)}")
+
+
+def second_requests(server: Server, count: int = 9) -> None:
+    """First and second request of ``count`` more positions, the languages in turn: one
+    second request is one sample, and the machine may be busy just then."""
+    seconds = []
+    for i in range(count):
+        path = fresh_position_pdf(LANGUAGES[i % 3])
+        assert timed_get(server, path)[1] == 200
+        seconds.append(timed_get(server, path)[0])
+    print(f"second request after the first, {count} more positions: median "
+          f"{statistics.median(seconds) * 1000:.1f} ms, max {max(seconds) * 1000:.1f} ms")
+
+
+def memory_figures(server: Server, limit: int) -> None:
+    peak = {"rss": 0, "pss": 0, "processes": 0, "workers_pss": 0}
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            render, workers = render_processes(server)
+            rss, pss = memory_kib(render)
+            if pss > peak["pss"]:
+                peak.update(rss=rss, pss=pss, processes=len(render), workers_pss=memory_kib(workers)[1])
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    paths = [f"/{lang}/sheets/{name}.pdf" for name in SHEETS for lang in LANGUAGES]
+    statuses = []
+    try:
+        for start in range(0, len(paths), limit):
+            with ThreadPoolExecutor(limit) as pool:
+                statuses += [status for _t, status, _b in pool.map(lambda p: timed_get(server, p),
+                                                                    paths[start:start + limit])]
+    finally:
+        done.set()
+        sampler.join()
+    render, workers = render_processes(server)
+    print(f"render children: {len(render) - 1} under one supervisor for the host "
+          f"(render limit {limit}, 3 gunicorn workers); {len(paths)} sheets rendered {limit} at a time, "
+          f"answers: {sorted(set(statuses))}")
+    print(f"render processes at the peak: {peak['processes']} (supervisor + children), "
+          f"summed RSS {_mb(peak['rss'])} MB, summed PSS {_mb(peak['pss'])} MB "
+          f"(goal: PSS at most 400 MB together); the 3 workers' PSS then: {_mb(peak['workers_pss'])} MB")
+
+
+def _mb(kib: int) -> str:
+    return f"{kib * 1024 / 1e6:.0f}"
+
+
+def main() -> None:
+    limit = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "redis").mkdir()
+        with start_redis(folder / "redis") as redis_base:
+            release = release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
+                                    prerender=False)
+            with serve(release, workers=3, name="bench-pdf",
+                       env={"DJANGO_RENDER_LIMIT": str(limit)}) as server:
+                deadline = time.monotonic() + 60
+                while len(render_processes(server)[0]) < limit + 1:  # the children are up
+                    assert time.monotonic() < deadline, "the render children did not start"
+                    time.sleep(0.2)
+                print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit}")
+                position_figures(server)
+                second_requests(server)
+                memory_figures(server, limit)
+
+
+if __name__ == "__main__":
+    main()
