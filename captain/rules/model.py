@@ -296,6 +296,7 @@ class Occupancy(NamedTuple):
 #: values 0-5 for its attack cards and :data:`DICE_SLOT` for its dice.
 COLOUR_SLOT: Mapping[Colour, int] = MappingProxyType({c: 8 * i for i, c in enumerate(Colour)})
 DICE_SLOT = 6
+_SLOT = dict(COLOUR_SLOT)  # a plain dict: the census looks it up for every occupant
 
 
 _VALUE = {kind: int(kind) for kind in AttackKind}
@@ -456,7 +457,7 @@ class Board:
         dice_of = dict.fromkeys(COLOURS, 0)
         own = dict.fromkeys(COLOURS, 0)
         listed = []
-        slot = COLOUR_SLOT
+        slot = _SLOT
         value_of = _VALUE
         at = 0
         bit = 1
@@ -489,12 +490,12 @@ class Board:
             dice_of = {}
         occupancy = self._cache.get("occupancy")
         if occupancy is None:
-            occupancy = self._cache["occupancy"] = Occupancy(treasure, dice, cards,
-                                                             MappingProxyType(dice_of))
-        found = self._cache["census"] = Census(
+            occupancy = self._cache["occupancy"] = _tuple_new(
+                Occupancy, (treasure, dice, cards, MappingProxyType(dice_of)))
+        found = self._cache["census"] = _tuple_new(Census, (
             occupancy, tuple(listed), MappingProxyType({c: m for c, m in own.items() if m}),
-            hostage, tuple(faces), tuple(held))
-        return found
+            hostage, tuple(faces), tuple(held)))
+        return found  # type: ignore[return-value]
 
     def free_faces(self) -> Mapping[Position, tuple[int, int]]:
         """Treasure cards without dice or an attack card, where a pair of dice may still

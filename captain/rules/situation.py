@@ -440,20 +440,12 @@ class Situation:
         True, :meth:`_name_fault` finds nothing; when False, it names the fault."""
         census = self.board.census()
         occupancy = census.occupancy
-        if occupancy.dice and occupancy.cards:
-            return False
         seats = self.seating.ranks
         limits = _LIMITS.get((len(seats), self.rules.no_scouts))
-        if limits is None:
-            return False
-        held_limits, in_play = limits
-        for colour in census.own:
-            if colour not in seats:
-                return False
-        for colour in occupancy.dice_of:
-            if colour not in seats:
-                return False
-        if any(map(operator.gt, census.held, held_limits)):
+        if (limits is None or (occupancy.dice and occupancy.cards)
+                or not seats.keys() >= census.own.keys()
+                or not seats.keys() >= occupancy.dice_of.keys()
+                or any(map(operator.gt, census.held, limits[0]))):
             return False
         faces = census.faces
         total = occupancy.treasure.bit_count()
@@ -471,7 +463,7 @@ class Situation:
             if self.deck < 0:
                 return False
             total += self.deck
-        return total <= in_play
+        return total <= limits[1]
 
     def _name_fault(self) -> None:
         """Walk the board, the won cards and the deck in :meth:`validate`'s order and raise
