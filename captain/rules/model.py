@@ -476,7 +476,6 @@ class Board:
                         held[slot[colour] + DICE_SLOT] += 1
                     else:
                         value = value_of[occupant.kind]
-                        cards |= bit
                         own[colour] |= bit
                         held[slot[colour] + value] += 1
                         listed.append((at, occupant, colour, value))
@@ -484,16 +483,16 @@ class Board:
                             hostage |= bit
                 at += 1
                 bit <<= 1
-        if dice:
-            dice_of = {c: m for c, m in dice_of.items() if m}
-        else:
-            dice_of = {}
+        dice_of = {c: m for c, m in dice_of.items() if m} if dice else {}
+        own = {c: m for c, m in own.items() if m}
+        for mask in own.values():
+            cards |= mask
         occupancy = self._cache.get("occupancy")
         if occupancy is None:
             occupancy = self._cache["occupancy"] = _tuple_new(
                 Occupancy, (treasure, dice, cards, MappingProxyType(dice_of)))
         found = self._cache["census"] = _tuple_new(Census, (
-            occupancy, tuple(listed), MappingProxyType({c: m for c, m in own.items() if m}),
+            occupancy, tuple(listed), MappingProxyType(own),
             hostage, tuple(faces), tuple(held)))
         return found  # type: ignore[return-value]
 

@@ -357,6 +357,9 @@ _LIMITS = {(players, no_scouts): (_held_limits(players, no_scouts),
            for players in PLAYER_COUNTS for no_scouts in (False, True)}
 
 
+_NO_WON: Mapping[Colour, tuple[Treasure, ...]] = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Situation:
     """A moment of the game as the analyzer and the case format describe it.
@@ -376,7 +379,7 @@ class Situation:
     won: Mapping[Colour, tuple[Treasure, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "won", MappingProxyType(dict(self.won)))
+        object.__setattr__(self, "won", MappingProxyType(dict(self.won)) if self.won else _NO_WON)
 
     def __repr__(self) -> str:
         return f"notation.parse({self.to_notation()!r})"
