@@ -28,9 +28,9 @@ from .coords import DIRECTIONS, Position
 from .errors import InvalidInput, InvalidSituation
 from .geometry import Geometry, geometry
 
-__all__ = ["AttackCard", "AttackKind", "Board", "COLOURS", "Colour", "DIRECTIONS", "Dice",
-           "COLOUR_SLOT", "Census", "DICE_SLOT", "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy", "Position", "Cell", "Treasure",
-           "cell_of", "treasure_deck"]
+__all__ = ["AttackCard", "AttackKind", "Board", "COLOURS", "COLOUR_SLOT", "Census", "Colour",
+           "DICE_SLOT", "DIRECTIONS", "Dice", "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy",
+           "Position", "Cell", "Treasure", "cell_of", "treasure_deck"]
 
 
 class Colour(enum.Enum):

@@ -434,7 +434,7 @@ class Situation:
         if "_valid" not in self.__dict__:
             if not self._within_limits():
                 self._name_fault()
-            self.__dict__["_valid"] = True  # frozen fields aside, a situation may note this
+            self.__dict__["_valid"] = True  # a note, not a field: not compared, not in repr
         return self
 
     def _within_limits(self) -> bool:
