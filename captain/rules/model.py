@@ -521,11 +521,10 @@ class Board:
     @property
     def geometry(self) -> Geometry:
         """Bit-mask geometry of this board's shape (:mod:`captain.rules.geometry`)."""
-        try:
-            return self._cache["geometry"]  # type: ignore[return-value]
-        except KeyError:
-            g = self._cache["geometry"] = geometry(tuple(map(len, self.rows)))
-            return g
+        found = self._cache.get("geometry")  # no exception for a board just read
+        if found is None:
+            found = self._cache["geometry"] = geometry(tuple(map(len, self.rows)))
+        return found  # type: ignore[return-value]
 
     @property
     def cache(self) -> dict[object, object]:
