@@ -28,9 +28,9 @@ from .coords import DIRECTIONS, Position
 from .errors import InvalidInput, InvalidSituation
 from .geometry import Geometry, geometry
 
-__all__ = ["AttackCard", "AttackKind", "Board", "COLOURS", "Colour", "DIRECTIONS", "Dice",
-           "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy", "Position", "Cell", "Treasure",
-           "cell_of", "treasure_deck"]
+__all__ = ["AttackCard", "AttackKind", "Board", "COLOURS", "COLOUR_SLOT", "Census", "Colour",
+           "DICE_SLOT", "DIRECTIONS", "Dice", "FULL_DECK", "MAX_COLUMNS", "MAX_ROWS", "Occupancy",
+           "Position", "Cell", "Treasure", "cell_of", "treasure_deck"]
 
 
 class Colour(enum.Enum):
@@ -292,6 +292,39 @@ class Occupancy(NamedTuple):
     dice_of: Mapping[Colour, int]
 
 
+#: ``COLOUR_SLOT[colour] + value`` indexes :attr:`Census.held`: eight places per colour,
+#: values 0-5 for its attack cards and :data:`DICE_SLOT` for its dice.
+COLOUR_SLOT: Mapping[Colour, int] = MappingProxyType({c: 8 * i for i, c in enumerate(Colour)})
+DICE_SLOT = 6
+_SLOT = dict(COLOUR_SLOT)  # a plain dict: the census looks it up for every occupant
+
+
+_VALUE = {kind: int(kind) for kind in AttackKind}
+
+
+class Census(NamedTuple):
+    """What one pass over a board's cells tells (:meth:`Board.census`): what the rules'
+    checks count and what Battle Time starts from, so that checking a situation and
+    resolving it read each cell once between them.
+
+    Attributes:
+        occupancy: the board's :class:`Occupancy`.
+        cards: ``(bit index, card, colour, value)`` of every attack card, in board order.
+        own: colour → mask of its attack cards (colours without cards absent).
+        hostage: mask of the [0] cards.
+        faces: ``faces[low * 8 + high]`` = copies of that treasure card on the board.
+        held: ``held[COLOUR_SLOT[colour] + value]`` = that colour's attack cards of that
+            value on the board; ``+ DICE_SLOT``: cards holding its dice.
+    """
+
+    occupancy: Occupancy
+    cards: tuple[tuple[int, AttackCard, Colour, int], ...]
+    own: Mapping[Colour, int]
+    hostage: int
+    faces: tuple[int, ...]
+    held: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class Board:
     """The grid of positions, rows top to bottom; rows may differ in length.
@@ -412,6 +445,57 @@ class Board:
                                                          MappingProxyType(dice_of))
         return found  # type: ignore[return-value]
 
+    def census(self) -> Census:
+        """One pass over the cells: counts and masks (:class:`Census`), memoised per board.
+        Also memoises :meth:`occupancy`, which it holds."""
+        found = self._cache.get("census")
+        if found is not None:
+            return found  # type: ignore[return-value]
+        treasure = dice = cards = hostage = 0
+        faces = [0] * 64
+        held = [0] * 32
+        dice_of = dict.fromkeys(COLOURS, 0)
+        own = dict.fromkeys(COLOURS, 0)
+        listed = []
+        slot = _SLOT
+        value_of = _VALUE
+        at = 0
+        bit = 1
+        for row in self.rows:
+            for cell in row:
+                t = cell.treasure
+                if t is not None:
+                    treasure |= bit
+                    faces[t.low * 8 + t.high] += 1
+                occupant = cell.occupant
+                if occupant is not None:
+                    colour = occupant.colour
+                    if occupant.__class__ is Dice:
+                        dice |= bit
+                        dice_of[colour] |= bit
+                        held[slot[colour] + DICE_SLOT] += 1
+                    else:
+                        value = value_of[occupant.kind]
+                        own[colour] |= bit
+                        held[slot[colour] + value] += 1
+                        listed.append((at, occupant, colour, value))
+                        if not value:
+                            hostage |= bit
+                at += 1
+                bit <<= 1
+        dice_of = {c: m for c, m in dice_of.items() if m} if dice else {}
+        own = {c: m for c, m in own.items() if m}
+        for mask in own.values():
+            cards |= mask
+        occupancy = self._cache.get("occupancy")
+        if occupancy is None:
+            occupancy = self._cache["occupancy"] = _tuple_new(
+                Occupancy, (treasure, dice, cards, MappingProxyType(dice_of)))
+        found = self._cache["census"] = _tuple_new(Census, (
+            occupancy, tuple(listed), MappingProxyType(own),
+            hostage, tuple(faces), tuple(held)))
+        return found  # type: ignore[return-value]
+
     def free_faces(self) -> Mapping[Position, tuple[int, int]]:
         """Treasure cards without dice or an attack card, where a pair of dice may still
         go (DICE-2): position → ``(low, high)``, in board order. Read-only, memoised."""
@@ -437,11 +521,10 @@ class Board:
     @property
     def geometry(self) -> Geometry:
         """Bit-mask geometry of this board's shape (:mod:`captain.rules.geometry`)."""
-        try:
-            return self._cache["geometry"]  # type: ignore[return-value]
-        except KeyError:
-            g = self._cache["geometry"] = geometry(tuple(len(r) for r in self.rows))
-            return g
+        found = self._cache.get("geometry")  # no exception for a board just read
+        if found is None:
+            found = self._cache["geometry"] = geometry(tuple(map(len, self.rows)))
+        return found  # type: ignore[return-value]
 
     @property
     def cache(self) -> dict[object, object]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from types import MappingProxyType
 
 from .clauses import implements
 from .errors import InvalidInput, InvalidSituation
-from .model import AttackCard, AttackKind, Board, Colour, Dice, Treasure
+from .model import COLOUR_SLOT, DICE_SLOT, AttackCard, AttackKind, Board, Colour, Dice, Treasure
 
 
 class _ReprEnum(enum.Enum):
@@ -340,6 +341,25 @@ def full_treasure_count(player_count: int) -> int:
     return table_setup(player_count).in_play
 
 
+def _held_limits(players: int, no_scouts: bool) -> tuple[int, ...]:
+    """The most a colour may hold, laid out as :attr:`~captain.rules.model.Census.held`:
+    its copies of each attack card (:func:`table_setup`) and cards under its dice."""
+    one = [0] * 8
+    one[:len(AttackKind)] = table_setup(players, no_scouts).copies
+    one[DICE_SLOT] = DICE_PER_PLAYER // 2
+    return tuple(one) * len(COLOUR_SLOT)
+
+
+#: ``(players, no_scouts)`` → (:func:`_held_limits`, treasure cards in play): the limits
+#: :meth:`Situation.validate` counts against.
+_LIMITS = {(players, no_scouts): (_held_limits(players, no_scouts),
+                                  full_treasure_count(players))
+           for players in PLAYER_COUNTS for no_scouts in (False, True)}
+
+
+_NO_WON: Mapping[Colour, tuple[Treasure, ...]] = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Situation:
     """A moment of the game as the analyzer and the case format describe it.
@@ -359,7 +379,7 @@ class Situation:
     won: Mapping[Colour, tuple[Treasure, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "won", MappingProxyType(dict(self.won)))
+        object.__setattr__(self, "won", MappingProxyType(dict(self.won)) if self.won else _NO_WON)
 
     def __repr__(self) -> str:
         return f"notation.parse({self.to_notation()!r})"
@@ -405,7 +425,52 @@ class Situation:
         more than three cards holding one colour's dice (six dice, SETUP-1); dice and
         attack cards on the board together (SET-3); more than two copies of a treasure
         card or more treasure cards than the game has (SETUP-2/4); a negative deck.
+
+        A situation never changes, so it is checked once: a later call (:func:`solve`'s,
+        after :func:`~captain.rules.notation.parse`'s) returns at once. The check compares
+        counts (:meth:`_within_limits`); only when one is over does :meth:`_name_fault`
+        walk the board to name the first fault.
         """
+        if "_valid" not in self.__dict__:
+            if not self._within_limits():
+                self._name_fault()
+            self.__dict__["_valid"] = True  # a note, not a field: not compared, not in repr
+        return self
+
+    def _within_limits(self) -> bool:
+        """Whether every count :meth:`validate` checks is within the rules, from the board's
+        :meth:`~captain.rules.model.Board.census` (which Battle Time reads as well): when
+        True, :meth:`_name_fault` finds nothing; when False, it names the fault."""
+        census = self.board.census()
+        occupancy = census.occupancy
+        seats = self.seating.ranks
+        limits = _LIMITS.get((len(seats), self.rules.no_scouts))
+        if (limits is None or (occupancy.dice and occupancy.cards)
+                or not seats.keys() >= census.own.keys()
+                or not seats.keys() >= occupancy.dice_of.keys()
+                or any(map(operator.gt, census.held, limits[0]))):
+            return False
+        faces = census.faces
+        total = occupancy.treasure.bit_count()
+        if self.won:
+            faces = list(faces)
+            for colour, cards in self.won.items():
+                if colour not in seats:
+                    return False
+                for card in cards:
+                    faces[card.low * 8 + card.high] += 1
+                total += len(cards)
+        if max(faces) > 2:
+            return False
+        if self.deck is not None:
+            if self.deck < 0:
+                return False
+            total += self.deck
+        return total <= limits[1]
+
+    def _name_fault(self) -> None:
+        """Walk the board, the won cards and the deck in :meth:`validate`'s order and raise
+        for the first fault found."""
         players = set(self.players)
         self._check_occupants(players)
         for colour in self.won:
@@ -415,7 +480,6 @@ class Situation:
                                       clause="SETUP-1",
                                       code="colour-not-seated", colour=colour.value)
         self._check_treasures()
-        return self
 
     def _check_treasures(self) -> None:
         """:meth:`validate` for the treasure cards: copies and total (SETUP-2/4), the deck."""

@@ -145,21 +145,23 @@ def test_bench_prints_every_figure_interleaved_with_the_yardstick():
     proc = run("bench", "--seconds", "0.2", "--rounds", "5")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert len(lines) in (7, 8), proc.stdout
+    assert len(lines) in (8, 9), proc.stdout
     assert re.match(r"yardstick: python-chess list\(Board\(\)\.legal_moves\), interleaved with "
                     r"each figure \(5 rounds; median ratio, interquartile range\)$", lines[0])
     figure = r": \d+\.\d µs; chess \d+\.\d µs; ratio \d+\.\d\d \(IQR \d+\.\d\d-\d+\.\d\d\)"
     assert re.match(r"battle \+ treasure, full 4x4 board, 16 attack cards" + figure
                     + r" \(target <= 1\.0\)$", lines[1])
-    assert re.match(r"legal_actions, \d+ states of random 4-player games" + figure + "$", lines[2])
-    assert re.match(r"apply, checked, the same states" + figure + "$", lines[3])
+    assert re.match(r"solve\(\) of the same boards, checking them included" + figure
+                    + r" \(target <= 1\.0\)$", lines[2])
+    assert re.match(r"legal_actions, \d+ states of random 4-player games" + figure + "$", lines[3])
+    assert re.match(r"apply, checked, the same states" + figure + "$", lines[4])
     assert re.match(r"apply from the listing \(LegalActions\.apply\), the same states" + figure + "$",
-                    lines[4])
-    assert re.match(r"one random 4-player game" + figure + "$", lines[5])
+                    lines[5])
+    assert re.match(r"one random 4-player game" + figure + "$", lines[6])
     assert re.match(r"random 4-player games: \d+ games/s, one process "
-                    r"\(median of 3 runs: \d+-\d+\)$", lines[6])
-    if len(lines) == 8:
-        assert re.match(r"random 4-player games on \d+ cores: \d+ games/s$", lines[7])
+                    r"\(median of 3 runs: \d+-\d+\)$", lines[7])
+    if len(lines) == 9:
+        assert re.match(r"random 4-player games on \d+ cores: \d+ games/s$", lines[8])
 
 
 def test_bench_refuses_a_bad_round_count():

@@ -290,32 +290,18 @@ def resolve_battle(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -
     cards of equal speed in seat order from the start player clockwise (BAT-2). Each turn
     is :func:`fight`'s (BAT-3, BAT-4).
     """
-    g = board.geometry
+    census = board.census()  # one pass over the cells, shared with Situation.validate
     seat = seating.ranks
     speed = rules.speed_ranks
-    keyed = []
+    # one int orders the turns: speed rank, then seat, then board order (BAT-1, BAT-2)
+    keyed = [(speed[value] << 16 | seat[colour] << 8 | at, card, at, value)
+             for at, card, colour, value in census.cards]
     own: dict[Colour, int] = dict.fromkeys(seat, 0)
-    alive = hostage = treasure = 0
-    at = 0
-    bit = 1
-    for row in board.rows:
-        for cell in row:
-            if cell.treasure is not None:
-                treasure |= bit
-            card = cell.occupant
-            if card is not None and card.__class__ is AttackCard:
-                value = _VALUE[card.kind]
-                colour = card.colour
-                # one int orders the turns: speed rank, then seat, then board order (BAT-1, BAT-2)
-                keyed.append((speed[value] << 16 | seat[colour] << 8 | at, card, at, value))
-                alive |= bit
-                own[colour] |= bit
-                if value == 0:
-                    hostage |= bit
-            at += 1
-            bit <<= 1
+    own.update(census.own)
+    occupancy = census.occupancy
+    treasure, alive, hostage = occupancy.treasure, occupancy.cards, census.hostage
     keyed.sort()  # the keys are distinct: only the int is ever compared
-    trace, survivors = fight(keyed, g.reach, own, hostage, alive)
+    trace, survivors = fight(keyed, board.geometry.reach, own, hostage, alive)
     return BattleResult(board, keyed, trace, survivors, rules, own, treasure, hostage)
 
 
@@ -353,6 +339,4 @@ def fight(order: list[tuple], reach: tuple[tuple[int, ...], ...], own: dict[Colo
         append((_ACTS, targets, hit & hostage, -1))
     return trace, alive
 
-
-_VALUE = {kind: int(kind) for kind in AttackKind}
 

@@ -79,9 +79,10 @@ def solve(situation: Situation) -> Solution:
     """
     situation.validate()
     board, seating, rules = situation.board, situation.seating, situation.rules
-    bell = bell_status(board, seating, rules) if board.dice() else None
+    occupancy = board.occupancy()  # the census validate took holds it
+    bell = bell_status(board, seating, rules) if occupancy.dice else None
     battle = treasure = None
-    if board.cards():
+    if occupancy.cards:
         battle, treasure = resolve_round(board, seating, rules)
     round_end = None
     if situation.deck is not None:
