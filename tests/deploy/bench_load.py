@@ -18,6 +18,7 @@ proxy hop, so each simulated client has its own address), then prints:
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import statistics
@@ -27,13 +28,14 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import BASE_DIR, Server, release_steps, serve, start_redis  # noqa: E402
+from harness import BASE_DIR, Server, fresh_position_pdf, release_steps, serve, start_redis  # noqa: E402
 
 PAGE = "/en/tutorial/battle-time/"
 POSITIONS = ["Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2",
@@ -53,20 +55,33 @@ def page_latencies(server: Server, *, count: int | None = None,
     return times
 
 
+def cold_pdfs(lang: str) -> Iterator[str]:
+    """Addresses of position PDFs in ``lang`` that nobody has asked for (a position PDF is
+    kept once rendered): the full 4x4 battle under each seating, then boards of four cards
+    (red's and blue's attack cards each two different ones: 1,800 of them)."""
+    for _ in range(12):
+        yield fresh_position_pdf(lang, long=True)
+    for a, c, b, d in itertools.product(range(6), repeat=4):
+        if a != c and b != d:
+            for paper in ("a4", "letter"):
+                query = urlencode({"pos": f"Rb_11r{a}.12b{b}.13r{c}.14b{d}", "paper": paper})
+                yield f"/{lang}/analyze/position.pdf?{query}"
+
+
 def pdf_clients(server: Server, stop_at: float) -> Counter:
     """CLIENTS threads, each its own address, asking for position PDFs until ``stop_at``."""
     statuses: Counter = Counter()
     lock = threading.Lock()
+    cold = {lang: cold_pdfs(lang) for lang in ("en", "ja", "de")}
 
     def client(i: int) -> None:
-        n = 0
+        addresses = cold[("en", "ja", "de")[i % 3]]
         while time.monotonic() < stop_at:
-            query = urlencode({"pos": POSITIONS[n % len(POSITIONS)], "paper": ("a4", "letter")[n % 2]})
-            status, _headers, _body = server.get(f"/{('en', 'ja', 'de')[i % 3]}/analyze/position.pdf?{query}",
-                                                 client=f"198.18.0.{i + 1}")
+            with lock:
+                address = next(addresses)
+            status, _headers, _body = server.get(address, client=f"198.18.0.{i + 1}")
             with lock:
                 statuses[status] += 1
-            n += 1
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
     for thread in threads:
