@@ -7,7 +7,7 @@ with three workers, Redis and a render limit of two (a two-CPU host), then print
 * the position PDF of the full 4x4 battle (the position of ``bin/bench-analyzer`` and
   ``bin/bench-load``) in each language, once every worker has answered a few requests: the
   first request (rendered) and the second (kept), the median of 20 more interleaved with the
-  redirect at ``/`` (the yardstick: the machine's load in the same run), and the PDF's size
+  trivial view ``/healthz`` (the yardstick: the machine's load in the same run), and the PDF's size
   and fonts; then the second request of nine more positions (median and max);
 * the host's render children while two renders run at once, rendering every sheet in every
   language two at a time: how many processes, and their summed RSS and PSS at the peak
@@ -96,12 +96,12 @@ def position_figures(server: Server) -> None:
         second, status, again = timed_get(server, path)
         assert status == 200 and again == body
         more, yardstick = [], []
-        for _ in range(20):  # interleaved with the redirect at /: how busy the machine is meanwhile
+        for _ in range(20):  # interleaved with the trivial view /healthz: how busy the machine is meanwhile
             more.append(timed_get(server, path)[0])
-            yardstick.append(timed_get(server, "/")[0])
+            yardstick.append(timed_get(server, "/healthz")[0])
         print(f"position PDF {lang}: first {first * 1000:7.1f} ms, second {second * 1000:5.1f} ms, "
               f"median of 20 more {statistics.median(more) * 1000:5.1f} ms "
-              f"(the redirect at / between them: {statistics.median(yardstick) * 1000:4.1f} ms) "
+              f"(/healthz between them: {statistics.median(yardstick) * 1000:4.1f} ms) "
               f"(goal: second at most 20 ms); "
               f"{len(body) / 1000:5.0f} kB (goal en: at most 200 kB); fonts: {fonts_of(body)}")
 
