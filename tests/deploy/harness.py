@@ -36,11 +36,30 @@ from django.conf import settings
 BASE_DIR = Path(settings.BASE_DIR)
 
 
+def _listening_ports() -> range:
+    """Where this test process's servers listen: below the kernel's ephemeral ports (a port
+    the kernel picked would be as free for the source of any outgoing connection, and one
+    such connection is enough to make the server's bind fail), a range of its own per
+    pytest-xdist worker."""
+    low, _high = (int(n) for n in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    width = max(200, (low - 10000) // 8)
+    start = 10000 + width * (worker % 8)
+    return range(start, start + width)
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A TCP port on 127.0.0.1 that nothing listens on right now, in this process's range."""
+    ports = _listening_ports()
+    for _ in range(500):
+        port = secrets.choice(ports)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {ports}")
 
 
 def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path | None = None,
