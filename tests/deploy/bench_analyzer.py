@@ -14,14 +14,13 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import release_steps, serve, start_redis  # noqa: E402
+from harness import bench_release, serve  # noqa: E402
 
 POSITION = ("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5"
             "-34b1.35b2.36g1.44r2")
@@ -49,19 +48,13 @@ def timed(server, path: str, headers: dict[str, str]) -> float:
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     times: dict[str, list[float]] = {path: [] for _name, path, _headers in ASKED}
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            release = release_steps(folder / "production", redis_base,
-                                    f"sqlite:///{folder / 'db.sqlite3'}", prerender=False)
-            with serve(release, workers=3, name="bench-analyzer") as server:
-                for _ in range(20):  # warm every worker up
-                    for _name, path, headers in ASKED:
-                        timed(server, path, headers)
-                for _ in range(count):
-                    for _name, path, headers in ASKED:
-                        times[path].append(timed(server, path, headers))
+    with bench_release() as release, serve(release, workers=3, name="bench-analyzer") as server:
+        for _ in range(20):  # warm every worker up
+            for _name, path, headers in ASKED:
+                timed(server, path, headers)
+        for _ in range(count):
+            for _name, path, headers in ASKED:
+                times[path].append(timed(server, path, headers))
     medians = {path: statistics.median(values) * 1000 for path, values in times.items()}
     for name, path, _headers in ASKED:
         print(f"{name + ':':<34} median {medians[path]:6.1f} ms ({count} requests, interleaved)")

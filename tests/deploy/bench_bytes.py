@@ -17,7 +17,6 @@ import html
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
 from bench_analyzer import PAGE  # noqa: E402
-from harness import release_steps, serve_behind_nginx, start_redis  # noqa: E402
+from harness import bench_release, serve_behind_nginx  # noqa: E402
 
 BROWSER = {"Accept-Encoding": "gzip, br", "Accept-Language": "en",
            "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
@@ -61,32 +60,26 @@ def header_bytes(status: int, headers) -> int:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            release = release_steps(folder / "production", redis_base,
-                                    f"sqlite:///{folder / 'db.sqlite3'}", prerender=False)
-            with serve_behind_nginx(release, workers=1) as proxy:
-                rows, queue, seen = [], [(PAGE, False)], set()
-                while queue:
-                    address, by_htmx = queue.pop(0)
-                    if address in seen:
-                        continue
-                    seen.add(address)
-                    sent = {**BROWSER, **({"HX-Request": "true"} if by_htmx else {})}
-                    status, headers, body = proxy.get(address, headers=sent)
-                    assert status == 200, (address, status, body[:200])
-                    encoding = headers.get("Content-Encoding", "identity")
-                    rows.append((address, encoding, len(body), header_bytes(status, headers)))
-                    kind = headers.get("Content-Type", "")
-                    if kind.startswith("text/html"):
-                        text = _decoded(body, encoding)
-                        queue += loads(address, text)
-                    elif kind.startswith("text/css"):
-                        text = _decoded(body, encoding)
-                        queue += [(urljoin(address, url), False) for url in _CSS_URL.findall(text)
-                                  if not url.startswith("data:")]
+    with bench_release() as release, serve_behind_nginx(release, workers=1) as proxy:
+        rows, queue, seen = [], [(PAGE, False)], set()
+        while queue:
+            address, by_htmx = queue.pop(0)
+            if address in seen:
+                continue
+            seen.add(address)
+            sent = {**BROWSER, **({"HX-Request": "true"} if by_htmx else {})}
+            status, headers, body = proxy.get(address, headers=sent)
+            assert status == 200, (address, status, body[:200])
+            encoding = headers.get("Content-Encoding", "identity")
+            rows.append((address, encoding, len(body), header_bytes(status, headers)))
+            kind = headers.get("Content-Type", "")
+            if kind.startswith("text/html"):
+                text = _decoded(body, encoding)
+                queue += loads(address, text)
+            elif kind.startswith("text/css"):
+                text = _decoded(body, encoding)
+                queue += [(urljoin(address, url), False) for url in _CSS_URL.findall(text)
+                          if not url.startswith("data:")]
     width = max(len(row[0]) for row in rows)
     for address, encoding, body, head in rows:
         shown = address if len(address) <= 70 else address[:67] + "..."

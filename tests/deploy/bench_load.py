@@ -35,7 +35,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import BASE_DIR, Server, fresh_position_pdf, release_steps, serve, start_redis  # noqa: E402
+from harness import BASE_DIR, Server, bench_release, fresh_position_pdf, serve  # noqa: E402
 
 PAGE = "/en/tutorial/battle-time/"
 POSITIONS = ["Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2",
@@ -121,25 +121,19 @@ def schemathesis_requests() -> str:
 def main() -> None:
     # optional: bin/bench-load N measures with a render limit of N instead of one per CPU
     render_limit = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            release = release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
-                                    prerender=False)
-            with serve(release, workers=3, name="bench",
-                       env={"DJANGO_RENDER_LIMIT": str(render_limit)}) as server:
-                page_latencies(server, count=30)  # warm every worker up
-                idle = page_latencies(server, count=300)
-                done = threading.Event()
-                loaded: list[float] = []
-                reader = threading.Thread(target=lambda: loaded.extend(page_latencies(server, until=done)))
-                reader.start()
-                statuses = pdf_clients(server, time.monotonic() + LOAD_SECONDS)
-                done.set()
-                reader.join()
-                idle_after = page_latencies(server, count=300)
-                saves, retry_after = save_limit(server)
+    with bench_release() as release, serve(release, workers=3, name="bench",
+               env={"DJANGO_RENDER_LIMIT": str(render_limit)}) as server:
+        page_latencies(server, count=30)  # warm every worker up
+        idle = page_latencies(server, count=300)
+        done = threading.Event()
+        loaded: list[float] = []
+        reader = threading.Thread(target=lambda: loaded.extend(page_latencies(server, until=done)))
+        reader.start()
+        statuses = pdf_clients(server, time.monotonic() + LOAD_SECONDS)
+        done.set()
+        reader.join()
+        idle_after = page_latencies(server, count=300)
+        saves, retry_after = save_limit(server)
     idle_p95 = statistics.quantiles(idle + idle_after, n=20)[18]
     loaded_p95 = statistics.quantiles(loaded, n=20)[18]
     print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, render limit: {render_limit}"

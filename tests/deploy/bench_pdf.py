@@ -33,7 +33,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import FULL_BATTLE, Server, fresh_position_pdf, release_steps, serve, start_redis  # noqa: E402
+from harness import FULL_BATTLE, Server, bench_release, fresh_position_pdf, serve  # noqa: E402
 
 LANGUAGES = ("en", "de", "ja")
 SHEETS = ("rules", "reference", "quick-start", "teach")
@@ -157,22 +157,16 @@ def _mb(kib: int) -> str:
 
 def main() -> None:
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            release = release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
-                                    prerender=False)
-            with serve(release, workers=3, name="bench-pdf",
-                       env={"DJANGO_RENDER_LIMIT": str(limit)}) as server:
-                deadline = time.monotonic() + 60
-                while len(render_processes(server)[0]) < limit + 1:  # the children are up
-                    assert time.monotonic() < deadline, "the render children did not start"
-                    time.sleep(0.2)
-                print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit}")
-                position_figures(server)
-                second_requests(server)
-                memory_figures(server, limit)
+    with bench_release() as release, serve(release, workers=3, name="bench-pdf",
+               env={"DJANGO_RENDER_LIMIT": str(limit)}) as server:
+        deadline = time.monotonic() + 60
+        while len(render_processes(server)[0]) < limit + 1:  # the children are up
+            assert time.monotonic() < deadline, "the render children did not start"
+            time.sleep(0.2)
+        print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit}")
+        position_figures(server)
+        second_requests(server)
+        memory_figures(server, limit)
 
 
 if __name__ == "__main__":

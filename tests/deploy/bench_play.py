@@ -27,7 +27,6 @@ import re
 import sqlite3
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from datetime import datetime
@@ -40,7 +39,7 @@ import django  # noqa: E402
 
 django.setup()  # the harness reads the settings
 
-from harness import Browser, release_steps, serve_behind_nginx, start_redis  # noqa: E402
+from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
 from game_pages import begin_dice_time  # noqa: E402
 from live_clients import Follower  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
@@ -214,47 +213,41 @@ def phone(proxy, pace: str) -> Watched:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            database = f"sqlite:///{folder / 'db.sqlite3'}"
-            release = release_steps(folder / "production", redis_base, database, prerender=False)
-            with serve_behind_nginx(release, workers=3, streams=2) as proxy:
-                print(f"nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
-                      f"{os.cpu_count()} CPUs; 3 players, learner reacts in {REACTION * 1000:.0f} ms; "
-                      f"up to {SECONDS} s of Dice Time")
-                for n, pace in enumerate(PACES):
-                    played = {"push": [], "poll": []}
-                    for g in range(GAMES):
-                        pair = [Learner(proxy, 8 * n + 2 * g + i, pace, way)
-                                for i, way in enumerate(("push", "poll"))]
-                        for learner in pair:
-                            learner.begin()
-                        until = time.monotonic() + SECONDS
-                        threads = [threading.Thread(target=learner.play, args=(until,)) for learner in pair]
-                        for t in threads:
-                            t.start()
-                        for t in threads:
-                            t.join()
-                        for learner in pair:
-                            played[learner.way].append(learner)
-                    for way, learners in played.items():
-                        delays = sorted(d for lr in learners for d in captain_delays(proxy.server.env, lr))
-                        p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
-                        median = statistics.median(delays) if delays else float("nan")
-                        claims = sum(lr.claims for lr in learners)
-                        refused = sum(lr.refused for lr in learners)
-                        share = refused / claims if claims else 0.0
-                        print(f"{pace:>10} {way}: captain move -> page: median {median * 1000:.0f} ms, "
-                              f"p95 {p95 * 1000:.0f} ms ({len(delays)} moves, {GAMES} games); "
-                              f"claims refused, card already taken: {refused}/{claims} ({share:.0%})")
-                for pace in PACES:
-                    delays = sorted(captain_delays(proxy.server.env, phone(proxy, pace)))
-                    p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
-                    median = statistics.median(delays) if delays else float("nan")
-                    print(f"{pace:>10} the site's page, chromium, 390 px phone: captain move -> page: "
-                          f"median {median * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms ({len(delays)} moves)")
+    with bench_release() as release, serve_behind_nginx(release, workers=3, streams=2) as proxy:
+        print(f"nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
+              f"{os.cpu_count()} CPUs; 3 players, learner reacts in {REACTION * 1000:.0f} ms; "
+              f"up to {SECONDS} s of Dice Time")
+        for n, pace in enumerate(PACES):
+            played = {"push": [], "poll": []}
+            for g in range(GAMES):
+                pair = [Learner(proxy, 8 * n + 2 * g + i, pace, way)
+                        for i, way in enumerate(("push", "poll"))]
+                for learner in pair:
+                    learner.begin()
+                until = time.monotonic() + SECONDS
+                threads = [threading.Thread(target=learner.play, args=(until,)) for learner in pair]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                for learner in pair:
+                    played[learner.way].append(learner)
+            for way, learners in played.items():
+                delays = sorted(d for lr in learners for d in captain_delays(proxy.server.env, lr))
+                p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
+                median = statistics.median(delays) if delays else float("nan")
+                claims = sum(lr.claims for lr in learners)
+                refused = sum(lr.refused for lr in learners)
+                share = refused / claims if claims else 0.0
+                print(f"{pace:>10} {way}: captain move -> page: median {median * 1000:.0f} ms, "
+                      f"p95 {p95 * 1000:.0f} ms ({len(delays)} moves, {GAMES} games); "
+                      f"claims refused, card already taken: {refused}/{claims} ({share:.0%})")
+        for pace in PACES:
+            delays = sorted(captain_delays(proxy.server.env, phone(proxy, pace)))
+            p95 = delays[round(0.95 * (len(delays) - 1))] if delays else float("nan")
+            median = statistics.median(delays) if delays else float("nan")
+            print(f"{pace:>10} the site's page, chromium, 390 px phone: captain move -> page: "
+                  f"median {median * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms ({len(delays)} moves)")
 
 
 if __name__ == "__main__":

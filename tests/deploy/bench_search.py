@@ -16,7 +16,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -24,7 +23,7 @@ from urllib.parse import quote
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import BASE_DIR, release_steps, serve, start_redis  # noqa: E402
+from harness import BASE_DIR, bench_release, serve  # noqa: E402
 
 QUESTIONS = BASE_DIR / "tutorials" / "search" / "questions.json"
 
@@ -46,24 +45,18 @@ def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     data = json.loads(QUESTIONS.read_text(encoding="utf-8"))
     asked = [(lang, q["q"]) for lang in ("ja", "en", "de") for q in data[lang]]
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            release = release_steps(folder / "production", redis_base,
-                                    f"sqlite:///{folder / 'db.sqlite3'}", prerender=False)
-            with serve(release, workers=3, name="bench-search") as server:
-                yardstick = "/healthz"
-                for lang, q in asked[:12]:  # warm every worker up (each builds its index once)
-                    timed(server, f"/api/v1/rules/search?q={quote(q)}", {"Accept-Language": lang})
-                api, box, still = [], [], []
-                for _ in range(rounds):
-                    for lang, q in asked:
-                        language = {"Accept-Language": lang}
-                        api.append(timed(server, f"/api/v1/rules/search?q={quote(q)}", language))
-                        box.append(timed(server, f"/{lang}/rules/answers/?q={quote(q)}",
-                                         {"HX-Request": "true"}))
-                        still.append(timed(server, yardstick, {}))
+    with bench_release() as release, serve(release, workers=3, name="bench-search") as server:
+        yardstick = "/healthz"
+        for lang, q in asked[:12]:  # warm every worker up (each builds its index once)
+            timed(server, f"/api/v1/rules/search?q={quote(q)}", {"Accept-Language": lang})
+        api, box, still = [], [], []
+        for _ in range(rounds):
+            for lang, q in asked:
+                language = {"Accept-Language": lang}
+                api.append(timed(server, f"/api/v1/rules/search?q={quote(q)}", language))
+                box.append(timed(server, f"/{lang}/rules/answers/?q={quote(q)}",
+                                 {"HX-Request": "true"}))
+                still.append(timed(server, yardstick, {}))
     for name, values in (("API /api/v1/rules/search", api), ("answers under the search box", box),
                          ("yardstick: /healthz", still)):
         print(f"{name:30} median {statistics.median(values) * 1000:6.1f} ms  "

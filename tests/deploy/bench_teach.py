@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ import django  # noqa: E402
 
 django.setup()  # the harness reads the settings
 
-from harness import Browser, release_steps, serve_behind_nginx, start_redis  # noqa: E402
+from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
 from live_clients import Follower  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -115,82 +114,76 @@ def page_p95(proxy, samples: int) -> float:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "redis").mkdir()
-        with start_redis(folder / "redis") as redis_base:
-            database = f"sqlite:///{folder / 'db.sqlite3'}"
-            release = release_steps(folder / "production", redis_base, database, prerender=False)
-            with serve_behind_nginx(release, workers=3, streams=2) as proxy:
-                print("nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
-                      f"{os.cpu_count()} CPUs")
-                # --- 1. one table, 9 guests and a projector
-                table = Table(proxy, 0, 10)
-                assert table.ready(), "the streams did not open"
-                # a fresh worker's first answers load what it has not loaded yet: warm-up
-                # moves, until each gunicorn worker has answered some, are not counted
-                for n in range(WARM_UP):
-                    table.move(n)
-                    time.sleep(MOVE_EVERY)
-                time.sleep(1)
-                cold, _missing = table.delays()
-                table.sent.clear()
-                for n in range(MOVES):
-                    table.move(n)
-                    time.sleep(MOVE_EVERY)
-                time.sleep(1)
-                delays, missing = table.delays()
-                table.stop()
-                print(f"1 table, 9 guests + projector, {MOVES} moves: POST sent -> event arrived: "
-                      f"{describe(delays)}; "
-                      f"never arrived: {missing}; stream errors: {table.stream_errors()}")
-                print(f"  ({WARM_UP} warm-up moves before, not counted: max {max(cold) * 1000:.1f} ms)")
+    with bench_release() as release, serve_behind_nginx(release, workers=3, streams=2) as proxy:
+        print("nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
+              f"{os.cpu_count()} CPUs")
+        # --- 1. one table, 9 guests and a projector
+        table = Table(proxy, 0, 10)
+        assert table.ready(), "the streams did not open"
+        # a fresh worker's first answers load what it has not loaded yet: warm-up
+        # moves, until each gunicorn worker has answered some, are not counted
+        for n in range(WARM_UP):
+            table.move(n)
+            time.sleep(MOVE_EVERY)
+        time.sleep(1)
+        cold, _missing = table.delays()
+        table.sent.clear()
+        for n in range(MOVES):
+            table.move(n)
+            time.sleep(MOVE_EVERY)
+        time.sleep(1)
+        delays, missing = table.delays()
+        table.stop()
+        print(f"1 table, 9 guests + projector, {MOVES} moves: POST sent -> event arrived: "
+              f"{describe(delays)}; "
+              f"never arrived: {missing}; stream errors: {table.stream_errors()}")
+        print(f"  ({WARM_UP} warm-up moves before, not counted: max {max(cold) * 1000:.1f} ms)")
 
-                # --- 2. 200 guests on 20 tables, the tutorial page read meanwhile
-                idle = page_p95(proxy, PAGE_SAMPLES)
-                tables = [Table(proxy, 1 + n, PER_TABLE) for n in range(TABLES)]
-                assert all(t.ready(60) for t in tables), "the streams did not open"
-                busy: list[float] = []
-                reader = threading.Thread(target=lambda: busy.append(page_p95(proxy, PAGE_SAMPLES)))
-                reader.start()
+        # --- 2. 200 guests on 20 tables, the tutorial page read meanwhile
+        idle = page_p95(proxy, PAGE_SAMPLES)
+        tables = [Table(proxy, 1 + n, PER_TABLE) for n in range(TABLES)]
+        assert all(t.ready(60) for t in tables), "the streams did not open"
+        busy: list[float] = []
+        reader = threading.Thread(target=lambda: busy.append(page_p95(proxy, PAGE_SAMPLES)))
+        reader.start()
 
-                def present(t: Table, offset: float) -> None:
-                    time.sleep(offset)
-                    for n in range(LOAD_MOVES):
-                        t.move(n)
-                        time.sleep(LOAD_EVERY)
+        def present(t: Table, offset: float) -> None:
+            time.sleep(offset)
+            for n in range(LOAD_MOVES):
+                t.move(n)
+                time.sleep(LOAD_EVERY)
 
-                presenters = [threading.Thread(target=present, args=(t, i * LOAD_EVERY / TABLES))
-                              for i, t in enumerate(tables)]
-                for p in presenters:
-                    p.start()
-                for p in presenters:
-                    p.join()
-                reader.join()
-                time.sleep(1)
-                all_delays, all_missing = [], 0
-                for t in tables:
-                    d, m = t.delays()
-                    all_delays += d
-                    all_missing += m
-                move_errors = sum(len(t.errors) for t in tables)
-                stream_errors = sum(t.stream_errors() for t in tables)
-                reconnects = sum(max(0, f.connections - 1) for t in tables for f in t.followers)
-                for t in tables:
-                    t.stop()
-                print(f"{TABLES} tables, {TABLES * PER_TABLE} streams, {LOAD_MOVES} moves each: "
-                      f"POST sent -> event arrived: {describe(all_delays)}")
-                print(f"  never arrived: {all_missing}; move errors: {move_errors}; "
-                      f"stream errors: {stream_errors}; "
-                      f"reconnects: {reconnects}")
-                print(f"/en/tutorial/ p95: idle {idle * 1000:.1f} ms, "
-                      f"with the tables {busy[0] * 1000:.1f} ms "
-                      f"({busy[0] / idle:.2f}x idle)")
+        presenters = [threading.Thread(target=present, args=(t, i * LOAD_EVERY / TABLES))
+                      for i, t in enumerate(tables)]
+        for p in presenters:
+            p.start()
+        for p in presenters:
+            p.join()
+        reader.join()
+        time.sleep(1)
+        all_delays, all_missing = [], 0
+        for t in tables:
+            d, m = t.delays()
+            all_delays += d
+            all_missing += m
+        move_errors = sum(len(t.errors) for t in tables)
+        stream_errors = sum(t.stream_errors() for t in tables)
+        reconnects = sum(max(0, f.connections - 1) for t in tables for f in t.followers)
+        for t in tables:
+            t.stop()
+        print(f"{TABLES} tables, {TABLES * PER_TABLE} streams, {LOAD_MOVES} moves each: "
+              f"POST sent -> event arrived: {describe(all_delays)}")
+        print(f"  never arrived: {all_missing}; move errors: {move_errors}; "
+              f"stream errors: {stream_errors}; "
+              f"reconnects: {reconnects}")
+        print(f"/en/tutorial/ p95: idle {idle * 1000:.1f} ms, "
+              f"with the tables {busy[0] * 1000:.1f} ms "
+              f"({busy[0] / idle:.2f}x idle)")
 
-                # --- 3. a guest's phone in chromium
-                applied = phone(proxy)
-                print(f"a 390 px phone in chromium, {PHONE_MOVES} moves: POST sent -> section applied: "
-                      f"{describe(applied)}")
+        # --- 3. a guest's phone in chromium
+        applied = phone(proxy)
+        print(f"a 390 px phone in chromium, {PHONE_MOVES} moves: POST sent -> section applied: "
+              f"{describe(applied)}")
 
 
 #: records when each version of the guest's section was applied (the page's clock, ms)

@@ -22,6 +22,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from urllib.parse import urlencode
 import pytest
 import redis
 from django.conf import settings
+from processes import children
 
 BASE_DIR = Path(settings.BASE_DIR)
 
@@ -215,6 +217,18 @@ def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: b
     return Release(env, tmp, sheet_dir, output, redis_base)
 
 
+@contextlib.contextmanager
+def bench_release() -> Iterator[Release]:
+    """A benchmark's own production release: a throwaway folder, Redis server and SQLite
+    database, and the release steps without prerendering the sheets."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "redis").mkdir()
+        with start_redis(folder / "redis") as redis_base:
+            yield release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
+                                prerender=False)
+
+
 # --- gunicorn ------------------------------------------------------------------------------
 def exchange(conn: http.client.HTTPConnection, method: str, path: str, body: bytes | None,
              headers: dict[str, str]) -> tuple[int, http.client.HTTPMessage, bytes]:
@@ -266,22 +280,15 @@ class Server:
     def workers(self) -> list[int]:
         """Process ids of the gunicorn workers (children of the arbiter, but for the render
         children's supervisor: :meth:`render_processes`)."""
-        return [pid for pid in _children(self.process.pid) if not _is_render_supervisor(pid)]
+        return [pid for pid in children(self.process.pid) if not _is_render_supervisor(pid)]
 
     def render_processes(self) -> tuple[int, list[int]] | None:
         """The host's render children's supervisor (a child of gunicorn's arbiter) and its
         children, or ``None`` before the arbiter started it (tutorials/http/render_children.py)."""
-        for pid in _children(self.process.pid):
+        for pid in children(self.process.pid):
             if _is_render_supervisor(pid):
-                return pid, _children(pid)
+                return pid, children(pid)
         return None
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
-        return []
 
 
 def _is_render_supervisor(pid: int) -> bool:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import redis
 from harness import Server, fresh_position_pdf, serve
+from processes import wait_for
 
 LIMIT = 2
 
@@ -65,19 +66,11 @@ def _left_behind(server: Server) -> set[int]:
             if not _descends_from(pid, server.process.pid) and pid != server.process.pid}
 
 
-def _wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while not (found := condition()):
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-    return found
-
-
 @pytest.fixture
 def site(bare_release):
     with serve(bare_release, workers=3, name="render-children",
                env={"DJANGO_RENDER_LIMIT": str(LIMIT), "DJANGO_RENDER_LEASE_SECONDS": "4"}) as server:
-        _wait_for(lambda: len(_render_set(server)[1]) == LIMIT, 60, "the render children did not start")
+        wait_for(lambda: len(_render_set(server)[1]) == LIMIT, 60, "the render children did not start")
         yield server
 
 
@@ -103,7 +96,7 @@ def test_a_worker_killed_mid_render_leaves_no_process_behind(site):
     path = fresh_position_pdf(long=True)
     with ThreadPoolExecutor(1) as pool:
         rendering = pool.submit(site.get, path, client="198.51.100.30")
-        keys = _wait_for(lambda: store.keys("*render-lease*"), 30, "no render lease was taken")
+        keys = wait_for(lambda: store.keys("*render-lease*"), 30, "no render lease was taken")
         holder = int(pickle.loads(store.get(keys[0])).split(":")[0])
         assert holder in site.workers()
         os.kill(holder, signal.SIGKILL)
@@ -114,7 +107,7 @@ def test_a_worker_killed_mid_render_leaves_no_process_behind(site):
     # the host's set goes on: the same supervisor and children, renders answered again
     _supervisor, children = _render_set(site)
     assert len(children) == LIMIT
-    assert _wait_for(lambda: site.get(path, client="198.51.100.31")[0] == 200, 30, "no render after the kill")
+    assert wait_for(lambda: site.get(path, client="198.51.100.31")[0] == 200, 30, "no render after the kill")
 
 
 def test_killing_the_arbiter_ends_every_render_process(site):
@@ -124,5 +117,5 @@ def test_killing_the_arbiter_ends_every_render_process(site):
     site.process.send_signal(signal.SIGKILL)
     site.process.wait(timeout=10)
     # the workers notice their arbiter is gone and exit; the lifeline then ends the rest
-    _wait_for(lambda: not (_processes_of(site) & ours), 30,
+    wait_for(lambda: not (_processes_of(site) & ours), 30,
               f"left behind: {sorted(_processes_of(site) & ours)}")

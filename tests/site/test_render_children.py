@@ -8,10 +8,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from tests.deploy.processes import alive, wait_for
+from tests.deploy.processes import children as children_of
 
 STARTER = """
 import sys
@@ -22,34 +24,12 @@ sys.stdin.read()
 """
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
-        return []
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def _wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while not (found := condition()):
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-    return found
-
-
 @pytest.fixture
 def starter():
     process = subprocess.Popen([sys.executable, "-c", STARTER, "3"], cwd=settings.BASE_DIR,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     supervisor = int(process.stdout.readline())
-    _wait_for(lambda: len(_children(supervisor)) == 3, 60, "the render children did not start")
+    wait_for(lambda: len(children_of(supervisor)) == 3, 60, "the render children did not start")
     yield process, supervisor
     process.kill()
     process.wait()
@@ -58,11 +38,11 @@ def starter():
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_the_children_end_with_the_process_that_started_them(starter, how):
     process, supervisor = starter
-    children = _children(supervisor)
-    assert all(_alive(pid) for pid in [supervisor, *children])
+    children = children_of(supervisor)
+    assert all(alive(pid) for pid in [supervisor, *children])
     process.send_signal(how)
     process.wait(timeout=10)
-    _wait_for(lambda: not any(_alive(pid) for pid in [supervisor, *children]), 10,
+    wait_for(lambda: not any(alive(pid) for pid in [supervisor, *children]), 10,
               "render processes outlived the process that started them")
 
 
@@ -76,22 +56,22 @@ def test_each_render_has_a_fresh_child_of_the_one_supervisor():
     assert first.pid != second.pid
     assert first.niceness == second.niceness == 19
     # the supervisor has replaced the children that rendered: as many as the limit again
-    _wait_for(lambda: len(_children(supervisor)) == settings.RENDER_LIMIT
-              and first.pid not in _children(supervisor), 10, "the children were not replaced")
+    wait_for(lambda: len(children_of(supervisor)) == settings.RENDER_LIMIT
+             and first.pid not in children_of(supervisor), 10, "the children were not replaced")
 
 
 def test_a_child_whose_worker_went_away_stops_rendering():
     from tutorials.http import render_children
 
     supervisor = render_children.start_once(settings.RENDER_LIMIT).supervisor
-    _wait_for(lambda: len(_children(supervisor)) == settings.RENDER_LIMIT, 60, "no render children")
-    before = set(_children(supervisor))
+    wait_for(lambda: len(children_of(supervisor)) == settings.RENDER_LIMIT, 60, "no render children")
+    before = set(children_of(supervisor))
     # long enough to keep a child busy for many seconds
     pending = render_children.submit("<html lang='en'>" + "<p>Captain Dice, a long page.</p>" * 40000,
                                      {}, settings.RENDER_LIMIT)
-    assert not any(pid not in _children(supervisor) for pid in before)  # nothing done yet
+    assert not any(pid not in children_of(supervisor) for pid in before)  # nothing done yet
     time.sleep(0.5)
     pending.close()
     closed_at = time.monotonic()
-    _wait_for(lambda: before - set(_children(supervisor)), 3, "the child went on rendering for nobody")
+    wait_for(lambda: before - set(children_of(supervisor)), 3, "the child went on rendering for nobody")
     assert time.monotonic() - closed_at < 3

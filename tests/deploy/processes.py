@@ -1,0 +1,32 @@
+"""Processes as Linux's /proc shows them, and waiting for a condition on them: the tests of
+the host's render children (site and deploy) and the deploy harness."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (none once it is gone)."""
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_for(condition, seconds: float, what: str):
+    """``condition()``'s first true value within ``seconds``; fails the test with ``what``."""
+    deadline = time.monotonic() + seconds
+    while not (found := condition()):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+    return found
