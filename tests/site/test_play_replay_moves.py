@@ -11,7 +11,7 @@ from django.test import Client
 
 from tests.site.test_play_replay import open_game, play_to_the_end
 from tutorials.models import PracticeGame
-from tutorials.play.table import history
+from tutorials.play.rounds import history
 from tutorials.practice import games
 from tutorials.wording.glossary import position_label
 

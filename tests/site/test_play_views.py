@@ -12,7 +12,7 @@ from django.utils import translation
 
 from tutorials.models import PracticeGame
 from tutorials.practice import games
-from tutorials.play.table import history
+from tutorials.play.rounds import history
 from tutorials.wording.events import explain
 from tutorials.wording.phrases import card_phrase
 

@@ -23,7 +23,8 @@ from captain.rules.game import action_from_json
 from tutorials.drawing.cells import board_cells
 from tutorials.play.hints import move_sentence
 from tutorials.http.numbers import query_number
-from tutorials.play.table import PlayedRound, final_standings, history
+from tutorials.play.rounds import PlayedRound, history
+from tutorials.play.table import final_standings
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.events import explain
 

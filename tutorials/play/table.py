@@ -14,7 +14,6 @@ Learner moves come from the page's forms (:class:`tutorials.play.forms.MoveForm`
 from __future__ import annotations
 
 
-from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlencode
 
@@ -23,17 +22,17 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import Colour, InvalidInput, Position, Situation
+from captain.rules import Colour, InvalidInput, Position
 from captain.rules.captains.practice import take_back
-from captain.rules.game import GameState, Phase, apply
+from captain.rules.game import GameState, Phase
 from captain.rules.situation import Mode
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
 from tutorials.drawing.cells import BoardAction, CellView, board_cells, pips
-from tutorials.http.links import analyzer_url
 from tutorials.http.positions import position_arg
 from tutorials.play.action import Live
 from tutorials.play.guide import guide_of, pointer
+from tutorials.play.rounds import MOVES, history, notes_once
 from tutorials.practice import games
 from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.events import Explanation, explain
@@ -46,86 +45,6 @@ STRENGTH_LABELS = {
     "greedy": gettext_lazy("Fair: takes what looks best now"),
     "strong": gettext_lazy("Strong: looks a few moves ahead"),
 }
-#: event codes told in "this round so far" (Battle and Treasure Time have their own steps)
-_TOLD = ("game.", "dice.", "setting.")
-#: the told events that put something on the board: the replay shows the board after each
-_MOVES = ("dice.claim", "setting.place")
-
-
-@dataclass(frozen=True)
-class PlayedRound:
-    """A round that reached Battle Time: its number, the position Setting Time left, and
-    the events of its Dice and Setting Time (``told``: public ones only, as "this round so
-    far" told them)."""
-
-    number: int
-    situation: Situation
-    told: tuple = ()
-    #: the board after the action that logged each event of ``told`` (same length)
-    boards: tuple = ()
-
-    def story(self) -> dict[str, object]:
-        """Dice and Setting Time worded: ``ending`` (who rang the bell or filled a line and
-        so became start player, DICE-4/5, STRAT-3; or that nobody could act any more),
-        ``lines`` every event as ``(explanation, repeated, move)`` (see
-        :meth:`GamePage.round_so_far`; ``move`` the number :meth:`move` shows it by, or
-        ``None`` for an event that puts nothing on the board)."""
-        # the round's grid keeps its shape until Treasure Time: it names the readings its lines need
-        told = [explain(e, self.situation.board) for e in self.told]
-        ending = next((ex for ex in reversed(told) if ex.code in ("dice.end", "dice.stuck")), None)
-        numbers = iter(range(1, len(told) + 1))
-        moves = [next(numbers) if e.code in _MOVES else None for e in self.told]
-        return {"ending": ending, "lines": [(ex, repeated, n) for (ex, repeated), n
-                                            in zip(_notes_once(told), moves, strict=True)]}
-
-    @cached_property
-    def moves(self) -> tuple:
-        """The claims (DICE-2) and placements (SET-1) of the round, in order, each as
-        ``(event, board after it)``."""
-        if len(self.boards) != len(self.told):
-            return ()
-        return tuple((e, b) for e, b in zip(self.told, self.boards, strict=True) if e.code in _MOVES)
-
-    @property
-    def analyzer_url(self) -> str:
-        return analyzer_url(self.situation)
-
-
-def history(practice) -> tuple[list[PlayedRound], list]:
-    """Every round that reached Battle Time, and the events of the current round's Dice and
-    Setting Time (the log replayed from the deal)."""
-    state = practice.dealt
-    rounds: list[PlayedRound] = []
-    current: list = [e for e in state.log if e.code.startswith(_TOLD)]
-    boards: list = [state.board] * len(current)
-    for entry in practice.log:
-        before = state
-        state = apply(state, entry.action)
-        told = [e for e in state.log if e.code.startswith(_TOLD)]
-        ended = state.last_round is not None and state.last_round is not before.last_round
-        current += told
-        # the action that ends Setting Time also plays the round: its board is the one it left
-        boards += [state.last_round.board if ended else state.board] * len(told)
-        if ended:
-            won = {p.colour: p.won for p in before.players if p.won}
-            rounds.append(PlayedRound(before.round, Situation(
-                state.last_round.board, before.seating, before.rules, len(before.deck), won),
-                tuple(current), tuple(boards)))
-            current, boards = [], []
-    return rounds, current
-
-
-def _notes_once(told: list[Explanation]) -> list[tuple[Explanation, bool]]:
-    """``(explanation, repeated)``: whether its reading's note was said by a line before."""
-    said: set[str] = set()
-    out = []
-    for ex in told:
-        out.append((ex, ex.interpretation in said))
-        if ex.interpretation:
-            said.add(ex.interpretation)
-    return out
-
-
 def _die_faces(dice) -> list[dict]:
     return [{"face": d, "pips": pips(d)} for d in dice]
 
@@ -414,14 +333,14 @@ class GamePage:
         link), ``mark`` the link that marks the line's card on the board ("" for none)."""
         told: list[Explanation] = [explain(e, self.state.board) for e in self._current_events]
         # a claim or placement links to its card on the board (?mark=…, :attr:`marked`)
-        marks = [self.mark_url(e.params["position"]) if e.code in _MOVES else ""
+        marks = [self.mark_url(e.params["position"]) if e.code in MOVES else ""
                  for e in self._current_events]
         cut = max(0, len(told) - latest)
 
         def lines(part: slice) -> list:
             # each list says a reading once itself: the earlier one is folded on the page
             return [(ex, repeated, mark) for (ex, repeated), mark
-                    in zip(_notes_once(told[part]), marks[part], strict=True)]
+                    in zip(notes_once(told[part]), marks[part], strict=True)]
 
         return {"earlier": lines(slice(0, cut)), "latest": lines(slice(cut, None)), "first_number": cut + 1}
 
