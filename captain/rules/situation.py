@@ -317,8 +317,10 @@ class Seating:
                                   where="start_player", field="start_player", clause="SETUP-3",
                                   code="start-player-not-seated", colour=self.start_player.value)
 
+    @implements("ROUND-1")
     def order(self) -> tuple[Colour, ...]:
-        """Players from the start player clockwise: who goes first on ties (BAT-2, TRE-3)."""
+        """Players from the start player clockwise: who goes first whenever things fall due
+        together (BAT-2, TRE-3)."""
         return self._order
 
     @functools.cached_property

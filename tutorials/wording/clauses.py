@@ -21,6 +21,9 @@ CLAUSES = {
     "SETUP-4": _("With 2 players: each removes %(scouts_removed_2p)s [5] cards; after shuffling, "
                  "%(boxed_2p)s treasure cards go back to the box unseen, and the top %(grid_2p)s are laid "
                  "face up in a %(side_2p)s×%(side_2p)s grid around the bell."),
+    "ROUND-1": _("General principle: whenever several players' actions or effects fall due at the same "
+                 "time, they are carried out one player after another, from the start player clockwise. "
+                 "BAT-2 and TRE-3 apply it, and so does this site's reading INT-1."),
     "DICE-1": _("The start player rings the bell to begin; everyone rolls all %(dice)s dice at once, in real "
                 "time."),
     "DICE-2": _("Claim a treasure card by putting two of your dice on it at once, showing exactly its two "
@@ -56,7 +59,8 @@ CLAUSES = {
                "unless another player's card lies between."),
     "TRE-3": _("If several players' sandwiches claim the same card, the start player has priority, then "
                "clockwise."),
-    "TRE-4": _("Then every attack card on the board goes to its owner's discard pile."),
+    "TRE-4": _("Then every attack card on the board goes face down to its owner's discard pile; "
+               "discard piles are hidden."),
     "TRE-5": _("The start player refills the grid from the deck; when the deck runs short, the cards are "
                "rearranged as close to a square as possible."),
     "END-1": _("When the deck is empty and %(end_at)s or fewer treasure cards remain, the game ends."),
@@ -148,6 +152,7 @@ def clause_texts() -> dict[str, str]:
 #: The rules page's sections: (anchor, title, clause-id prefix).
 SECTIONS = (
     ("setup", _("Components and setup"), "SETUP-"),
+    ("round", _("A round"), "ROUND-"),
     ("dice", _("Dice Time (action mode)"), "DICE-"),
     ("strategy", _("Dice Time (strategy mode)"), "STRAT-"),
     ("setting", _("Setting Time"), "SET-"),
