@@ -98,6 +98,8 @@ def _placements(key: tuple[Colour, Position]) -> tuple[PlaceAttackCard, ...]:
 _NAMES = {RingStartBell: "begin-dice-time", Roll: "roll", Claim: "claim", RingBell: "ring-bell",
           Pass: "pass", PlaceAttackCard: "place"}
 _TYPES = {name: cls for cls, name in _NAMES.items()}
+#: The ``type`` of every action in its JSON form.
+ACTION_TYPES = tuple(_TYPES)
 
 
 def action_to_json(action: Action) -> dict:
