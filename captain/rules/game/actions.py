@@ -92,7 +92,8 @@ def placements(colour: Colour, position: Position) -> tuple[PlaceAttackCard, ...
 @PLACEMENTS.computes
 def _placements(key: tuple[Colour, Position]) -> tuple[PlaceAttackCard, ...]:
     colour, position = key
-    return tuple(shared(PlaceAttackCard, colour, position, kind)  # type: ignore[misc]  # (of cls)
+    # shared() gives an instance of the class it is given: PlaceAttackCards here
+    return tuple(shared(PlaceAttackCard, colour, position, kind)  # type: ignore[misc]
                  for kind in AttackKind)
 
 

@@ -134,7 +134,8 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
             if best is None or count > dice_of.get(best, 0).bit_count():
                 best = colour
         if trace is not None:
-            held = dice_of.get(best, 0)  # type: ignore[arg-type]  # (no seat: None, holding nothing)
+            # best is None only at a table without seats, where nobody holds dice
+            held = dice_of.get(best, 0)  # type: ignore[arg-type]
             _record(trace, "VAR-3", None, held, DICE_PER_PLAYER // 2 - held.bit_count(), best)
         return False
     if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:
