@@ -1,6 +1,6 @@
 """Static checks, run by bin/test and bin/test --quick alike: ruff with the project's
-configuration (pyproject.toml: pyflakes, pycodestyle, bugbear, pyupgrade, simplify and a
-complexity limit of 12 at the project's line length), and the type checker,
+configuration (pyproject.toml: pyflakes, pycodestyle, bugbear, pyupgrade, simplify, import
+order, and a complexity limit of 12 at the project's line length), and the type checker,
 mypy with the Django plugin over captain and tutorials (pyproject.toml [tool.mypy]: the
 engine strict, the site's modules loosened one by one; an unused ``# type: ignore`` is an
 error)."""
