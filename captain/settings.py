@@ -309,7 +309,7 @@ RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
 TEST_HOOKS = _env_bool("CAPTAIN_TEST_HOOKS", default=False)
 
 # The site uses none of these browser features; nor may anything it embeds.
-PERMISSIONS_POLICY = {feature: [] for feature in (
+PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
     "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "geolocation",
     "gyroscope", "hid", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get",
     "screen-wake-lock", "serial", "usb", "xr-spatial-tracking")}

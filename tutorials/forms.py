@@ -65,7 +65,7 @@ def _raw_of(request: HttpRequest) -> bytes | str | None:
 
 def _values(data: Mapping[str, object], name: str) -> list[str]:
     if hasattr(data, "getlist"):
-        return [str(v) for v in data.getlist(name)]  # type: ignore[attr-defined]
+        return [str(v) for v in data.getlist(name)]
     value = data.get(name)
     if value is None:
         return []
@@ -187,7 +187,7 @@ class StrictForm(forms.Form):
     def refusals(self) -> dict[str, Refusal]:
         """Every field's first refusal, by field (``__all__`` for the whole form)."""
         return {name: self.refusal_of(None if name == forms.forms.NON_FIELD_ERRORS else name)
-                for name in self.errors}  # type: ignore[misc]
+                for name in self.errors}
 
     def typed(self, name: str, default: str = "") -> str:
         """What was sent for ``name`` as it came (the first of several), to show it again."""

@@ -53,10 +53,10 @@ the codes the engine can emit:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -182,13 +182,17 @@ class EventLog(Sequence):
             events = self._events = tuple(out)
         return events
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
         return self._all()[index]
 
     def __len__(self) -> int:
         return len(self._all())
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Event]:
         return iter(self._all())
 
     def __add__(self, other: Iterable[Event]) -> EventLog:

@@ -141,7 +141,7 @@ def attack_reach(value: int, at: tuple[int, int], lines_through: Mapping[int, tu
 @GEOMETRY.computes
 def _build(row_lengths: tuple[int, ...]) -> Geometry:
     positions = tuple(Position(r, c) for r, n in enumerate(row_lengths) for c in range(n))
-    index = {p: i for i, p in enumerate(positions)}
+    index: dict[tuple[int, int], int] = {p: i for i, p in enumerate(positions)}
     lines: list[tuple[Position, ...]] = []
     full: list[bool] = []
     n_rows, n_cols = len(row_lengths), max(row_lengths, default=0)

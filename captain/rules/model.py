@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .caches import CELLS
 from .clauses import implements
@@ -71,9 +71,9 @@ class Colour(enum.Enum):
         for colour in cls:
             if colour.letter == letter.lower():
                 return colour
+        at: dict[str, Any] = {"position": list(position)} if position is not None else {}
         raise InvalidInput(f"unknown colour letter {letter!r}; expected r, b, g or w",
-                           where=where, field=field, code="unknown-colour", value=letter,
-                           **({"position": list(position)} if position is not None else {}))
+                           where=where, field=field, code="unknown-colour", value=letter, **at)
 
 
 #: Largest board the engine accepts from outside: rows, and positions in a row
@@ -137,7 +137,7 @@ class Treasure:
               position: tuple[int, int] | None = None) -> Treasure:
         """Parse two digits, smaller first (``"35"``). Raises InvalidInput / InvalidSituation
         naming ``where``, the input ``field`` and the board ``position`` when given."""
-        at = {"position": list(position)} if position is not None else {}
+        at: dict[str, Any] = {"position": list(position)} if position is not None else {}
         if len(text) != 2 or not text.isascii() or not text.isdigit():
             raise InvalidInput(f"a treasure card is two die faces like '35', got {text!r}",
                                where=where, field=field, code="bad-treasure", value=text, **at)
@@ -334,12 +334,12 @@ class Board:
     """
 
     rows: tuple[tuple[Cell, ...], ...]
-    _cache: dict[object, object] = field(init=False, repr=False, compare=False, hash=False)
+    _cache: dict[object, Any] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cache", {})
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Board], tuple[tuple[tuple[Cell, ...], ...]]]:
         """Pickle and copy the cells only; derived values are worked out again."""
         return (Board, (self.rows,))
 
@@ -412,7 +412,7 @@ class Board:
 
     def cards(self) -> dict[Position, AttackCard]:
         """Attack cards on the board by position."""
-        return {p: cell.occupant for p, cell in self if cell.occupant.__class__ is AttackCard}  # type: ignore[misc]
+        return {p: cell.occupant for p, cell in self if cell.occupant.__class__ is AttackCard}
 
     def dice(self) -> dict[Position, Dice]:
         """Dice on the board by position (memoised: boards never change)."""
@@ -420,7 +420,7 @@ class Board:
         if found is None:
             found = self._cache["dice"] = {p: cell.occupant for p, cell in self
                                            if cell.occupant.__class__ is Dice}
-        return dict(found)  # type: ignore[arg-type]
+        return dict(found)
 
     def occupancy(self) -> Occupancy:
         """Bit masks of treasure cards, dice and attack cards (memoised per board)."""
@@ -443,14 +443,14 @@ class Board:
                     bit <<= 1
             found = self._cache["occupancy"] = Occupancy(treasure, dice, cards,
                                                          MappingProxyType(dice_of))
-        return found  # type: ignore[return-value]
+        return found
 
     def census(self) -> Census:
         """One pass over the cells: counts and masks (:class:`Census`), memoised per board.
         Also memoises :meth:`occupancy`, which it holds."""
         found = self._cache.get("census")
         if found is not None:
-            return found  # type: ignore[return-value]
+            return found
         treasure = dice = cards = hostage = 0
         faces = [0] * 64
         held = [0] * 32
@@ -475,7 +475,7 @@ class Board:
                         dice_of[colour] |= bit
                         held[slot[colour] + DICE_SLOT] += 1
                     else:
-                        value = value_of[occupant.kind]
+                        value = value_of[occupant.kind]  # type: ignore[union-attr]
                         own[colour] |= bit
                         held[slot[colour] + value] += 1
                         listed.append((at, occupant, colour, value))
@@ -494,7 +494,7 @@ class Board:
         found = self._cache["census"] = _tuple_new(Census, (
             occupancy, tuple(listed), MappingProxyType(own),
             hostage, tuple(faces), tuple(held)))
-        return found  # type: ignore[return-value]
+        return found
 
     def free_faces(self) -> Mapping[Position, tuple[int, int]]:
         """Treasure cards without dice or an attack card, where a pair of dice may still
@@ -504,7 +504,7 @@ class Board:
             found = self._cache["free_faces"] = MappingProxyType({
                 p: (cell.treasure.low, cell.treasure.high) for p, cell in self
                 if cell.treasure is not None and cell.occupant is None})
-        return found  # type: ignore[return-value]
+        return found
 
     def treasure_count(self) -> int:
         """Treasure cards on the board."""
@@ -524,10 +524,10 @@ class Board:
         found = self._cache.get("geometry")  # no exception for a board just read
         if found is None:
             found = self._cache["geometry"] = geometry(tuple(map(len, self.rows)))
-        return found  # type: ignore[return-value]
+        return found
 
     @property
-    def cache(self) -> dict[object, object]:
+    def cache(self) -> dict[object, Any]:
         """Per-board memo for values derived from this immutable board (bell status…)."""
         return self._cache
 
@@ -567,6 +567,7 @@ class Board:
         i = g.index.get(pos)
         if i is None:
             self.at(pos)  # raises the off-board error
+            raise AssertionError(pos)
         return frozenset(g.to_positions(g.reach[int(kind)][i]))
 
     # --- changes (return new boards) ------------------------------------------------
@@ -581,6 +582,7 @@ class Board:
         i = geometry.index.get(pos)
         if i is None:
             self.at(pos)  # raises the off-board error
+            raise AssertionError(pos)
         if cell.treasure is None and cell.occupant is not None:
             raise InvalidSituation("an attack card or dice must lie on a treasure card, but this "
                                   "position has none", where=f"position {Position(*pos)}",
@@ -591,15 +593,15 @@ class Board:
         old = row[c]
         rows = self.rows[:r] + (row[:c] + (cell,) + row[c + 1:],) + self.rows[r + 1:]
         new = object.__new__(Board)  # a frozen dataclass: fill its fields directly
-        cache: dict[object, object] = {"geometry": geometry}
+        cache: dict[object, Any] = {"geometry": geometry}
         new.__dict__.update(rows=rows, _cache=cache)
         occupancy = self._cache.get("occupancy")
         if occupancy is not None:
-            cache["occupancy"] = _moved(occupancy, 1 << i, old, cell)  # type: ignore[arg-type]
+            cache["occupancy"] = _moved(occupancy, 1 << i, old, cell)
         free = self._cache.get("free_faces")
         if free is not None and (cell.treasure is old.treasure or cell.treasure == old.treasure):
             if cell.occupant is not None and old.occupant is None:
-                left = free.copy()  # type: ignore[attr-defined]
+                left = free.copy()
                 del left[pos]  # a free card (the treasure check above refused gaps)
                 cache["free_faces"] = MappingProxyType(left)
             elif (cell.occupant is None) == (old.occupant is None):

@@ -51,6 +51,7 @@ no-break space, a Japanese full-width space, a byte order mark, a zero-width spa
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from .errors import InvalidInput
 from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Cell, Treasure
@@ -137,7 +138,7 @@ class NotationError(InvalidInput):
 
     code = "bad-notation"
 
-    def __init__(self, expected_code: str, text: str, offset: int, **params: int) -> None:
+    def __init__(self, expected_code: str, text: str, offset: int, **params: Any) -> None:
         shown = repr(text[offset]) if offset < len(text) else f"{text!r} ends there"
         found = f"found {shown}" if offset < len(text) else shown
         wanted = EXPECTED[expected_code].format(**params)
@@ -330,7 +331,7 @@ def _cell(r: _Reader) -> Cell:
             raise r.fail("smaller-face-first", at, low=low, high=high)
         treasure = Treasure(low, high)
     ch = r.peek()
-    occupant = None
+    occupant: Dice | AttackCard | None = None
     if ch and ch.lower() in _LETTERS and ch not in "x":
         at = r.i
         r.take()

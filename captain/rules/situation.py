@@ -17,7 +17,7 @@ import enum
 import functools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -398,7 +398,7 @@ class Situation:
                 text = str(cell.treasure) if cell.treasure else "x"
                 occupant = cell.occupant
                 if occupant.__class__ is Dice:
-                    text += occupant.colour.letter.upper()  # type: ignore[union-attr]
+                    text += occupant.colour.letter.upper()
                 elif occupant is not None:
                     text += occupant.token
                 cells.append(text)
@@ -452,15 +452,15 @@ class Situation:
                 or not seats.keys() >= occupancy.dice_of.keys()
                 or any(map(operator.gt, census.held, limits[0]))):
             return False
-        faces = census.faces
+        faces: Sequence[int] = census.faces
         total = occupancy.treasure.bit_count()
         if self.won:
-            faces = list(faces)
+            faces = counted = list(faces)
             for colour, cards in self.won.items():
                 if colour not in seats:
                     return False
                 for card in cards:
-                    faces[card.low * 8 + card.high] += 1
+                    counted[card.low * 8 + card.high] += 1
                 total += len(cards)
         if max(faces) > 2:
             return False

@@ -1,12 +1,16 @@
-"""OpenAPI description and the Swagger UI page: local files only, site CSP unchanged."""
+"""OpenAPI description and the Swagger UI page: local files only, site CSP unchanged; the
+games' answers described field by field."""
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
 
+import jsonschema
 import pytest
 from django.contrib.staticfiles import finders
+
+from api_helpers import post_json
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +77,74 @@ def test_docs_page_keeps_the_sites_strict_csp(client):
     assert "script-src 'self'" in csp and "style-src 'self'" in csp
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
     assert "https:" not in csp
+
+
+def _resolved(node: dict, spec: dict) -> dict:
+    """``node`` with its ``$ref`` followed, and of ``anyOf [X, null]`` the X."""
+    while True:
+        if "$ref" in node:
+            node = spec["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+        elif "anyOf" in node:
+            kinds = [n for n in node["anyOf"] if n.get("type") != "null"]
+            assert len(kinds) == 1, node
+            node = kinds[0]
+        else:
+            return node
+
+
+def _each_field_described(value, node: dict, spec: dict, where: str) -> int:
+    """Walks ``value`` (an answer) beside its schema: every key a named property with a
+    type, down to the values the schema leaves open (an event's params). Returns how
+    many fields it checked."""
+    node = _resolved(node, spec)
+    checked = 0
+    if isinstance(value, dict) and "properties" in node:
+        for key, item in value.items():
+            assert key in node["properties"], f"{where}.{key} is not in the schema"
+            field = node["properties"][key]
+            assert "type" in field or "anyOf" in field or "$ref" in field, f"{where}.{key} has no type"
+            checked += 1 + _each_field_described(item, field, spec, f"{where}.{key}")
+    elif isinstance(value, list) and value:
+        assert "items" in node, f"{where} is a list the schema does not describe"
+        checked += sum(_each_field_described(item, node["items"], spec, f"{where}[{i}]")
+                       for i, item in enumerate(value))
+    return checked
+
+
+def test_openapi_names_and_types_every_field_of_the_game_state(client):
+    """The games' answers are described field by field in /api/openapi.json (and so on
+    /api/docs), and what the API answers is exactly what that schema says."""
+    spec = client.get("/api/openapi.json").json()
+    operations = spec["paths"]
+    answers = [operations["/api/v1/games/{game_id}"]["get"]["responses"]["200"],
+               operations["/api/v1/games/{game_id}/actions"]["post"]["responses"]["200"]]
+    refs = {a["content"]["application/json"]["schema"]["$ref"] for a in answers}
+    assert len(refs) == 1
+    state_schema = {"$ref": refs.pop()}
+    created = spec["components"]["schemas"]["GameOut"]["properties"]["state"]
+    assert _resolved(created, spec) is _resolved(state_schema, spec)
+    validator = jsonschema.Draft202012Validator({**state_schema, "components": spec["components"]})
+
+    started = post_json(client, "/api/v1/games", {"seats": ["red", "blue"], "learner": "red",
+                                                  "strength": "random", "seed": 7}).json()
+    headers = {"HTTP_X_GAME_KEY": started["key"]}
+    states = [started["state"]]
+    for _ in range(4):  # a few of the learner's actions: more kinds of actions and events
+        view = states[-1]
+        if not view["legal_actions"]:
+            break
+        response = post_json(client, f"/api/v1/games/{started['id']}/actions",
+                             {"action": view["legal_actions"][0], "version": view["version"]}, **headers)
+        assert response.status_code == 200, response.content
+        states.append(response.json())
+    assert len(states) > 1
+
+    state_node = _resolved(state_schema, spec)
+    for state in states:
+        assert sorted(validator.iter_errors(state), key=str) == []
+        assert _each_field_described(state, state_schema, spec, "state") > len(state)
+        assert set(state) == set(state_node["properties"])  # every field answered, none more
+    assert {"board", "seats", "hand", "phase", "legal_actions", "events"} <= set(state_node["properties"])
+    for name in ("board", "seats", "legal_actions", "events"):
+        items = _resolved(_resolved(state_node["properties"][name], spec)["items"], spec)
+        assert items.get("properties") or items.get("items"), f"{name}: items without fields"

@@ -6,14 +6,12 @@ action; the learner's key travels in ``X-Game-Key``. The games themselves are
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from ninja import Path, Query, Router, Status
 
 from captain.rules.errors import InvalidInput
 from tutorials.api.problems import Problems, refusal
-from tutorials.api.schemas import ERRORS, ActionIn, GameIn, GameOut, ProblemsOut
+from tutorials.api.schemas import ERRORS, ActionIn, GameIn, GameOut, GameStateOut, ProblemsOut
 from tutorials.http.limits import check_limit, hit, miss
 from tutorials.models import Stale
 from tutorials.practice import games
@@ -43,8 +41,10 @@ def _open(request: HttpRequest, game_id: str, *, share: bool = False):
     return game, learner, practice
 
 
+# exclude_unset: an answer holds the keys the game gave it, no more (a shared game has no
+# hand, an event without a reading no interpretation, an action only its own keys)
 @router.post("/games", response={201: GameOut, **ERRORS, 429: ProblemsOut}, operation_id="start_game",
-          summary="Start a practice game against computer captains")
+          summary="Start a practice game against computer captains", exclude_unset=True)
 def start_game(request: HttpRequest, payload: GameIn):
     """Deal a game for one learner against computer captains of a chosen strength.
 
@@ -61,9 +61,9 @@ def start_game(request: HttpRequest, payload: GameIn):
                         "state": games.learner_view(game, practice)})
 
 
-@router.get("/games/{game_id}", response={200: dict[str, Any], 404: ProblemsOut, 422: ProblemsOut,
+@router.get("/games/{game_id}", response={200: GameStateOut, 404: ProblemsOut, 422: ProblemsOut,
                                           429: ProblemsOut},
-         operation_id="read_game", summary="The game as the learner may see it")
+         operation_id="read_game", summary="The game as the learner may see it", exclude_unset=True)
 def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
               since: int | None = Query(None, ge=0)):
     """The game with the learner's key (`X-Game-Key`), after the captains' actions due by
@@ -80,8 +80,8 @@ def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
 
 
 @router.post("/games/{game_id}/actions",
-          response={200: dict[str, Any], 404: ProblemsOut, 409: ProblemsOut, **ERRORS, 429: ProblemsOut},
-          operation_id="play_action", summary="The learner's action")
+          response={200: GameStateOut, 404: ProblemsOut, 409: ProblemsOut, **ERRORS, 429: ProblemsOut},
+          operation_id="play_action", summary="The learner's action", exclude_unset=True)
 def play_action(request: HttpRequest, payload: ActionIn, game_id: str = Path(..., max_length=16)):
     """Play one of the state's `legal_actions` (or `{"type": "continue"}` between rounds),
     chosen at `version`. The captains' actions due by now come first: an action they made

@@ -18,6 +18,7 @@ from pydantic import ConfigDict, PrivateAttr, StrictInt, WithJsonSchema, model_v
 
 from captain.rules import COLOURS, Colour
 from captain.rules.captains.pace import Pace
+from captain.rules.game import ACTION_TYPES, Phase
 from captain.rules.cases import META_KEYS
 from captain.rules.errors import InvalidInput
 from captain.rules.model import MAX_ROWS
@@ -41,7 +42,7 @@ def _enum(values) -> list[str]:
     return [v.value for v in values]
 
 
-RULES_SCHEMA = {"type": _NULLABLE_OBJECT, "additionalProperties": False, "properties": {
+RULES_SCHEMA: dict[str, Any] = {"type": _NULLABLE_OBJECT, "additionalProperties": False, "properties": {
     "speed_order": {"type": "string", "enum": _enum(SpeedOrder)},
     "collection": {"type": "string", "enum": _enum(Collection)},
     "mode": {"type": "string", "enum": _enum(Mode)},
@@ -147,11 +148,94 @@ class SavedPositionOut(Schema):
     title: str
 
 
+def _one_of(values: list[str], description: str, nullable: bool = False) -> Any:
+    """A field whose value is one of ``values`` (or null), described."""
+    extra: dict[str, Any] = {"enum": [*values, None] if nullable else values}
+    return Field(description=description, json_schema_extra=extra)
+
+
+class CardOut(Schema):
+    colour: str = _one_of(_COLOURS, "the card's owner")
+    value: int | None = Field(ge=0, le=5, description="the card's value: the learner's own cards "
+                                                      "only, null while another's lies face down")
+
+
+class CellOut(Schema):
+    treasure: str | None = Field(description="the treasure card's faces, smaller first ('35'); "
+                                             "null where the cell is empty")
+    dice: str | None = _one_of(_COLOURS, "the colour of the dice on it", nullable=True)
+    card: CardOut | None = Field(description="the attack card on it")
+
+
+class SeatOut(Schema):
+    colour: str = _one_of(_COLOURS, "the seated colour")
+    captain: str | None = _one_of(list(games.STRENGTHS), "the computer captain's strength; "
+                                  "null for the learner", nullable=True)
+    hand: int = Field(ge=0, description="how many attack cards it holds")
+    discard: int = Field(ge=0, description="how many attack cards lie on its discard pile")
+    dice: list[int] = Field(description="the faces of its dice not on the board, ascending")
+    rolled: bool = Field(description="true once this Dice Time's first roll happened")
+    false_bell: bool = Field(description="it rang the bell wrongly this Dice Time (DICE-6)")
+    won: list[str] = Field(description="the treasure cards it won, in the order won ('35')")
+
+
+class ActionOut(Schema):
+    """One of the learner's legal actions, as ``POST …/actions`` takes it back; the keys
+    beyond ``type`` are those of its type."""
+
+    type: str = _one_of([*ACTION_TYPES, games.CONTINUE["type"]], "what the action does")
+    player: str | None = Field(None, description="the acting colour (absent for continue)",
+                               json_schema_extra=dict[str, Any](enum=_COLOURS))
+    dice: list[int] | None = Field(None, description="roll: the faces to roll again, null for all")
+    position: list[int] | None = Field(None, description="claim and place: [row, column]")
+    value: int | None = Field(None, description="place: the attack card's value")
+
+
+class EventOut(Schema):
+    code: str = Field(description="what happened, e.g. 'battle.remove'")
+    clause: str = Field(description="the rule applied, e.g. 'BAT-3' (/en/rules/#BAT-3)")
+    params: dict[str, Any] = Field(description="the event's details, by its code")
+    interpretation: str | None = Field(None, description="present when a reading of the rules "
+                                                         "(an INT clause) decided it")
+
+
+class GameStateOut(Schema):
+    """The game as the learner may see it: never another player's hand, discard or face-down
+    card, the deck or box order, or the seed. A finished game read through its share token
+    has no ``hand`` and ``discard``."""
+
+    id: str
+    version: int = Field(ge=0, description="changes with every action: send it with the next one")
+    clock: float = Field(description="seconds of game time since the game started")
+    engine_version: int = Field(description="the rules engine's version the game is played with")
+    learner: str = _one_of(_COLOURS, "the learner's colour")
+    rules: Annotated[dict[str, Any], WithJsonSchema({
+        **RULES_SCHEMA, "type": "object",
+        "description": "the rules that differ from the standard ones"})]
+    pace: str | None = _one_of(_enum(Pace), "how fast the captains act", nullable=True)
+    phase: str = _one_of(_enum(Phase), "where the game stands")
+    round: int = Field(ge=1)
+    start_player: str = _one_of(_COLOURS, "who begins this round's Dice Time")
+    turn: str | None = _one_of(_COLOURS, "whose turn it is (strategy-mode Dice Time, Setting "
+                               "Time); null where the players act at once", nullable=True)
+    over: bool
+    waiting_for_learner: bool = Field(description="true between rounds (and before the first) "
+                                                  "until the learner continues")
+    board: list[list[CellOut]] = Field(description="rows top to bottom")
+    deck: int = Field(ge=0, description="cards left in the deck")
+    box: int = Field(ge=0, description="treasure cards out of play (two players: SETUP-4)")
+    seats: list[SeatOut] = Field(description="every seated player, in seating order")
+    hand: list[int] | None = Field(None, description="the values of the learner's attack cards")
+    discard: list[int] | None = Field(None, description="the values on the learner's discard pile")
+    legal_actions: list[ActionOut] = Field(description="what the learner may do now")
+    events: list[EventOut] = Field(description="the explanation of every action since `since`")
+
+
 class GameOut(Schema):
     id: str
     key: str = Field(description="the learner's key: send it as X-Game-Key (shown once)")
     share_token: str = Field(description="shows the finished game read-only: ?share=<token>")
-    state: dict[str, Any] = Field(description="the game as the learner may see it")
+    state: GameStateOut = Field(description="the game as the learner may see it")
 
 
 # --- requests -----------------------------------------------------------------------

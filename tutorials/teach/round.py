@@ -73,9 +73,9 @@ class RoundBoard(ExampleBoard):
                  k: int = 0) -> None:
         super().__init__(lesson)
         self.options = options
-        self.players = int(options.get("players", 4))  # type: ignore[arg-type]
+        self.players = int(options.get("players", 4))  # type: ignore[call-overload]
         seats = options.get("seats")
-        self.seats: tuple[Colour, ...] = (tuple(Colour(c) for c in seats) if seats  # type: ignore[union-attr]
+        self.seats: tuple[Colour, ...] = (tuple(Colour(c) for c in seats) if seats
                                           else COLOURS)[: self.players]
         self.start = start if start in self.seats else self.seats[0]
         self.brush = brush if brush is not None and brush.colour in self.seats else None

@@ -161,7 +161,7 @@ def owner(board: Board, pos: Position) -> Colour | None:
     """Whose dice or attack card lie on ``pos`` (a face-down card's owner is public)."""
     cell = board.at(pos)
     occupant = cell.occupant
-    return occupant.colour if occupant is not None else None  # type: ignore[union-attr]
+    return occupant.colour if occupant is not None else None
 
 
 def _free_cards(board: Board) -> set[Position]:
@@ -357,7 +357,7 @@ def _all_survive(board: Board, state: GameState) -> Board:
     for p, cell in board:
         occupant = cell.occupant
         if occupant is not None and cell.treasure is not None:
-            out = out.with_cell(p, cell_of(cell.treasure, occupant.colour, AttackKind(5)))  # type: ignore[union-attr]
+            out = out.with_cell(p, cell_of(cell.treasure, occupant.colour, AttackKind(5)))
     return out
 
 

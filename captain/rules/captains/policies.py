@@ -60,12 +60,12 @@ def greedy_policy(state: GameState, colour: Colour, actions: LegalActions,
     if RingBell in by_type and state.dice_cards(colour):
         return by_type[RingBell][0]
     if Claim in by_type:
-        return max(by_type[Claim], key=lambda a: (_line_partners(state, colour, a.position),  # type: ignore[attr-defined]
+        return max(by_type[Claim], key=lambda a: (_line_partners(state, colour, a.position),  # type: ignore[union-attr]
                                                   rng.random()))
     rolls = by_type.get(Roll, [])
     if rolls:
         if state.rules.mode is Mode.STRATEGY:
-            return max(rolls, key=lambda a: len(a.dice or ()))  # type: ignore[attr-defined]
+            return max(rolls, key=lambda a: len(a.dice or ()))  # type: ignore[union-attr]
         return rolls[0]
     return actions[0]
 

@@ -74,7 +74,8 @@ def play_rounds(pace: Pace, *, players: int, rounds: int, seed: int) -> list[Dic
                 practice = learner_continues(practice, now)
             elif state.phase is Phase.AWAIT_START_BELL and mover is practice.learner:
                 practice = learner_acts(practice, RingStartBell(practice.learner), now)
-            elif mover in practice.next_tick:  # a captain's turn: the start bell, Setting Time
+            # a captain's turn: the start bell, Setting Time
+            elif mover is not None and mover in practice.next_tick:
                 now = max(now, practice.next_tick[mover])
                 practice = advance(practice, now)
             elif practice.real_time and practice.next_tick:

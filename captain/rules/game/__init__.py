@@ -23,16 +23,16 @@ LegalActions([RingStartBell(player=Colour.RED)])
 
 from ..errors import IllegalAction
 from ..model import Colour
-from .actions import (Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
-                      action_from_json, action_to_json)
+from .actions import (ACTION_TYPES, Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell,
+                      Roll, action_from_json, action_to_json)
 from .transitions import LegalActions, apply, attack_cards_of, legal_actions, refill, transition
 from .legal import can_place_in_principle, check, pair_left, pairs_shown
 from .setup import new_game, starting_hand
 from .state import GameState, Phase, PlayerState, RoundRecord
 
 __all__ = [
-    "Action", "action_from_json", "action_to_json", "Claim", "Colour", "GameState", "IllegalAction",
-    "LegalActions", "Pass", "Phase",
+    "ACTION_TYPES", "Action", "action_from_json", "action_to_json", "Claim", "Colour", "GameState",
+    "IllegalAction", "LegalActions", "Pass", "Phase",
     "PlaceAttackCard", "PlayerState", "RingBell", "RingStartBell", "Roll", "RoundRecord",
     "apply", "attack_cards_of", "can_place_in_principle", "check", "legal_actions", "new_game",
     "pair_left", "pairs_shown", "refill", "starting_hand", "transition",

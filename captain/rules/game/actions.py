@@ -7,6 +7,7 @@ Listing them is :func:`~captain.rules.game.legal_actions`; carrying them out is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..caches import ACTIONS, PLACEMENTS
 from ..errors import InvalidInput
@@ -69,7 +70,7 @@ class PlaceAttackCard:
 Action = RingStartBell | Roll | Claim | RingBell | Pass | PlaceAttackCard
 
 
-def shared(cls: type, *args) -> Action:
+def shared(cls: type[Any], *args: object) -> Action:
     """The one shared instance of ``cls(*args)`` (actions are immutable values)."""
     key = (cls, *args)
     found = ACTIONS.table.get(key)
@@ -91,13 +92,17 @@ def placements(colour: Colour, position: Position) -> tuple[PlaceAttackCard, ...
 @PLACEMENTS.computes
 def _placements(key: tuple[Colour, Position]) -> tuple[PlaceAttackCard, ...]:
     colour, position = key
-    return tuple(shared(PlaceAttackCard, colour, position, kind) for kind in AttackKind)
+    # shared() gives an instance of the class it is given: PlaceAttackCards here
+    return tuple(shared(PlaceAttackCard, colour, position, kind)  # type: ignore[misc]
+                 for kind in AttackKind)
 
 
 # --- JSON ---------------------------------------------------------------------------------------
 _NAMES = {RingStartBell: "begin-dice-time", Roll: "roll", Claim: "claim", RingBell: "ring-bell",
           Pass: "pass", PlaceAttackCard: "place"}
 _TYPES = {name: cls for cls, name in _NAMES.items()}
+#: The ``type`` of every action in its JSON form.
+ACTION_TYPES = tuple(_TYPES)
 
 
 def action_to_json(action: Action) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import Any
 
 from ..resolve.bell import may_ring
 from ..caches import ACTIONS, PAIRS
@@ -147,7 +148,7 @@ def _action_mode_dice_actions(state: GameState, players: Sequence[PlayerState]) 
     return out
 
 
-def _illegal(message: str, clause: str, code: str, **params) -> IllegalAction:
+def _illegal(message: str, clause: str, code: str, **params: Any) -> IllegalAction:
     return IllegalAction(message, clause=clause, code=code, **params)
 
 

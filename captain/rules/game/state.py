@@ -7,12 +7,11 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..resolve.battle import BattleResult
 from ..errors import InvalidInput
-from ..events import Event
+from ..events import Event, EventLog
 from ..model import AttackKind, Board, Colour, Position, Treasure
 from ..resolve.round_end import Standing, rank_players
 from ..situation import DICE_PER_PLAYER, RuleSet, Seating, Situation
@@ -108,7 +107,7 @@ class GameState:
     rerolled: bool = False
     seed: int = 0
     draws: int = 0
-    log: Sequence[Event] = ()
+    log: tuple[Event, ...] | EventLog = ()
     last_round: RoundRecord | None = field(default=None, compare=False)
 
     def __repr__(self) -> str:

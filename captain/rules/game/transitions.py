@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 from types import MappingProxyType
 
 from ..resolve.bell import bell_status, may_ring
@@ -98,7 +99,7 @@ def transition(state: GameState, action: Action) -> GameState:
 
 
 # --- helpers -------------------------------------------------------------------------------------
-def _evolve(obj, **changes):
+def _evolve[T](obj: T, **changes: Any) -> T:
     """``dataclasses.replace`` for this package's frozen records, without re-running
     ``__init__`` (the records have no derived fields): the copy is equally immutable."""
     new = _new(obj.__class__)

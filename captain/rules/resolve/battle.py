@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..clauses import implements
 from ..events import Event
@@ -76,6 +78,15 @@ class BattleResult:
 
     __slots__ = ("before", "_keyed", "_trace", "_alive", "_rules", "_cache", "_own", "_treasure",
                  "_hostage")
+    before: Board
+    _keyed: list[tuple[Any, ...]]
+    _trace: list[tuple[int, int, int, int]]
+    _alive: int
+    _rules: RuleSet
+    _cache: dict[str, Any]
+    _own: dict[Colour, int]
+    _treasure: int
+    _hostage: int
 
     def __init__(self, before: Board, order: list[tuple],
                  trace: list[tuple[int, int, int, int]], alive: int, rules: RuleSet,
@@ -109,7 +120,7 @@ class BattleResult:
         if found is None:
             positions = self.before.geometry.positions
             found = self._cache["order"] = [(positions[k[2]], k[1]) for k in self._keyed]
-        return found  # type: ignore[return-value]
+        return found
 
     @property
     def alive_mask(self) -> int:
@@ -127,7 +138,7 @@ class BattleResult:
             g = self.before.geometry
             self._cache["survivors"] = {p: c for p, c in self._order
                                         if self._alive >> g.index[p] & 1}
-        return self._cache["survivors"]  # type: ignore[return-value]
+        return self._cache["survivors"]
 
     @property
     def board(self) -> Board:
@@ -135,7 +146,7 @@ class BattleResult:
             g = self.before.geometry
             gone = [p for p, _c in self._order if not self._alive >> g.index[p] & 1]
             self._cache["board"] = self.before.without(gone)
-        return self._cache["board"]  # type: ignore[return-value]
+        return self._cache["board"]
 
     @property
     def removals(self) -> list[tuple[Position, tuple[Position, ...]]]:
@@ -149,13 +160,13 @@ class BattleResult:
         """Every card's turn, in resolution order (BAT-1, BAT-2)."""
         if "turns" not in self._cache:
             self._build()
-        return self._cache["turns"]  # type: ignore[return-value]
+        return self._cache["turns"]
 
     @property
     def events(self) -> tuple[Event, ...]:
         if "events" not in self._cache:
             self._build()
-        return self._cache["events"]  # type: ignore[return-value]
+        return self._cache["events"]
 
     def discarded(self) -> dict[Colour, list[AttackCard]]:
         """Cards sent to each owner's discard during Battle Time (BAT-4)."""
@@ -177,9 +188,9 @@ class BattleResult:
         found = self._cache.get("ties")
         if found is None:
             found = self._cache["ties"] = tuple(self._ties())
-        return found  # type: ignore[return-value]
+        return found
 
-    def _ties(self):
+    def _ties(self) -> Iterator[tuple[int, int]]:
         keyed = self._keyed
         reach = self.before.geometry.reach
         everyone = 0

@@ -24,7 +24,7 @@ from ..caches import BELL_LINES
 from ..clauses import implements
 from ..events import Event
 from ..geometry import geometry, shape_of
-from ..model import Board, Position
+from ..model import Board, Colour, Position
 from ..situation import BELL_CARDS, DICE_PER_PLAYER, BellRule, Mode, RuleSet, Seating
 
 
@@ -69,7 +69,7 @@ class BellTrace:
         self.line: int | None = None
         self.held = 0
         self.needed = BELL_CARDS
-        self.colour = None
+        self.colour: Colour | None = None
 
 
 def bell_lines(board: Board) -> list[tuple[Position, ...]]:
@@ -134,7 +134,8 @@ def may_ring(board: Board, seating: Seating, rules: RuleSet = RuleSet(),
             if best is None or count > dice_of.get(best, 0).bit_count():
                 best = colour
         if trace is not None:
-            held = dice_of.get(best, 0)
+            # best is None only at a table without seats, where nobody holds dice
+            held = dice_of.get(best, 0)  # type: ignore[arg-type]
             _record(trace, "VAR-3", None, held, DICE_PER_PLAYER // 2 - held.bit_count(), best)
         return False
     if len(seating.players) == 2 or rules.bell is BellRule.FIRST_EDITION:
@@ -174,7 +175,7 @@ def _line_condition(shape: str, treasure: int, dice: int, full: bool,
 
 
 def _record(trace: BellTrace, clause: str, line: int | None, held: int, needed: int,
-            colour=None) -> None:
+            colour: Colour | None = None) -> None:
     trace.clause, trace.line, trace.held, trace.needed, trace.colour = (
         clause, line, held, needed, colour)
 
@@ -189,7 +190,7 @@ def bell_status(board: Board, seating: Seating, rules: RuleSet = RuleSet()) -> B
     cached = board.cache.get(key)
     if cached is None:
         cached = board.cache[key] = _status(board, seating, rules)
-    return cached  # type: ignore[return-value]
+    return cached
 
 
 def _status(board: Board, seating: Seating, rules: RuleSet) -> BellStatus:

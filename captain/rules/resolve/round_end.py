@@ -218,9 +218,9 @@ def lay_out(board: Board, deck: Sequence[Treasure], end: Refill) -> tuple[Board,
         rows = tuple(tuple(cell if cell.treasure is not None else _plain(next(cards)) for cell in row)
                      for row in board.rows)
         return Board(rows), rest
-    cards = [cell.treasure for row in board.rows for cell in row if cell.treasure is not None] + list(drawn)
+    dealt = [cell.treasure for row in board.rows for cell in row if cell.treasure is not None] + list(drawn)
     n_rows, n_cols = end.shape
-    rows = tuple(tuple(_plain(t) for t in cards[r * n_cols:(r + 1) * n_cols]) for r in range(n_rows))
+    rows = tuple(tuple(_plain(t) for t in dealt[r * n_cols:(r + 1) * n_cols]) for r in range(n_rows))
     return Board(rows), rest
 
 

@@ -88,8 +88,10 @@ def solve(situation: Situation) -> Solution:
     if situation.deck is not None:
         if treasure is not None:
             left = treasure.board.treasure_count()
-            won_now = {c: tuple(board.at(p).treasure for p in ps)  # type: ignore[misc]
-                       for c, ps in treasure.winnings.items()}
+            # a position won holds a treasure card
+            won_now: dict[Colour, tuple[Treasure, ...]] = {
+                c: tuple(board.at(p).treasure for p in ps)  # type: ignore[misc]
+                for c, ps in treasure.winnings.items()}
         else:
             left = board.treasure_count()
             won_now = {}

@@ -19,7 +19,7 @@ Whenever the two readings give different winnings, the result says so
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .battle import BattleResult, resolve_battle
 from ..clauses import implements
@@ -110,6 +110,12 @@ class TreasureResult:
     """
 
     __slots__ = ("reading", "winnings", "order", "_after_battle", "_seating", "_cache")
+    reading: Collection
+    winnings: dict[Colour, tuple[Position, ...]]
+    order: tuple[Colour, ...]
+    _after_battle: Board | BattleResult
+    _seating: Seating
+    _cache: dict[str, Any]
 
     def __init__(self, reading: Collection, winnings: dict[Colour, tuple[Position, ...]],
                  order: tuple[Colour, ...], after_battle: Board | BattleResult,

@@ -40,7 +40,7 @@ def play_game(players: tuple[Colour, ...], policies: Mapping[Colour, Policy], *,
             movers = [state.start_player]
         else:  # real time: a random player gets there first; then the others clockwise
             k = int(rng.random() * len(players))
-            movers = players[k:] + players[:k]
+            movers = [*players[k:], *players[:k]]
         for colour in movers:
             actions = legal_actions(state, colour)
             action = policies[colour](state, colour, actions, rng)

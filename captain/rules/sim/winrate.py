@@ -16,6 +16,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+from ..captains.policies import Policy
 from ..captains.strengths import captain
 from ..model import Colour
 from ..situation import Mode, RuleSet
@@ -70,7 +71,7 @@ def _block(strength: str, against: str, players: int, first: int, games: int, se
     tally = WinTally()
     for i in range(first, first + games):
         tested = colours[i % players]
-        policies = {c: captain(against) for c in colours}
+        policies: dict[Colour, Policy] = {c: captain(against) for c in colours}
         policies[tested] = _Timed(captain(strength), tally)
         length = DiceTimeLength()
         final = play_game(colours, policies, seed=seed + i, rules=rules, on_step=length)
