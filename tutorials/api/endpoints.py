@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import HttpRequest
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Path, Query, Status
 from pydantic import WithJsonSchema
@@ -66,6 +67,10 @@ class EngineAPI(NinjaAPI):
         return super().validation_error_from_error_contexts(error_contexts)
 
 
+def _read_only(view):
+    return csrf_exempt(require_safe(view))
+
+
 api = EngineAPI(
     title="Captain Dice rules API",
     version="1",
@@ -84,8 +89,10 @@ api = EngineAPI(
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",
-    # the docs page and the schema are read, never sent to: other methods (TRACE, OPTIONS) 405
-    docs_decorator=require_safe,
+    # the docs page and the schema are read, never sent to: other methods (POST, TRACE,
+    # OPTIONS) 405. A view that changes nothing needs no CSRF check, which would otherwise
+    # answer a POST first, with 403
+    docs_decorator=_read_only,
     parser=EngineJSONParser(),
     renderer=UnicodeJSONRenderer(),
     # No CSP relaxation for /api/docs: with "ninja" in INSTALLED_APPS its Swagger page
