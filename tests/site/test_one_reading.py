@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 
 from captain.rules import RulesError, notation
+from tutorials.forms import TickField
 from tutorials.models import SavedPosition, normalize_code
 from tutorials.services import clean_title, find_saved
 
@@ -130,3 +131,8 @@ def test_a_title_never_keeps_an_invisible_format_character_or_a_line_separator()
     stored = clean_title(typed)
     assert stored == "ab cd efg"
     assert not [ch for ch in stored if unicodedata.category(ch) in ("Cf", "Zl", "Zp")]
+
+
+@pytest.mark.parametrize("typed", ["\u3000ON\u200b", "１", "\ufefftrue\u00a0"])
+def test_a_ticked_box_typed_into_an_address_reads_as_every_typed_text(typed):
+    assert TickField(invalid="no").to_python(typed) is True

@@ -155,8 +155,9 @@ def play_replay(request: HttpRequest, code: str) -> HttpResponse:
         game, practice = _open(request, code)
     except _NotYours:
         return _not_found(request)
-    page = ReplayPage(game, practice, round_no=Query(request).get("round"), step=Query(request).get("step"),
-                      move=Query(request).get("move"))
+    query = Query(request)
+    page = ReplayPage(game, practice, round_no=query.get("round"), step=query.get("step"),
+                      move=query.get("move"))
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
@@ -173,8 +174,9 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     practice = games.practice_of(game)
     if not practice.state.is_over:
         return _not_found(request, shared=True)
-    page = ReplayPage(game, practice, round_no=Query(request).get("round"), step=Query(request).get("step"),
-                      move=Query(request).get("move"), share=game.share_token)
+    query = Query(request)
+    page = ReplayPage(game, practice, round_no=query.get("round"), step=query.get("step"),
+                      move=query.get("move"), share=game.share_token)
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 

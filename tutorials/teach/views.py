@@ -263,7 +263,8 @@ def _unchanged(request: HttpRequest, session: TeachSession, seats: str | None = 
     presenter's :func:`~tutorials.teach.seats.entries_stamp`; a page that sends none, drawn
     before the seats existed, asks for the version only)."""
     seats = str(session.seating) if seats is None else seats
-    return Query(request).get("v", "") == str(session.version) and Query(request).get("s", seats) == seats
+    query = Query(request)
+    return query.get("v") == str(session.version) and query.get("s", seats) == seats
 
 
 @require_POST
