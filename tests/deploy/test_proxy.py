@@ -249,7 +249,8 @@ def test_over_http2_header_fields_are_judged_as_sent_compressed(proxy):
                                answered=False)
     assert status == 0 and not body
     # the same field over HTTP/1.1: the 431 page
-    status, _answer, body = _raw(proxy, b"GET /de/tutorial/ HTTP/1.1", b"Cookie: x=" + b"a" * 40_000 + b"\r\n")
+    cookie = b"Cookie: x=" + b"a" * 40_000 + b"\r\n"
+    status, _answer, body = _raw(proxy, b"GET /de/tutorial/ HTTP/1.1", cookie)
     assert status == 431 and b'<html lang="de">' in body
 
 

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 import pytest
 from django.urls import URLResolver, get_resolver
+from django.utils import translation
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,8 @@ def _ask(client, address: str, *positions: str) -> int:
 
 
 def test_pos_sent_twice_gets_one_answer_on_every_address_that_reads_it(client):
-    addresses = sorted(set(_addresses()))
+    with translation.override("en"):  # the language prefix the walk writes
+        addresses = sorted(set(_addresses()))
     assert "/en/analyze/" in addresses  # the walk found the language-prefixed addresses
     readers = {address for address in addresses
                if _ask(client, address, POSITION) != _ask(client, address, UNREADABLE)}

@@ -60,7 +60,8 @@ def test_api_refuses_a_control_character_with_field_and_offset(client):
 
 @pytest.mark.django_db
 def test_form_and_api_store_an_override_removed(client):
-    assert client.post("/en/analyze/save/", {"pos": POSITION, "title": "evil\u202etxt.exe"}).status_code == 302
+    saved = client.post("/en/analyze/save/", {"pos": POSITION, "title": "evil\u202etxt.exe"})
+    assert saved.status_code == 302
     body = json.dumps({"notation": POSITION, "title": "ab\u2067cd"})
     response = client.post("/api/v1/positions", data=body, content_type="application/json")
     assert response.status_code == 201 and response.json()["title"] == "abcd"
