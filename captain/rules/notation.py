@@ -193,6 +193,7 @@ def parse_unchecked(text: str) -> Situation:
     (:func:`~captain.rules.typed.normalize_typed`: white space around it and invisible
     characters in it dropped, a full-width notation folded); an error's offset still
     counts in ``text`` as given, so it points at the same character for whoever sent it.
+    A lone surrogate is refused there (``bad-text``).
     """
     if not isinstance(text, str):
         raise InvalidInput("notation must be text", code="bad-notation")
