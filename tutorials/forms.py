@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from captain.rules import COLOURS
 from captain.rules.errors import InvalidInput, RulesError
 from captain.rules.situation import PLAYER_COUNTS, VARIANTS, Mode, RuleSet, check_table_rules
+from captain.rules.typed import normalize_typed
 from tutorials.http.refused import FORM_TYPES
 from tutorials.wording.problems import describe
 
@@ -257,7 +258,7 @@ class TickField(forms.Field):
         self.error_messages["bad-tick"] = invalid
 
     def to_python(self, value: object) -> bool:
-        text = "" if value is None else str(value).strip().lower()
+        text = "" if value is None else normalize_typed(str(value), where="tick").lower()
         if text in TICKED:
             return True
         if text in UNTICKED:

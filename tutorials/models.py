@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from datetime import datetime, timedelta
 from typing import ClassVar
 
@@ -20,6 +19,8 @@ from django.db import IntegrityError, models, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from captain.rules.typed import normalize_typed
 
 #: Letters of short codes: no look-alikes (0/O, 1/l/I).
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -32,9 +33,11 @@ def new_code() -> str:
 
 
 def normalize_code(text: str) -> str:
-    """A code as people type it, made canonical: full-width characters folded (NFKC: "３２ｐ８３"
-    from a Japanese keyboard is "32p83"), lower case, spaces and hyphens dropped."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    """A code as people type it, made canonical: read as every typed text is
+    (:func:`~captain.rules.typed.normalize_typed`: full-width characters folded, "３２ｐ８３"
+    from a Japanese keyboard is "32p83"; invisible characters dropped), then lower case,
+    spaces and hyphens dropped."""
+    folded = normalize_typed(text, where="code").casefold()
     return "".join(ch for ch in folded if not ch.isspace() and ch not in "-‐‑‒–—―ー")[:64]
 
 

@@ -15,17 +15,17 @@ from django.urls import reverse
 from captain.rules import notation
 from captain.rules.errors import InvalidInput, RulesError
 from captain.rules.situation import Situation
+from captain.rules.typed import normalize_typed
 from tutorials.http.link_tokens import SHORT_LINK
 from tutorials.models import CODE_ALPHABET, SavedPosition, normalize_code
 
 #: Longest title kept (characters, after trimming white space at both ends).
 TITLE_MAX_LENGTH = 120
 
-#: Characters a title may not hold: C0 controls and DEL, C1 controls, and the bidi
-#: embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), which could make
-#: a title read backwards or hide part of it. Joiners (ZWJ U+200D, ZWNJ U+200C) stay:
-#: emoji sequences and several scripts need them.
-REFUSED = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+#: Characters a title may not hold: C0 controls and DEL, C1 controls. Invisible format
+#: characters (a byte order mark, direction marks and overrides, tag characters) never
+#: reach this rule: :func:`~captain.rules.typed.normalize_typed` has removed them.
+REFUSED = "\x00-\x1f\x7f-\x9f"
 _REFUSED = re.compile(f"[{REFUSED}]")
 #: The same rule as a JSON-schema pattern (for the API's OpenAPI document).
 TITLE_PATTERN = f"^[^{REFUSED.encode('unicode_escape').decode()}]*$"
@@ -43,7 +43,10 @@ def _invisible(title: str) -> bool:
 
 
 def clean_title(text: str) -> str:
-    """The title to store: ``text`` with white space trimmed at both ends.
+    """The title to store: ``text`` read as every typed text is
+    (:func:`~captain.rules.typed.normalize_typed`, keeping the characters it was written in:
+    white space trimmed at both ends, invisible format characters removed, a line
+    separator read as a space; a lone surrogate refused with ``bad-text``).
 
     Raises :class:`~captain.rules.errors.InvalidInput` with code ``bad-title`` when the
     result is longer than :data:`TITLE_MAX_LENGTH` (param ``length``) or holds a refused
@@ -51,7 +54,7 @@ def clean_title(text: str) -> str:
     trimmed title); with code ``invisible-title`` when it holds characters but none that
     shows (:func:`_invisible`).
     """
-    title = text.strip()
+    title = normalize_typed(text, fold_width=False, where="title")
     if len(title) > TITLE_MAX_LENGTH:
         raise InvalidInput(f"title of {len(title)} characters", where="title", field="title",
                            code="bad-title", length=len(title))

@@ -40,24 +40,28 @@ captain.rules.notation.NotationError: expected a second die face (1-6) at charac
 (:meth:`Situation.validate`); :func:`parse_unchecked` only reads it. The writer is
 :meth:`Situation.to_notation` (a situation's ``repr`` is the call that reads it back).
 
-Both readers first :func:`trim` what surrounds the notation: white space of every kind and
-invisible format characters, which a copy and paste brings along (a trailing newline, a
-no-break space, a Japanese full-width space, a byte order mark, a zero-width space):
+Both readers first read the text as the site reads every typed text
+(:func:`~captain.rules.typed.normalize_typed`): white space of every kind around it and
+invisible format characters anywhere, which a copy and paste brings along (a trailing
+newline, a no-break space, a Japanese full-width space, a byte order mark, a zero-width
+space), are dropped, and a notation typed in full width is folded:
 
 >>> parse("\ufeff Rb_11r1.12b2\u3000\n").to_notation()
+'Rb_11r1.12b2'
+>>> parse("Ｒｂ＿１１ｒ１．１２ｂ\u200b２").to_notation()
 'Rb_11r1.12b2'
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from .errors import InvalidInput
 from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Cell, Treasure
 from .situation import RULE_FLAGS, RuleSet, Seating, Situation
+from .typed import normalize_mapped
 
-#: Longest notation accepted (characters, what :func:`trim` takes off included); longer
+#: Longest notation accepted (characters, what is dropped around it included); longer
 #: input is refused before any work.
 MAX_LENGTH = 2000
 
@@ -184,55 +188,30 @@ class _Reader:
         return int(self.text[start:self.i])
 
 
-def _surrounding(ch: str) -> bool:
-    """Whether ``ch`` may stand around a notation: white space (space, tab, CR, LF, U+00A0,
-    U+3000, line and paragraph separators, …) or an invisible format character (U+FEFF
-    byte order mark, U+200B zero-width space, U+2060 word joiner, direction marks, …)."""
-    return ch.isspace() or unicodedata.category(ch) == "Cf"
-
-
-def _bounds(text: str) -> tuple[int, int]:
-    """Where the notation in ``text`` starts and ends, :func:`_surrounding` characters aside."""
-    start, end = 0, len(text)
-    while start < end and _surrounding(text[start]):
-        start += 1
-    while end > start and _surrounding(text[end - 1]):
-        end -= 1
-    return start, end
-
-
-def trim(text: str) -> str:
-    r"""``text`` without the white space and invisible format characters at either end
-    (:func:`_surrounding`); what lies between is left as it is (``"Rb_11 12"`` stays
-    unreadable). Both readers call it, so the site's pages, forms and API read a pasted
-    notation alike.
-
-    >>> trim("\u200b\tRb_11\u00a0\r\n")
-    'Rb_11'
-    """
-    start, end = _bounds(text)
-    return text[start:end]
-
-
 def parse_unchecked(text: str) -> Situation:
     """Read a notation without checking it against the rules. Raises :class:`NotationError`.
 
-    What surrounds the notation is trimmed first (:func:`trim`); an error's offset still
+    The text is first read as every typed text of the site is
+    (:func:`~captain.rules.typed.normalize_typed`: white space around it and invisible
+    characters in it dropped, a full-width notation folded); an error's offset still
     counts in ``text`` as given, so it points at the same character for whoever sent it.
+    A lone surrogate is refused there (``bad-text``).
     """
     if not isinstance(text, str):
         raise InvalidInput("notation must be text", code="bad-notation")
     if len(text) > MAX_LENGTH:
         raise NotationError("length", text, MAX_LENGTH, limit=MAX_LENGTH)
-    start, end = _bounds(text)
-    if (start, end) == (0, len(text)):
+    clean, origin = normalize_mapped(text, where="notation")
+    if clean == text:
         return _read(text)
     try:
-        return _read(text[start:end])
+        return _read(clean)
     except NotationError as exc:
         params = {key: value for key, value in exc.params.items() if key not in ("offset", "expected_code")}
-        # the text as sent, up to the trimmed end: one that stopped early "ends there"
-        raise NotationError(exc.expected_code, text[:end], exc.offset + start, **params) from None
+        # the text as sent, up to the last character read: one that stopped early "ends there"
+        end = origin[-1] + 1 if origin else 0
+        at = origin[exc.offset] if exc.offset < len(origin) else end
+        raise NotationError(exc.expected_code, text[:end], at, **params) from None
 
 
 def _read(text: str) -> Situation:

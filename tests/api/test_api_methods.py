@@ -4,6 +4,7 @@ schema), the docs and the schema are only read, and the schema states what is re
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from tutorials.models import SavedPosition
 
@@ -35,10 +36,11 @@ def test_head_adds_no_operations_to_the_schema(client):
     assert methods <= {"get", "post"} and len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("method", ["TRACE", "OPTIONS", "PUT", "DELETE"])
+@pytest.mark.parametrize("method", ["TRACE", "OPTIONS", "PUT", "DELETE", "POST", "PATCH"])
 @pytest.mark.parametrize("url", ["/api/docs", "/api/openapi.json"])
-def test_the_docs_and_the_schema_are_only_read(client, method, url):
-    response = client.generic(method, url)
+def test_the_docs_and_the_schema_are_only_read(method, url):
+    # as a browser's request is checked: with the CSRF check, which must not answer first
+    response = Client(enforce_csrf_checks=True).generic(method, url)
     assert response.status_code == 405
     assert response["Allow"] == "GET, HEAD"
     assert response.json()["detail"][0]["code"] == "method-not-allowed"

@@ -99,13 +99,32 @@ def test_one_address_cannot_take_up_the_connections_of_everyone(proxy):
             sock.close()
 
 
-def test_plain_http_leads_to_https_keeping_the_method(proxy):
+def _plain(proxy, request: bytes) -> tuple[str, bytes]:
+    """A request over plain HTTP: the answer's head and body."""
     with socket.create_connection(("127.0.0.1", proxy.http_port), timeout=10) as sock:
-        sock.sendall(b"POST /api/v1/positions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")
-        head = sock.recv(4096).decode()
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _sep, body = data.partition(b"\r\n\r\n")
+    return head.decode("latin-1"), body
+
+
+def test_plain_http_leads_to_https_keeping_the_method(proxy):
+    head, body = _plain(proxy, b"POST /api/v1/positions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
+                               b"Accept-Language: de\r\nConnection: close\r\n\r\n{}")
     assert head.startswith("HTTP/1.1 308")
     assert f"Location: https://127.0.0.1:{proxy.port}/api/v1/positions" in head
     assert "X-Frame-Options: DENY" in head and "Content-Security-Policy: " in head
+    # the body is the site's own, in the reader's language: problem JSON under /api/
+    problem = json.loads(body)
+    assert problem["detail"][0]["code"] == "https-only" and "HTTPS" in problem["message"]
+    assert "Content-Language: de" in head and "Anfrage" in problem["message"]
+    head, body = _plain(proxy, b"GET /ja/rules/?q=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    assert head.startswith("HTTP/1.1 308")
+    assert f"Location: https://127.0.0.1:{proxy.port}/ja/rules/?q=1" in head
+    page = body.decode()
+    assert '<html lang="ja">' in page and 'data-testid="proxy-error"' in page and "nginx" not in page
 
 
 def test_addresses_nginx_keeps_to_itself_answer_the_sites_pages(proxy):
@@ -162,6 +181,29 @@ def test_nginxs_own_refusals_are_the_sites_pages(proxy, lang, status, line, head
     _assert_site_headers(proxy, answer)
 
 
+def test_a_header_line_too_long_leaves_the_language_of_the_lines_before_it(proxy):
+    key = b"X-Game-Key: " + b"k" * 40_000 + b"\r\n"
+    for headers, lang in ((b"Accept-Language: de\r\n" + key, "de"), (key + b"Accept-Language: de\r\n", "en")):
+        status, answer, body = _raw(proxy, b"GET /api/v1/games/abc HTTP/1.1", headers)
+        assert status == 431 and answer["Content-Language"] == lang, (answer, body[:300])
+        problem = json.loads(body)
+        assert problem["detail"][0]["code"] == "headers-too-large"
+        assert ("Anfrage" in problem["message"]) == (lang == "de"), problem["message"]
+
+
+def test_a_control_character_in_a_header_gets_gunicorns_own_400(proxy):
+    # as docs/production.md says: nginx passes it on, gunicorn refuses it before the site
+    status, answer, body = _raw(proxy, b"GET /de/tutorial/ HTTP/1.1", b"X-A: a\x01b\r\n")
+    assert status == 400, (answer, body[:300])
+    assert b"<title>Bad Request</title>" in body and b"Invalid HTTP Header" in body, body[:300]
+
+
+def test_the_api_docs_are_only_read_through_nginx(proxy):
+    status, answer, body = _raw(proxy, b"POST /api/docs HTTP/1.1", b"Content-Length: 0\r\n")
+    assert status == 405 and answer["Allow"] == "GET, HEAD", (answer, body[:300])
+    assert answer["Problem-Code"] == "method-not-allowed", (answer, body[:300])
+
+
 def test_repeated_and_joined_header_lines_are_not_refused_by_gunicorn(proxy):
     # nginx joins repeated fields into one line, longer than any single one it reads
     xff = b"X-Forwarded-For: " + b"1" * 17_000 + b"\r\n"
@@ -169,14 +211,15 @@ def test_repeated_and_joined_header_lines_are_not_refused_by_gunicorn(proxy):
     assert status == 404 and json.loads(body)["detail"][0]["code"] == "not-found", body[:300]
 
 
-def _curl_http2(proxy, *args: str) -> tuple[int, str]:
-    """``curl --http2`` (what browsers speak) to nginx: the status and the body."""
+def _curl_http2(proxy, *args: str, answered: bool = True) -> tuple[int, str]:
+    """``curl --http2`` (what browsers speak) to nginx: the status and the body (status 0:
+    no answer, the connection ended; ``answered`` says which is expected)."""
     done = subprocess.run(["curl", "-s", "--http2", "--cacert", str(proxy.prefix / "tls.crt"),
                            "-o", "-", "-w", "\n%{http_version} %{http_code}", *args],
                           capture_output=True, text=True, timeout=30)
     body, _sep, tail = done.stdout.rpartition("\n")
     version, status = tail.split()
-    assert version == "2", tail
+    assert version == ("2" if answered else "0"), (tail, done.returncode)
     return int(status), body
 
 
@@ -194,6 +237,21 @@ def test_over_http2_a_large_body_and_many_cookies_get_the_sites_answers(proxy, t
     status, body = _curl_http2(proxy, "-H", "Cookie: x=" + "a" * 20_000, "-H", "Cookie: y=" + "b" * 20_000,
                                f"{site}/ja/rules/")
     assert status == 200 and '<html lang="ja">' in body
+
+
+def test_over_http2_header_fields_are_judged_as_sent_compressed(proxy):
+    # as docs/production.md says: a field of 40,000 bytes that compresses below what nginx
+    # reads passes on to the site, which answers it; one that does not ends the connection
+    site = f"https://127.0.0.1:{proxy.port}"
+    status, body = _curl_http2(proxy, "-H", "Cookie: x=" + "a" * 40_000, f"{site}/de/tutorial/")
+    assert status == 200 and '<html lang="de">' in body
+    status, body = _curl_http2(proxy, "-H", "X-Game-Key: " + "k" * 40_000, f"{site}/api/v1/games/abc",
+                               answered=False)
+    assert status == 0 and not body
+    # the same field over HTTP/1.1: the 431 page
+    cookie = b"Cookie: x=" + b"a" * 40_000 + b"\r\n"
+    status, _answer, body = _raw(proxy, b"GET /de/tutorial/ HTTP/1.1", cookie)
+    assert status == 431 and b'<html lang="de">' in body
 
 
 def test_an_address_too_long_for_the_api_answers_its_problem_json(proxy):

@@ -22,7 +22,8 @@ from captain.rules import (BellRule, Board, Collection, Colour, InvalidInput, In
                            Mode, Position, RuleSet, Seating, Situation, SpeedOrder, Treasure,
                            situation_from_json)
 from captain.rules.game import Claim, RingStartBell, apply, new_game
-from captain.rules.notation import MAX_LENGTH, NotationError, parse, parse_unchecked, trim
+from captain.rules.notation import MAX_LENGTH, NotationError, parse, parse_unchecked
+from captain.rules.typed import normalize_typed
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 
@@ -135,17 +136,30 @@ def test_a_notation_reads_with_what_surrounds_it_trimmed(name, where):
     text = "Rb_11r1.12b2_rs"
     blank = SURROUNDING[name]
     pasted = {"before": blank + text, "after": text + blank, "both": blank * 2 + text + blank}[where]
-    assert trim(pasted) == text
+    assert normalize_typed(pasted) == text
     assert parse(pasted) == parse(text)
     assert parse_unchecked(pasted).to_notation() == text
 
 
-def test_trimming_leaves_the_inside_alone():
-    assert trim("\u3000Rb_11 12\u200b") == "Rb_11 12"
+def test_spaces_inside_stay_and_are_refused_where_they_were_sent():
+    assert normalize_typed("\u3000Rb_11 12\u200b") == "Rb_11 12"
     with pytest.raises(NotationError) as info:
         parse("\u3000Rb_11 12\u200b")
     assert info.value.offset == 6  # counted in the text as sent, the ideographic space included
-    assert trim(" \t\ufeff") == "" and trim("") == ""
+    assert normalize_typed(" \t\ufeff") == "" and normalize_typed("") == ""
+
+
+def test_a_full_width_notation_reads_as_typed_on_a_japanese_keyboard():
+    text = "Rbg_11.13r3.22.14-15.16b1.23_rs"
+    full = "".join(chr(ord(c) + 0xFEE0) for c in text)
+    assert parse(full) == parse(text)
+
+
+def test_invisible_characters_inside_are_dropped_and_offsets_still_count_as_sent():
+    assert parse("Rb_11\u200br1.12\u2060b2\U000e0041") == parse("Rb_11r1.12b2")
+    with pytest.raises(NotationError) as info:
+        parse("\u200bＲｂ\u200b＿１１．１")
+    assert info.value.expected_code == "second-face" and info.value.offset == 9
 
 
 def test_offsets_count_in_the_text_as_sent():

@@ -64,7 +64,6 @@ def test_odd_digits_in_board_states_restart_the_board(client, query):
     ({"op": "shape", "arg": "3x"}, "from 1 to 6"),
     ({"op": "shape", "arg": "３x３"}, "from 1 to 6"),
     ({"op": "deck", "deck": "43"}, "0 to 42"),
-    ({"op": "deck", "deck": "１２"}, "0 to 42"),
     ({"op": "nonsense"}, "That change could not be read"),
     ({"op": ""}, "That change could not be read"),
 ])
@@ -75,6 +74,16 @@ def test_analyzer_edits_never_guess(client, params, words):
     assert words in _error(response), _error(response)
     pushed = response.get("HX-Push-Url") or response["HX-Replace-Url"]
     assert parse_qs(urlsplit(pushed).query)["pos"][0] == EX_BATTLE
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("typed", ["１２", "\u3000１２\u200b"])
+def test_a_deck_count_typed_in_full_width_reads_as_every_typed_text(client, typed):
+    response = client.get("/en/analyze/edit/", {"pos": EX_BATTLE, "op": "deck", "deck": typed},
+                          HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    pushed = parse_qs(urlsplit(response["HX-Push-Url"]).query)["pos"][0]
+    assert "_d12" in pushed, pushed
 
 
 @pytest.mark.django_db

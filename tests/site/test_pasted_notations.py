@@ -2,7 +2,7 @@
 analyzer page and its edits, the position PDF, the save form and the JSON API. What is
 unreadable is refused alike: 422 with the reason, the analyzer page with its editor.
 
-Trimming is the engine's one function (captain.rules.notation.trim, tested in
+What is typed is read by one function (captain.rules.typed.normalize_typed, tested in
 tests/engine/test_notation.py); these tests check that every entry point reads through it.
 """
 

@@ -10,9 +10,10 @@ import shutil
 import subprocess
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
-from tutorials.http.proxy_site import STATUS_CODES, security_headers
+from tutorials.http.proxy_site import REDIRECT_STATUS, STATUS_CODES, security_headers
 
 LANGUAGES = ("ja", "en", "de")
 
@@ -66,3 +67,21 @@ def test_nginx_reads_the_configuration_without_a_warning(site, tmp_path):
     proc = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"),
                            "-c", str(main)], capture_output=True, text=True)
     assert proc.returncode == 0 and "[warn]" not in proc.stderr, proc.stderr
+
+
+def test_the_redirect_to_https_has_a_page_and_a_problem_in_every_language(site):
+    for lang in LANGUAGES:
+        page = (site / "errors" / lang / f"{REDIRECT_STATUS}.html").read_text()
+        assert f'<html lang="{lang}">' in page and "https://" in page
+        problem = json.loads((site / "errors" / lang / f"{REDIRECT_STATUS}.json").read_text())
+        assert problem["detail"][0]["code"] == "https-only" and "HTTPS" in problem["message"]
+
+
+def test_the_deployment_doc_names_every_file_nginx_site_writes(site):
+    doc = (settings.BASE_DIR / "docs" / "production.md").read_text()
+    section = doc.split("## nginx in front", 1)[1].split("\n## ", 1)[0]
+    written = {path.name + ("/" if path.is_dir() else "") for path in site.iterdir()
+               if not path.name.endswith(".sock")}
+    assert written >= {"site.conf", "stream.conf", "errors/"}
+    missing = [name for name in sorted(written) if f"`<folder>/{name}" not in section]
+    assert not missing, f"docs/production.md does not name {missing}"

@@ -35,6 +35,7 @@ from captain.rules import (
     solve,
 )
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
+from captain.rules.typed import normalize_mapped, normalize_typed
 from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
@@ -236,8 +237,9 @@ def with_rules(situation: Situation, rules: RuleSet) -> Situation:
 
 
 def set_deck(situation: Situation, text: str) -> Situation:
-    """``""`` or ``"none"``: deck unknown; else a whole number 0-42."""
-    text = text.strip()
+    """``""`` or ``"none"``: deck unknown; else a whole number 0-42 (read as every typed
+    text, :func:`~captain.rules.typed.normalize_typed`: ``４２`` is 42)."""
+    text = normalize_typed(text, where="deck")
     if text in ("", "none"):
         return replace(situation, deck=None)
     if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) > 42:
@@ -275,15 +277,17 @@ def normalise_won(text: str) -> str:
 
 def set_won(situation: Situation, text: str) -> Situation:
     """Cards won earlier, in the notation's won syntax (``r1166.b22``; see
-    :func:`normalise_won` for what else is read); empty clears."""
-    stripped = text.strip()
-    if not stripped:
+    :func:`normalise_won` for what else is read, after
+    :func:`~captain.rules.typed.normalize_typed`); empty clears."""
+    clean, origin = normalize_mapped(text, where="won")
+    if not clean:
         return replace(situation, won={})
     try:
-        won = notation.parse_won(normalise_won(stripped), situation.players)
+        won = notation.parse_won(normalise_won(clean), situation.players)
     except notation.NotationError as exc:  # said as a problem of this field, not of a notation
         exc.code = "bad-won-text"
-        exc.offset += len(text) - len(text.lstrip())  # count from what was typed
+        # count in what was typed
+        exc.offset = origin[exc.offset] if exc.offset < len(origin) else origin[-1] + 1
         exc.params["offset"] = exc.offset
         raise
     return replace(situation, won=won).validate()

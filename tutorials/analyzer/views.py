@@ -10,7 +10,7 @@ from django_htmx.http import push_url, replace_url
 from captain.rules import RulesError, Situation, notation
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edit_links import HISTORY_SEP, TOOL_OPS, apply_edit, describe_refusal
-from tutorials.analyzer.forms import SavePositionForm
+from tutorials.analyzer.forms import SavePositionForm, read_position
 from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
 from tutorials.http.limits import hit
@@ -42,16 +42,17 @@ def _render(request: HttpRequest, page: Page, status: int = 200) -> HttpResponse
 
 def _unreadable(request: HttpRequest, raw: str, error: RulesError) -> UnreadablePage:
     """The page of position text ``raw`` that the engine cannot read, and why."""
-    return UnreadablePage(raw, Refusal(describe(error), error.code), read_tool(request.GET.get("tool", "")))
+    return UnreadablePage(raw, Refusal(describe(error), error.code), read_tool(Query(request).get("tool")))
 
 
 def _page(request: HttpRequest, situation: Situation, **given) -> AnalyzerPage:
     """The page of ``situation`` as the address asks for it (tool, view, step, edit
     history; ``given`` overrides them), with the saved position a short link opened."""
-    asked = {name: request.GET.get(name, default) for name, default in
+    query = Query(request)
+    asked = {name: query.get(name, default) for name, default in
              (("tool", ""), ("view", "edit"), ("step", "0"), ("prev", ""), ("next", ""))}
     page = AnalyzerPage.build(situation, **(asked | given))
-    saved = find_saved(request.GET["saved"]) if request.GET.get("saved") else None
+    saved = find_saved(query.get("saved")) if query.get("saved") else None
     if saved is not None and saved.notation == page.code:
         page.saved_url = request.build_absolute_uri(short_link(saved.code))
         page.saved_title = saved.title
@@ -66,21 +67,11 @@ def analyze(request: HttpRequest) -> HttpResponse:
 
     A ``pos`` that cannot be read answers 422, the editor with the reason beside it (as the
     position PDF and the API refuse it); white space around it is no reason
-    (:func:`captain.rules.notation.trim`).
+    (:func:`read_position`), and white space alone is no position.
     """
-
-    query = Query(request)
-    # trimmed here too, so that the editor shows (and an error's offset counts in) the
-    # notation without what the paste brought along, and white space alone is no position;
-    # the length limit counts what was sent, here as in every other reader
-    sent = query.get("pos")
-    raw = sent if len(sent) > notation.MAX_LENGTH else notation.trim(sent) or analyzer.DEFAULT_NOTATION
-    try:
-        if query.refusal:
-            raise query.refusal
-        situation = notation.parse(raw)
-    except RulesError as exc:
-        return _render(request, _unreadable(request, raw, exc), status=422)
+    raw, situation = read_position(Query(request), empty=analyzer.DEFAULT_NOTATION)
+    if isinstance(situation, RulesError):
+        return _render(request, _unreadable(request, raw, situation), status=422)
     return _render(request, _page(request, situation))
 
 
@@ -89,13 +80,11 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
     """The what-if panel of ``pos``: for htmx the panel alone (the page asks for it once the
     answer is shown), without JavaScript the whole page with the panel in it."""
 
-    raw = request.GET.get("pos", "")
-    try:
-        situation = notation.parse(raw)
-    except RulesError as exc:
+    raw, situation = read_position(Query(request))
+    if isinstance(situation, RulesError):
         if request.htmx:  # nothing to put in the panel; the page itself says what is wrong
             return HttpResponse(status=204)
-        return _render_page(request, _unreadable(request, raw, exc), status=422)
+        return _render_page(request, _unreadable(request, raw, situation), status=422)
     page = _page(request, situation, view="edit")
     page.what_ifs_inline = True
     if request.htmx:
@@ -107,12 +96,10 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
 def analyze_edit(request: HttpRequest) -> HttpResponse:
     """Apply one edit (``op``) to ``pos``; refused edits (422) keep the position and say why."""
 
-    raw = request.GET.get("pos", "")
-    try:
-        situation = notation.parse(raw)
-    except RulesError as exc:
-        return _render(request, _unreadable(request, raw, exc), status=422)
     query = Query(request)
+    raw, situation = read_position(query)
+    if isinstance(situation, RulesError):
+        return _render(request, _unreadable(request, raw, situation), status=422)
     refused = query.check(request.GET)  # every parameter of the link once, in UTF-8
     op = query.get("op")
     error, clause = "", ""
@@ -123,7 +110,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
         new, tool = apply_edit(situation, query)
     except RulesError as exc:
         new, error, clause = situation, describe_refusal(exc, situation, op), exc.clause or ""
-        tool = read_tool(request.GET.get("tool", "")).code
+        tool = read_tool(Query(request).get("tool")).code
     else:
         if new.to_notation() != situation.to_notation():
             # Undo goes back to the position before this edit; what was undone is no longer ahead
@@ -132,7 +119,7 @@ def analyze_edit(request: HttpRequest) -> HttpResponse:
                  next=redo)
     page.error_clause = clause  # the rule that refused the edit, linked beside the refusal
     if error and op in ("deck", "won", "shape"):  # the field shows what was typed, not erased
-        page.typed[op] = request.GET.get(op, request.GET.get("arg", ""))[:200]
+        page.typed[op] = (query.get(op) if op in query else query.get("arg"))[:200]
     status = 422 if error else 200  # htmx swaps 422 too (base.html's responseHandling)
     if request.htmx:
         response = render(request, "tutorials/analyzer.html#analyzer", {"page": page}, status=status)

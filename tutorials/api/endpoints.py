@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from django.http import HttpRequest
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Path, Query, Status
 from pydantic import WithJsonSchema
@@ -37,7 +38,7 @@ from pydantic import WithJsonSchema
 from captain.rules import RulesError, situation_from_json, situation_to_json, solve
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import parse as parse_notation
-from captain.rules.notation import trim as trim_notation
+from captain.rules.typed import normalize_typed
 from tutorials import services
 from tutorials.api import games
 from tutorials.api.bodies import EngineJSONParser, UnicodeJSONRenderer, decode_json
@@ -66,6 +67,10 @@ class EngineAPI(NinjaAPI):
         return super().validation_error_from_error_contexts(error_contexts)
 
 
+def _read_only(view):
+    return csrf_exempt(require_safe(view))
+
+
 api = EngineAPI(
     title="Captain Dice rules API",
     version="1",
@@ -84,8 +89,10 @@ api = EngineAPI(
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",
-    # the docs page and the schema are read, never sent to: other methods (TRACE, OPTIONS) 405
-    docs_decorator=require_safe,
+    # the docs page and the schema are read, never sent to: other methods (POST, TRACE,
+    # OPTIONS) 405. A view that changes nothing needs no CSRF check, which would otherwise
+    # answer a POST first, with 403
+    docs_decorator=_read_only,
     parser=EngineJSONParser(),
     renderer=UnicodeJSONRenderer(),
     # No CSP relaxation for /api/docs: with "ninja" in INSTALLED_APPS its Swagger page
@@ -152,8 +159,10 @@ def read_position(request: HttpRequest,
     `code` is either a notation (always contains `_`, e.g. `Rb_11r1.12-13b2.14`) or a
     short code from `POST /api/v1/positions` (letters and digits only, e.g. `k3m9xqa`).
     A saved code answers with its notation, the position and `saved`
-    (`code`, `title`, `created_at`). White space and invisible characters around either
-    (a pasted newline, a no-break or full-width space, a byte order mark) are trimmed.
+    (`code`, `title`, `created_at`). Either is read as the site reads every typed text:
+    white space around it (a pasted newline, a no-break or full-width space) and invisible
+    format characters in it (a byte order mark, a zero-width space) are dropped, and
+    full-width letters and digits are folded.
 
     Errors: a segment that looks like a short code (only short-code letters, no `_`) but
     is not saved gives 404 with code `not-found`; anything else that cannot be read as
@@ -162,9 +171,12 @@ def read_position(request: HttpRequest,
     code `rate-limited`), unless the query carries the code's token `k`, as in the `url`
     that `POST /api/v1/positions` returns.
     """
-    # white space around a pasted code is no part of it; a notation is read as sent (the
-    # reader trims it too, and counts an error's offset in what the client sent)
-    trimmed = trim_notation(code)
+    # what a paste brings along is no part of a code; a notation is read as sent (the
+    # reader reads it the same way, and counts an error's offset in what the client sent)
+    try:
+        trimmed = normalize_typed(code, where="code")
+    except RulesError as exc:
+        raise Problems(422, [rules_problem(exc, field="code")]) from None
     short = bool(SHORT_CODE.match(trimmed))
     linked = short and SHORT_LINK.opens(request, normalize_code(trimmed))
     if short and not linked:

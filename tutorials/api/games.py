@@ -23,12 +23,12 @@ def _game_not_found() -> Problems:
     return Problems(404, [refusal("not-found", field="id", what="game")])
 
 
-def _open(request: HttpRequest, game_id: str, *, share: bool = False):
-    """The game opened by the learner's key (header ``X-Game-Key``) or, where ``share``
-    allows it, the share token (``?share=``). Wrong keys count as failed lookups: over
-    the limit they get 429, while the right key still opens its game."""
+def _open(request: HttpRequest, game_id: str, *, share: str | None = None):
+    """The game opened by the learner's key (header ``X-Game-Key``) or, where the caller
+    reads one, the share token ``share`` (``?share=``). Wrong keys count as failed lookups:
+    over the limit they get 429, while the right key still opens its game."""
     key = request.headers.get("X-Game-Key") or None
-    token = request.GET.get("share") or None if share else None
+    token = share or None
     try:
         game, learner = games.open_game(game_id, key, share=token)
     except games.GameNotFound:
@@ -65,7 +65,9 @@ def start_game(request: HttpRequest, payload: GameIn):
                                           429: ProblemsOut},
          operation_id="read_game", summary="The game as the learner may see it", exclude_unset=True)
 def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
-              since: int | None = Query(None, ge=0)):
+              since: int | None = Query(None, ge=0),
+              share: str | None = Query(None, max_length=64,
+                                        description="a finished game's share token, instead of the key")):
     """The game with the learner's key (`X-Game-Key`), after the captains' actions due by
     now: board, dice, every player's won cards, the learner's own hand, the learner's
     `legal_actions`, and the explanation `events` since version `since` (all without it).
@@ -73,7 +75,7 @@ def read_game(request: HttpRequest, game_id: str = Path(..., max_length=16),
     `?share=<token>` instead of the key, a finished game read-only. Unknown id or wrong
     key: 404.
     """
-    game, learner, practice = _open(request, game_id, share=True)
+    game, learner, practice = _open(request, game_id, share=share)
     if learner:
         practice = games.catch_up(game, practice)
     return games.learner_view(game, practice, since=since, shared=not learner)

@@ -254,12 +254,14 @@ class PositionIn(Schema):
     notation: Annotated[str, WithJsonSchema({
         "type": "string", "pattern": NOTATION_PATTERN,
         "description": "position notation, e.g. 'Rb_11r1.12-13b2.14' (at most 2000 characters); "
-                       "white space and invisible characters around it are trimmed"}),
+                       "read as every typed text: white space around it and invisible "
+                       "format characters in it dropped, full-width characters folded"}),
     ] = Field(max_length=NOTATION_MAX_LENGTH)
     title: str = Field("", max_length=TITLE_MAX_LENGTH, json_schema_extra={"pattern": TITLE_PATTERN},
-                       description="trimmed at both ends; no control characters or direction "
-                                   "overrides (U+202A-U+202E, U+2066-U+2069); not only "
-                                   "invisible characters")
+                       description="trimmed at both ends; invisible format characters (a byte "
+                                   "order mark, direction marks and overrides, tag characters) "
+                                   "removed, a line separator read as a space; no control "
+                                   "characters; not only invisible characters")
 
 
 def _described(schema: dict) -> Any:

@@ -39,6 +39,11 @@ from tutorials.http.problem_json import api_problem
 STATUS_CODES = {400: "bad-request", 405: "unknown-method", 413: "too-large", 414: "address-too-long",
                 429: "rate-limited", 431: "headers-too-large", 502: "unavailable", 504: "unavailable"}
 
+#: Plain HTTP's one answer, the redirect to HTTPS (308: a form's method and body are kept),
+#: and its code: not a refusal, so no ``Problem-Code``; the page says what happens, in
+#: case a client does not follow it.
+REDIRECT_STATUS, REDIRECT_CODE = 308, "https-only"
+
 #: What else nginx answers with one of those pages: 494 (a header too large) as the 431 it
 #: is; a transfer encoding or HTTP version it does not know as a request it cannot read.
 ANSWERED_AS = {400: "400 501 505", 431: "494 =431"}
@@ -71,6 +76,10 @@ PAGES = {
     502: (_("The site is not answering"),
           _("The site cannot answer right now, perhaps because it is being restarted. Nothing you "
             "saved is lost. Please try again in a minute.")),
+    REDIRECT_STATUS: (_("This site answers over HTTPS"),
+                      _("The site answers only over a secure connection (HTTPS), so your browser was "
+                        "sent to the same address there. If it does not go on by itself, type the "
+                        "address again with https:// at its start.")),
     504: (_("The site took too long"),
           _("The site did not answer in time. Nothing you saved is lost. Please try again in a "
             "moment.")),
@@ -126,8 +135,9 @@ def error_page(status: int, lang: str) -> str:
 def error_problem(status: int, lang: str) -> str:
     """The API's problem JSON nginx answers ``status`` with under ``/api/``, in ``lang``."""
     params = {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} if status == 413 else {}
+    code = REDIRECT_CODE if status == REDIRECT_STATUS else STATUS_CODES[status]
     with translation.override(lang):
-        response = api_problem(HttpRequest(), status, STATUS_CODES[status], **params)
+        response = api_problem(HttpRequest(), status, code, **params)
     return json.dumps(json.loads(response.content), ensure_ascii=False, indent=1) + "\n"
 
 
@@ -164,7 +174,7 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
     languages = [code for code, _name in settings.LANGUAGES]
     for lang in languages:
         (errors / lang).mkdir(parents=True, exist_ok=True)
-        for status in STATUS_CODES:
+        for status in (*STATUS_CODES, REDIRECT_STATUS):
             for name, text in ((f"{status}.html", error_page(status, lang)),
                                (f"{status}.json", error_problem(status, lang))):
                 path = errors / lang / name
@@ -181,7 +191,8 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
         "errors": errors.resolve(), "headers": headers.resolve(), "answers": answers,
         "default_language": settings.LANGUAGE_CODE.split("-")[0],
         "body_limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}k",
-        "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT}), encoding="utf-8")
+        "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT,
+        "redirect_status": REDIRECT_STATUS}), encoding="utf-8")
     written.append(front)
     sockets = folder.resolve()
     stream = folder / "stream.conf"
@@ -197,7 +208,7 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
         "headers": headers.resolve(), "front": front.resolve(), "sockets": sockets,
         # ten seconds of requests may queue; the first two seconds' worth pass at once
         "burst": site.requests_per_second * 10, "delay": site.requests_per_second * 2,
-        "address_limit": ADDRESS_LIMIT,
+        "address_limit": ADDRESS_LIMIT, "redirect_status": REDIRECT_STATUS,
         # a render may take RENDER_TIMEOUT seconds before the site answers 503 itself
         "read_timeout": settings.RENDER_TIMEOUT + 15,
     }), encoding="utf-8")

@@ -30,6 +30,7 @@ from captain.rules.captains.pace import Pace
 from captain.rules.game import Phase
 from captain.rules.resolve.bell import bell_status
 from captain.rules.situation import Mode
+from tutorials.forms import Query
 from tutorials.models import Stale
 from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
@@ -136,7 +137,7 @@ class Live:
 
 def unchanged(request, game) -> bool:
     """A poll (htmx, ``version`` in the address) for the version the game is still at."""
-    raw = request.GET.get("version", "")
+    raw = Query(request).get("version", "")
     return bool(request.htmx) and bool(re.fullmatch(r"[0-9]{1,8}", raw)) and int(raw) == game.version
 
 

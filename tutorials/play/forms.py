@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from captain.rules import Colour
 from captain.rules.captains.pace import Pace
 from captain.rules.situation import PLAYER_COUNTS, Collection, Mode, RuleSet
+from captain.rules.typed import normalize_typed
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
                              TickField, mode_field, sentence_of)
 from tutorials.http.positions import PATTERN as POSITION, read_position
@@ -70,7 +71,7 @@ class PlayStartForm(RuleChoicesForm):
 
     def chosen(self) -> dict:
         """The choices as sent, to show a refused form again as the user left it."""
-        ticked = {name: self.typed(name).strip().lower() in TICKED
+        ticked = {name: normalize_typed(self.typed(name), where=name).lower() in TICKED
                   for name in ("place_after_reroll", "first_edition")}
         return {"players": self.typed("players"), "colour": self.typed("colour"),
                 "start": self.typed("start", "random"), "strength": self.typed("strength"),

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from captain.rules import RulesError
 from captain.rules.situation import Mode
+from tutorials.forms import Query
 from tutorials.http.cookies import SignedCookie
 from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.numbers import query_number
@@ -111,7 +112,7 @@ def _render(request: HttpRequest, page: GamePage, status: int = 200, *, move: bo
 
 
 def _step(request: HttpRequest) -> int:
-    return query_number(request.GET.get("step"), 0)
+    return query_number(Query(request).get("step"), 0)
 
 
 @require_safe
@@ -126,9 +127,9 @@ def play_game(request: HttpRequest, code: str) -> HttpResponse:
     if unchanged(request, game):
         return HttpResponse(status=204)
     # graded hints (tutorials.play.hints): ?hint=1 where to look, ?hint=2 the move and why
-    level = hint_level(request.GET.get("hint"))
+    level = hint_level(Query(request).get("hint"))
     page = GamePage(game, practice, step=_step(request), hint_level=level,
-                    marked=read_position(request.GET.get("mark", "")))
+                    marked=read_position(Query(request).get("mark", "")))
     if page.my_turn:
         page.hints = hints_upto(practice, game.code, level)
     return _render(request, page)
@@ -154,8 +155,9 @@ def play_replay(request: HttpRequest, code: str) -> HttpResponse:
         game, practice = _open(request, code)
     except _NotYours:
         return _not_found(request)
-    page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"),
-                      move=request.GET.get("move"))
+    query = Query(request)
+    page = ReplayPage(game, practice, round_no=query.get("round"), step=query.get("step"),
+                      move=query.get("move"))
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 
@@ -172,8 +174,9 @@ def play_shared(request: HttpRequest, code: str, token: str) -> HttpResponse:
     practice = games.practice_of(game)
     if not practice.state.is_over:
         return _not_found(request, shared=True)
-    page = ReplayPage(game, practice, round_no=request.GET.get("round"), step=request.GET.get("step"),
-                      move=request.GET.get("move"), share=game.share_token)
+    query = Query(request)
+    page = ReplayPage(game, practice, round_no=query.get("round"), step=query.get("step"),
+                      move=query.get("move"), share=game.share_token)
     return render(request, "play/replay.html#replay" if request.htmx else "play/replay.html", {"page": page})
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
+from tutorials.forms import Query
 from tutorials.search.answers import answer
 from tutorials.search.forms import QuestionForm
 from tutorials.wording.clauses import sections
@@ -40,4 +41,4 @@ def rules_answers(request: HttpRequest) -> HttpResponse:
     found = answer(form.question(), limit=3) if form.question() else None
     # a guest's page keeps the table open: its answers open beside it
     return render(request, "tutorials/_search_dropdown.html",
-                  {"found": found, "guest": request.GET.get("guest") == "1"})
+                  {"found": found, "guest": Query(request).get("guest") == "1"})

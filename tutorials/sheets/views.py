@@ -8,8 +8,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from captain.rules import RulesError, notation
+from captain.rules import RulesError
 
+from tutorials.analyzer.forms import read_position
+from tutorials.forms import Query
 from tutorials.http.links import analyzer_url
 from tutorials.http.pdf import pdf_quota
 from tutorials.sheets.content import TABLE_SHEETS
@@ -45,8 +47,9 @@ def _table(request: HttpRequest) -> Table:
 
 
 def _paper(request: HttpRequest) -> str:
-    paper = request.GET.get("paper", "a4").lower()
-    if paper not in ("a4", "letter"):
+    query = Query(request)
+    paper = query.get("paper", "a4").lower()
+    if query.refusal or paper not in ("a4", "letter"):
         raise _BadPaper(paper)
     return paper
 
@@ -110,14 +113,13 @@ def analyze_pdf(request: HttpRequest) -> HttpResponse:
 
     ``HEAD`` answers with the same headers and renders nothing.
     """
-    raw = request.GET.get("pos", "")
-    try:
-        situation = notation.parse(raw)
-    except RulesError as exc:
-        return HttpResponse(describe(exc), status=422, content_type="text/plain; charset=utf-8")
+    query = Query(request)
+    _raw, situation = read_position(query)
+    if isinstance(situation, RulesError):
+        return HttpResponse(describe(situation), status=422, content_type="text/plain; charset=utf-8")
     code = situation.to_notation()
     # a saved position's sheet carries its title and its short link; any other, the long address
-    saved = find_saved(request.GET["saved"]) if request.GET.get("saved") else None
+    saved = find_saved(query.get("saved")) if query.get("saved") else None
     if saved is not None and saved.notation != code:
         saved = None
     share = request.build_absolute_uri(short_link(saved.code) if saved else analyzer_url(code))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from captain.rules.typed import normalize_typed
 from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
                              TextField, mode_field, players_field, sentence_of)
 from tutorials.tutorial.teaching import SCRIPTS
@@ -61,7 +62,9 @@ class JoinForm(StrictForm):
     code = TextField(strip=True)
 
     def code_typed(self) -> str:
-        return self.typed("code").strip()[:16]
+        """The code as typed, to show it again: without what draws nothing
+        (:func:`~captain.rules.typed.normalize_typed`), in the characters it was typed in."""
+        return normalize_typed(self.typed("code"), fold_width=False, where="code")[:16]
 
 
 def _whole_number(name: str) -> forms.RegexField:

@@ -28,6 +28,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from tutorials.forms import Query
 from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.models import TeachSession, table_changed
 from tutorials.teach import seats
@@ -241,7 +242,7 @@ def teach_screen(request: HttpRequest, code: str) -> HttpResponse:
     session.projector_asked()
     if opened:  # the presenter's page says so at once, not at its next poll
         table_changed.send(TeachSession, code=session.code, always=True)
-    if request.htmx and request.GET.get("v", "") == str(session.version):
+    if request.htmx and Query(request).get("v", "") == str(session.version):
         return HttpResponse(status=204)
     template = "teach/screen.html#screen" if request.htmx else "teach/screen.html"
     return render(request, template, _context(request, session))

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
+from tutorials.forms import Query
 from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.http.refused import require_form_body
@@ -84,7 +85,7 @@ def _own_step(request: HttpRequest, name: str = OWN_STEP) -> int | None:
     show at its own pace (``?step=N``), or ``None``: anything but a whole number of up to
     three digits follows the table (the board clamps a step past its last, the page a
     section past the table's)."""
-    value = request.GET.get(name, "")
+    value = Query(request).get(name, "")
     return int(value) if re.fullmatch(r"[0-9]{1,3}", value) else None
 
 
@@ -262,7 +263,8 @@ def _unchanged(request: HttpRequest, session: TeachSession, seats: str | None = 
     presenter's :func:`~tutorials.teach.seats.entries_stamp`; a page that sends none, drawn
     before the seats existed, asks for the version only)."""
     seats = str(session.seating) if seats is None else seats
-    return request.GET.get("v", "") == str(session.version) and request.GET.get("s", seats) == seats
+    query = Query(request)
+    return query.get("v") == str(session.version) and query.get("s", seats) == seats
 
 
 @require_POST
@@ -376,7 +378,7 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
         seating.seen(guest)
     if _unchanged(request, session):
         return HttpResponse(status=204)
-    shown = request.GET.get("i", "")
+    shown = Query(request).get("i", "")
     own_section = _own_step(request, OWN_SECTION)
     own_step = _own_step(request) if shown == str(session.section) else None
     ctx = _context(request, session, presenter=False, guest=guest, own_step=own_step, own_section=own_section)

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from captain.rules.typed import normalize_typed
 from tutorials.forms import DefaultChoiceField, StrictForm
 
 
@@ -83,14 +84,16 @@ TABLE_NAMES = {
 
 
 class _Loose(DefaultChoiceField):
-    """A choice read as typed into an address bar: spaces around it and capitals do not
-    matter; not sent, it is the default, but sent empty (``?players=``) it is no choice."""
+    """A choice read as typed into an address bar, as every typed text
+    (:func:`~captain.rules.typed.normalize_typed`: spaces around it, full width and
+    invisible characters do not matter), capitals neither; not sent, it is the default, but
+    sent empty (``?players=``) it is no choice."""
 
     def to_python(self, value: object) -> str | None:
-        return None if value is None else super().to_python(value).strip().lower()
+        return None if value is None else normalize_typed(super().to_python(value), where="choice").lower()
 
     def clean(self, value: object) -> str:
-        if value is not None and not str(value).strip():
+        if value is not None and not normalize_typed(str(value), where="choice"):
             raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
         return super().clean(value)
 

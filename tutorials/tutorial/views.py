@@ -43,8 +43,8 @@ def tutorial_lesson(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = _lesson_or_404(slug)
     table, problem = read_table(request)
     previous, following = neighbours(slug)
-    board_views = [_board(board_id, request.GET.get(board_id, ""), slug, table,
-                          note=request.GET.get(f"{board_id}-note", ""))
+    query = Query(request)
+    board_views = [_board(board_id, query.get(board_id), slug, table, note=query.get(f"{board_id}-note"))
                    for board_id in lesson_boards(lesson, table)]
     return render(request, "tutorials/lesson.html", {
         "lesson": lesson,

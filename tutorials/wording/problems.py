@@ -328,6 +328,8 @@ _FIXED.update({
                                      "input in a request body."),
     "headers-too-large": gettext_lazy("The request's headers are too large for the server."),
     "unknown-method": gettext_lazy("The server does not answer requests of this method."),
+    "https-only": gettext_lazy("The server answers only over HTTPS: send the request again to the "
+                               "address in the Location header."),
     "stale-version": gettext_lazy("The game has moved on since you chose this action: read it again and "
                                   "choose anew."),
 })

@@ -1,7 +1,8 @@
 """``python manage.py nginx_site <folder>``: the release step that writes nginx's part.
 
 Writes ``<folder>/site.conf`` and ``<folder>/stream.conf``, to be included in nginx's
-``http`` and ``stream`` blocks, and the pages and API problems nginx answers with itself
+``http`` and ``stream`` blocks, the two files site.conf includes (``front.conf``,
+``security_headers.conf``), and the pages and API problems nginx answers with itself
 below ``<folder>/errors/``
 (:mod:`tutorials.http.proxy_site`). Run it after ``collectstatic`` on every release, then
 ``nginx -s reload``; docs/production.md shows the whole set-up.
