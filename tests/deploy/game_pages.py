@@ -12,8 +12,8 @@ MOVED = "v => document.querySelector('#play-area')?.dataset.version !== v"
 
 
 def begin_dice_time(page, site: str, lang: str, choices: dict[str, str]) -> str:
-    """Start a game with ``choices`` at ``site`` in ``lang``, go on until Dice Time has
-    begun and the page follows the game's stream; the game's code."""
+    """Start a game with ``choices`` at ``site`` in ``lang`` and go on until Dice Time has
+    begun; the game's code."""
     page.goto(f"{site}/{lang}/play/")
     for name, value in choices.items():
         page.evaluate(_CHOOSE, [name, value])
@@ -24,5 +24,4 @@ def begin_dice_time(page, site: str, lang: str, choices: dict[str, str]) -> str:
         version = page.locator("#play-area").get_attribute("data-version")
         page.locator('[data-testid="play-continue"], [data-testid="play-begin"]').first.click()
         page.wait_for_function(MOVED, arg=version)
-    page.wait_for_selector('html[data-live="on"]')
     return code
