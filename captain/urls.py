@@ -5,7 +5,7 @@ cookie (a choice made in the language switcher), else Accept-Language; `/healthz
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
 language per request (tutorials.http.language), and the live streams of a table
-(`/live/<code>/`) and of a practice game (`/live/game/<code>/`), with no words in them.
+(`/live/<code>/`), with no words in them.
 Not-found pages say what was not found (tutorials.http.not_found); a view that fails answers
 the site's 500 page (tutorials.http.server_error).
 """
@@ -16,7 +16,6 @@ from tutorials.api.endpoints import api
 from tutorials.analyzer.short_links import short_link
 from tutorials.http.health import healthz
 from tutorials.http.language import language_home
-from tutorials.play.views import play_stream
 from tutorials.teach.live import table_stream
 from tutorials.teach.views import teach_join
 
@@ -28,7 +27,6 @@ urlpatterns = [
     path("t/<str:code>/", teach_join, name="teach-join"),
     # a table's live stream: served by the ASGI stream process behind nginx
     path("live/<str:code>/", table_stream, name="live-table"),
-    path("live/game/<str:code>/", play_stream, name="live-game"),
 ]
 urlpatterns += i18n_patterns(
     path("", include("tutorials.urls")),

@@ -13,7 +13,6 @@ class TutorialsConfig(AppConfig):
         # Imported here, not at the top: these modules use the app registry, which is
         # ready only now (Django's documented place for it).
         import tutorials.http.checks  # noqa: F401  (registers the deploy checks)
-        import tutorials.play.live  # noqa: F401  (passes game changes on to the live streams)
         import tutorials.teach.live  # noqa: F401  (passes table changes on to the live streams)
         from tutorials.sheets.render import code_version  # (see above)
 

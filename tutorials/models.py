@@ -349,12 +349,6 @@ class TableSeat(models.Model):
         ]
 
 
-#: Sent (``sender=PracticeGame``, ``code=``) when a practice game changed: a move of the
-#: learner's or of a captain's stored. The learner's page hears of it by its live stream
-#: (tutorials.play.live), and the game's clock wakes (tutorials.play.clock).
-game_changed = Signal()
-
-
 class PracticeGame(VersionedRow):
     """A practice game: one learner against computer captains.
 
@@ -384,10 +378,6 @@ class PracticeGame(VersionedRow):
     takebacks = models.JSONField(default=list)
     engine_version = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField(default=timezone.now)
-
-    def change(self, seen: int, **fields) -> None:
-        super().change(seen, **fields)
-        game_changed.send(PracticeGame, code=self.code)
 
     class Meta:
         verbose_name = _("practice game")

@@ -34,7 +34,7 @@
   var soon = null;
 
   function target() { return document.querySelector("[data-live-target]"); }
-  // the version the page shows: the section's, or the game area's around its poll
+  // the version the page shows: that of the section around its poll
   function shown() {
     var t = target();
     var holder = t && t.closest("[data-version]");

@@ -37,8 +37,8 @@
   document.addEventListener("htmx:afterSettle", markPlace);
 
   // A guided game's pointer, or a hint asked for, lies right under the pinned board once it
-  // shows: after the player's own move the captains may play first (the page polls), so
-  // the pointer may come with a poll a moment later.
+  // shows: after the player's own move the captains may play first (the page asks when they
+  // are due), so the pointer may come with that answer a moment later.
   var alignSince = 0;
   function underBoard(el) {
     var board = pinnedBoard();
@@ -62,7 +62,7 @@
         return;
       }
     }
-    // never after a poll (the captains moved): a player reading further down stays there
+    // never after the timed request (the captains moved): a player reading further down stays there
     if (poll) return;
     var board = pinnedBoard();
     var active = document.activeElement;

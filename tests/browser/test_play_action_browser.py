@@ -2,7 +2,7 @@
 2-player game at the captains' fastest pace, played to the end in Japanese and in German
 on a 390 px phone by tapping what the page offers — ring the bell once it may ring, else the
 first claim, else place an attack card, begin or go on, else re-roll — while the page asks
-the server for the captains' moves by itself (the game's live stream tells it of each)."""
+the server for the game area by itself when the captains' next move is due."""
 
 from __future__ import annotations
 
@@ -90,8 +90,9 @@ def _play_to_the_end(page, lang: str) -> dict:
 def test_a_whole_action_game_at_the_fastest_pace(live_server, browser, lang):
     context = browser.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
     page = context.new_page()
-    refused = []
+    refused, streams = [], []
     page.on("response", lambda r: refused.append((r.status, r.url)) if r.status in (403, 500) else None)
+    page.on("request", lambda r: "/live/" in r.url and streams.append(r.url))
     _start(page, live_server.url, lang)
     seen = _play_to_the_end(page, lang)
     # at this pace the captain mostly wins the races: the learner may never claim, nor even
@@ -109,6 +110,7 @@ def test_a_whole_action_game_at_the_fastest_pace(live_server, browser, lang):
     fits(page, "final standings")
     shot(page, f"{lang}-390-action-end")
     assert refused == [], refused
+    assert streams == [], streams  # the page's timed requests only: no stream
     context.close()
 
 

@@ -20,15 +20,12 @@ class Event:
 
 @dataclass
 class Follower:
-    """One stream of table ``code`` (or at ``path``, with ``headers``: a game's, with its
-    learner's cookie) through ``proxy`` (a harness.Proxy) from the loopback address
-    ``source``; :meth:`start` it, :meth:`stop` it."""
+    """One stream of table ``code`` through ``proxy`` (a harness.Proxy) from the loopback
+    address ``source``; :meth:`start` it, :meth:`stop` it."""
 
     proxy: object
     code: str
     source: str = "127.0.0.1"
-    path: str = ""
-    headers: dict[str, str] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     statuses: list[int] = field(default_factory=list)  # every connection's status
     drops: int = 0            # connections that ended or broke
@@ -89,10 +86,10 @@ class Follower:
         while not self._stop.is_set():
             try:
                 self._conn = conn = self.proxy.connection(source=self.source, timeout=40)
-                headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache", **self.headers}
+                headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
                 if self.last_id:
                     headers["Last-Event-ID"] = self.last_id
-                conn.request("GET", self.path or f"/live/{self.code}/", headers=headers)
+                conn.request("GET", f"/live/{self.code}/", headers=headers)
                 response = conn.getresponse()
                 self.statuses.append(response.status)
                 if response.status == 200:

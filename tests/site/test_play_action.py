@@ -1,5 +1,5 @@
 """Action mode of the practice game on the site: the start form's mode, pace and
-bell choices, the page that asks for the captains' moves (204 while nothing changed), a
+bell choices, the page that asks for the game area when the captains are due, a
 claim that lost the race to a captain, and the learner ringing the bell.
 
 The server's clock is replaced by a clock the test moves (``games._now``), so the captains
@@ -121,26 +121,37 @@ def test_an_action_game_starts_with_its_pace_and_bell(clock):
     assert 'data-testid="play-poll"' not in html  # the captains wait for the learner
 
 
-def test_polling_answers_204_until_the_captains_move_then_the_area(clock):
+def test_the_page_asks_when_the_captains_are_due_and_gets_the_area_once_they_moved(clock):
     client = Client()
     url = _start(client, "en")
     html = _into_dice_time(client, url)
     version = _version(html)
-    assert re.search(rf'id="play-poll" hidden hx-get="{re.escape(url)}\?version={version}" '
-                     r'hx-trigger="every 500ms, live"', html)
+    timer = re.search(rf'id="play-poll" hidden hx-get="{re.escape(url)}\?version={version}" '
+                      r'hx-trigger="every (\d+)ms"', html)
+    assert timer, html[-3000:]
+    # first-game pace: nobody moves in the opening; the page asks once it is over
+    assert int(timer[1]) / 1000 > Pace.FIRST_GAME.opening_seconds
     assert 'data-testid="play-refresh"' in html  # without JavaScript: show the game now
-    nothing = client.get(url, {"version": version}, **HX)
-    assert nothing.status_code == 204 and nothing.content == b""
-    clock.wait(Pace.FIRST_GAME.opening_seconds + 2)  # first-game pace: nobody moves in the opening
-    moved = client.get(url, {"version": version}, **HX)
-    assert moved.status_code == 200
+    early = client.get(url, {"version": version}, **HX)  # asked before it was due: the timer alone
+    assert early.status_code == 200 and early["HX-Retarget"] == "#play-poll"
+    alone = early.content.decode()
+    assert alone.strip().startswith('<div id="play-poll"') and "play-area" not in alone
+    moved = None
+    for _ in range(10):  # each time when the timer says (a captain's tick may do nothing)
+        due = re.search(r'hx-trigger="every (\d+)ms"', (moved or early).content.decode())
+        clock.wait(int(due[1]) / 1000)
+        moved = client.get(url, {"version": version}, **HX)
+        if "HX-Retarget" not in moved:
+            break
+    assert moved.status_code == 200 and "HX-Retarget" not in moved
     area = moved.content.decode()
     assert area.lstrip().startswith('<div id="play-area"') and "<html" not in area
     assert int(_version(area)) > int(version)
-    assert client.get(url, {"version": _version(area)}, **HX).status_code == 204
+    assert client.get(url, {"version": _version(area)}, **HX)["HX-Retarget"] == "#play-poll"
     # a page without JavaScript always gets the whole page
-    assert client.get(url, {"version": _version(area)}).status_code == 200
-    # strategy mode never polls
+    whole = client.get(url, {"version": _version(area)})
+    assert whole.status_code == 200 and "HX-Retarget" not in whole and "<html" in whole.content.decode()
+    # strategy mode, the learner to act: nothing is due, the page does not ask
     other = Client()
     strategy = other.get(_start(other, "en", mode="strategy")).content.decode()
     assert 'data-testid="play-poll"' not in strategy

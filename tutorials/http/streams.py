@@ -1,6 +1,6 @@
 """Live streams (server-sent events): a page hears the moment what it shows has changed.
 
-A *topic* on the live bus (:mod:`tutorials.http.bus`: a table, a practice game) has a *mark*,
+A *topic* on the live bus (:mod:`tutorials.http.bus`: a table) has a *mark*,
 a few counters that only go up (a version and the like), read from the database by the
 caller's ``current``. A stream says the mark first when it is news to the page, then a new
 event whenever a message on its topic brings a mark the stream has not passed on (or one
@@ -22,11 +22,9 @@ them on its threads; gunicorn's threads are never tied up by them in production
 
 from __future__ import annotations
 
-import contextlib
 import queue
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import AbstractContextManager
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -40,7 +38,7 @@ from tutorials.http import bus
 HEARTBEAT_SECONDS = 15
 
 #: on a thread, a stream finds that its page has gone only when it writes: it says
-#: something this often, so what it holds (a game's clock) ends soon after the page
+#: something this often, so that the thread it holds is free soon after the page has gone
 THREAD_HEARTBEAT_SECONDS = 2
 
 #: a stream ends after this many seconds and the browser opens the next one with its last
@@ -122,12 +120,10 @@ class _Follow:
         return f"id: {text}\ndata: {text}\n\n"
 
 
-def _on_threads(topic: str, current: Callable[[], Mark | None], follow: _Follow,
-                around: Callable[[], AbstractContextManager]) -> Iterator[str]:
+def _on_threads(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> Iterator[str]:
     """The stream served by a thread of the development server."""
     yield follow.prelude()
-    with around():
-        yield from _thread_events(topic, current, follow)
+    yield from _thread_events(topic, current, follow)
 
 
 def _thread_events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> Iterator[str]:
@@ -148,13 +144,11 @@ def _thread_events(topic: str, current: Callable[[], Mark | None], follow: _Foll
         yield DOWN_EVENT
 
 
-async def _on_loop(topic: str, current: Callable[[], Mark | None], follow: _Follow,
-                   around: Callable[[], AbstractContextManager]) -> AsyncIterator[str]:
+async def _on_loop(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
     """The stream served by the ASGI stream process's event loop."""
     yield follow.prelude()
-    with around():
-        async for said in _loop_events(topic, current, follow):
-            yield said
+    async for said in _loop_events(topic, current, follow):
+        yield said
 
 
 async def _loop_events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
@@ -186,15 +180,15 @@ def served_here(request: HttpRequest) -> bool:
     return isinstance(request, ASGIRequest) or settings.LIVE_STREAMS_ON_THREADS
 
 
-def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | None], size: int,
-                 around: Callable[[], AbstractContextManager] = contextlib.nullcontext) -> HttpResponse:
+def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | None],
+                 size: int) -> HttpResponse:
     """The stream of ``topic``, whose marks have ``size`` counters and are read by
-    ``current`` (``None``: the topic is gone); ``around()`` is held while it is open."""
+    ``current`` (``None``: the topic is gone)."""
     since = (parse_mark(request.headers.get("Last-Event-ID"), size)
              or parse_mark(request.GET.get("since"), size))
     follow = _Follow(since)
-    events = (_on_loop(topic, current, follow, around) if isinstance(request, ASGIRequest)
-              else _on_threads(topic, current, follow, around))
+    events = (_on_loop(topic, current, follow) if isinstance(request, ASGIRequest)
+              else _on_threads(topic, current, follow))
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once

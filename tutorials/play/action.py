@@ -1,14 +1,16 @@
 """Action mode of the practice game: real time, DICE-1..7.
 
 The learner rolls, claims and rings with the same POST forms as in strategy mode; the
-captains act at their pace (:mod:`captain.rules.captains.pace`) on the server's clock: while
-the page holds the game's live stream the clock plays them at their time
-(:mod:`tutorials.play.clock`) and the page asks for the game area at each event; every
-request also plays what is due (:func:`tutorials.practice.games.catch_up`). Without the
-stream the game area asks the server twice a second (:attr:`Live.poll_url`) while a captain
-may act; the answer is 204 when the game is still at the version the page shows
-(:func:`unchanged`), so neither the page nor the focus moves. Without JavaScript the page
-offers a link that shows the game as it stands now.
+captains act at their pace (:mod:`captain.rules.captains.pace`) on the game's clock, played
+by whichever request comes after their moment (:func:`tutorials.practice.games.catch_up`).
+The game page has one way to stay current, in either mode: a timed request. Each game area
+says when the captains' next action is due (:attr:`Live.due_ms`, from the engine's
+``next_due``) and asks for the game area again then (:attr:`Live.poll_url`); the learner's
+own moves answer with the area too. While the learner is to act nothing is due and the
+page does not ask: with one viewer, the game changes only by a request. A request that
+finds the game still at the page's version (a captain's tick that did nothing) answers
+with the next timed request alone (:func:`unchanged`), so neither the page nor the focus
+moves. Without JavaScript the page offers a link that shows the game as it stands now.
 
 In real-time Dice Time a move is made against the game as it stands when it arrives, not
 the version its page showed (the captains move the game on all the time): a claim on a
@@ -19,8 +21,8 @@ as a stale page.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Mapping
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.utils.formats import number_format
@@ -59,8 +61,11 @@ def pace_choices() -> list[tuple[str, str]]:
                                        "gap": seconds(pace.gap_seconds),
                                        "every": seconds(1 / pace.actions_per_second)})
             for pace, label in PACES.items()]
-#: how often the page asks for the captains' moves, in milliseconds
-POLL_MS = 500
+
+
+#: the page asks this long after the captains' next action is due, so that the answering
+#: server's clock has passed that moment (milliseconds)
+DUE_MARGIN_MS = 30
 #: moves made against the game as it stands (see the module docstring)
 _LIVE_MOVES = ("roll", "claim", "ring-bell")
 
@@ -70,7 +75,8 @@ def form_context() -> dict:
 
 
 class Live:
-    """What the game page shows of action mode (``on`` is False in strategy mode)."""
+    """What the game page shows of action mode (``on`` is False in strategy mode), and when
+    it asks for the game area again (in either mode)."""
 
     def __init__(self, page) -> None:
         self.page = page
@@ -83,18 +89,14 @@ class Live:
         """Real-time Dice Time, the round not yet resolved."""
         return self.on and self.state.phase is Phase.DICE and not self.page.showing_round
 
-    @property
-    def polling(self) -> bool:
-        """True while a captain may act by the clock: action mode's Dice Time, or in either
-        mode a captain's turn (the start bell, strategy-mode Dice Time, Setting Time), until
-        the round is resolved; the page then moves on by itself."""
-        practice = self.page.practice
-        if self.state.is_over or practice.waiting_for_learner:
-            return False
-        if self.on and self.state.phase is Phase.DICE:
-            return True
-        mover = self.state.start_player if self.state.phase is Phase.AWAIT_START_BELL else self.state.turn
-        return mover is not None and mover is not practice.learner
+    @cached_property
+    def due_ms(self) -> int | None:
+        """Milliseconds until the page asks for the game area again: when the captains'
+        next action is due (:func:`~tutorials.practice.games.due_in`: a captain's tick in
+        action mode, a captain on turn at once in strategy mode); ``None`` while the learner
+        is to act (between rounds too) or the game is over."""
+        due = games.due_in(self.page.game, self.page.practice)
+        return None if due is None else round(due * 1000) + DUE_MARGIN_MS
 
     @property
     def poll_url(self) -> str:
@@ -104,8 +106,6 @@ class Live:
         if self.page.hint_level:
             query["hint"] = self.page.hint_level
         return f"{self.page.page_url}?{urlencode(query)}"
-
-    poll_every = f"every {POLL_MS}ms"
 
     @property
     def can_ring(self) -> bool:
@@ -136,14 +136,14 @@ class Live:
 
 
 def unchanged(request, game) -> bool:
-    """A poll (htmx, ``version`` in the address) for the version the game is still at."""
+    """A timed request (htmx, ``version`` in the address) for the version the game is still at."""
     raw = Query(request).get("version", "")
     return bool(request.htmx) and bool(re.fullmatch(r"[0-9]{1,8}", raw)) and int(raw) == game.version
 
 
 def play_live(game, practice, move: Mapping[str, object], version: int):
     """:func:`games.play` — in real-time Dice Time against the game as it stands now (once
-    more if a poll stored the captains' moves at the same moment)."""
+    more if a timed request stored the captains' moves at the same moment)."""
     if practice.state.rules.mode is not Mode.ACTION or move.get("type") not in _LIVE_MOVES:
         return games.play(game, practice, move, version)
     for attempt in range(3):

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import reswap, retarget
 
 from captain.rules import RulesError
 from captain.rules.situation import Mode
@@ -22,9 +23,7 @@ from tutorials.http.limits import check_limit, hit, miss
 from tutorials.http.numbers import query_number
 from tutorials.http.positions import read_position
 from tutorials.http.refused import require_form_body
-from tutorials.http import streams
 from tutorials.models import PracticeGame, Stale
-from tutorials.play import live
 from tutorials.play.hints import hint_level, hints_upto
 from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
@@ -117,35 +116,25 @@ def _step(request: HttpRequest) -> int:
 
 @require_safe
 def play_game(request: HttpRequest, code: str) -> HttpResponse:
-    """The game as the learner sees it, after the captains' moves due by now. Action
-    mode's polls (htmx, ``version`` in the address) get 204 while nothing changed."""
+    """The game as the learner sees it, after the captains' moves due by now. The page's
+    timed request (htmx, ``version`` in the address) for a game still at that version gets
+    the next timed request alone, in place of the one that asked."""
     try:
         game, practice = _open(request, code)
     except _NotYours:
         return _not_found(request)
     practice = games.catch_up(game, practice)
-    if unchanged(request, game):
-        return HttpResponse(status=204)
     # graded hints (tutorials.play.hints): ?hint=1 where to look, ?hint=2 the move and why
     level = hint_level(Query(request).get("hint"))
+    if unchanged(request, game):
+        page = GamePage(game, practice, hint_level=level)
+        response = render(request, "play/game.html#timer", {"page": page})
+        return reswap(retarget(response, "#play-poll"), "outerHTML")
     page = GamePage(game, practice, step=_step(request), hint_level=level,
                     marked=read_position(Query(request).get("mark", "")))
     if page.my_turn:
         page.hints = hints_upto(practice, game.code, level)
     return _render(request, page)
-
-
-@require_safe
-def play_stream(request: HttpRequest, code: str) -> HttpResponse:
-    """``GET /live/game/<code>/``: the learner's game's live stream (tutorials.play.live);
-    404 for a game that is not theirs, 503 where streams are not served (the page polls)."""
-    if not streams.served_here(request):
-        return streams.refusal(503, "live-off")
-    try:
-        game = _learners_game(request, code)
-    except _NotYours:
-        return streams.refusal(404, "game-unknown")
-    return live.game_stream(request, game)
 
 
 @require_safe

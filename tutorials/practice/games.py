@@ -1,12 +1,16 @@
-"""Practice games stored in the database and played on the server's clock.
+"""Practice games stored in the database, played as requests come.
 
 A game is dealt by the engine from its seed; the log of timed actions replays it exactly
 (:func:`captain.rules.captains.practice.replay`). On every request the server first plays
 the captains' actions due by now (:func:`captain.rules.captains.practice.advance`), then
 the learner's action — so a claim on a card a captain took a moment earlier is refused
-with the rule's reason. What the learner is shown (:func:`learner_view`) holds nothing a
-player at the table could not see: no other hand, no face-down card of another player,
-no deck order, no seed.
+with the rule's reason. Nothing plays the captains between requests: the learner's page
+asks again when their next action is due (:func:`due_in`), and whichever request comes
+first stores it; the row's version keeps each move exactly once (a store is made only from
+the version read, and a request that lost the race reads the winner's record).
+
+What the learner is shown (:func:`learner_view`) holds nothing a player at the table could
+not see: no other hand, no face-down card of another player, no deck order, no seed.
 
 Time is seconds since the game started, from an injectable clock (``now``: a
 ``datetime``; default the current time).
@@ -19,7 +23,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
@@ -198,14 +202,17 @@ def catch_up(game: PracticeGame, practice: Practice, *, now: datetime | None = N
     return advanced
 
 
-def clock_tick(game: PracticeGame, *, now: datetime | None = None) -> datetime | None:
-    """The game's clock strikes: the captains' actions due by now are played and stored
-    (:func:`catch_up`); returns when the next may be due (:func:`next_due`, as a moment of
-    the wall clock), or ``None`` while the learner is to act or the game is over."""
+def due_in(game: PracticeGame, practice: Practice, *, now: datetime | None = None) -> float | None:
+    """Seconds from ``now`` until the captains' next action may be due in ``practice`` (the
+    engine's :func:`next_due`; 0 when one is due already), or ``None`` while the learner is
+    to act or the game is over: the page asks again then, and a request plays what is due
+    (:func:`catch_up`). Nothing else moves the game: no timer runs for it."""
     at = seconds(game, now)
-    practice = catch_up(game, practice_of(game), now=now)
-    due = next_due(advance(practice, at))  # (a captain's tick that did nothing is not stored)
-    return None if due is None else game.started_at + timedelta(seconds=max(due, at))
+    ahead = advance(practice, at)  # (a captain's tick that did nothing is not stored: counted here)
+    if len(ahead.log) > len(practice.log):
+        return 0.0  # a move due already, not stored yet
+    due = next_due(ahead)
+    return None if due is None else max(0.0, due - at)
 
 
 def play(game: PracticeGame, practice: Practice, move: Mapping[str, Any], version: int, *,

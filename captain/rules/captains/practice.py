@@ -5,7 +5,7 @@ plays which seat, the captains' strength and pace, and the timed log of every ac
 Time is seconds since the game began, as the caller's clock says.
 
 * :func:`advance` plays the captains' actions due up to a moment; :func:`next_due` says
-  when the next one may be due, so a clock can play them without anyone asking. Strategy mode and the
+  when the next one may be due, so a caller knows when to advance again. Strategy mode and the
   start of each round are turn by turn: a captain on turn acts at once. In action mode
   each captain acts once per interval of its pace (:mod:`.pace`); every phase change
   (Dice Time begins, Setting Time, a new turn) restarts the captains' intervals, Dice Time
@@ -227,8 +227,8 @@ def next_due(practice: Practice) -> float | None:
     """The moment (seconds into the game) from which :func:`advance` has something to do:
     a captain's next tick in real time (which may decide to do nothing), a captain on turn
     at once (:attr:`Practice.clock`) or at its tick in action mode's turns; ``None`` while
-    the learner is to act or the game is over. A clock that calls :func:`advance` at this
-    moment plays each captain's action when it is due, without anyone asking.
+    the learner is to act or the game is over. A caller that advances at this moment
+    plays each captain's action when it is due.
 
     >>> from captain.rules.model import Colour
     >>> p = start_practice((Colour.RED, Colour.BLUE), learner=Colour.RED, seed=3, captain_seed=4)
