@@ -121,6 +121,8 @@ MIDDLEWARE = [
     "tutorials.http.refused.MethodPageMiddleware",
     # 503 for a render refused by the render limit, 429 over a rate limit (pages)
     "tutorials.http.middleware.WaitPagesMiddleware",
+    # 503 with Retry-After for a view that could not reach the database
+    "tutorials.http.database.DatabaseOutageMiddleware",
     "tutorials.http.middleware.VaryOnHtmxMiddleware",
 ]
 
@@ -156,6 +158,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # a database host that does not answer at all (the network to it down) costs a request
+    # these seconds before it gets its 503, not the kernel's minutes of TCP retries
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 (BASE_DIR / "var").mkdir(exist_ok=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -318,8 +324,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # a presenter handover link's key is in its address: never in the log
-    "filters": {"hide_link_keys": {"()": "tutorials.http.log_filters.HideLinkKeys"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_link_keys"]}},
+    "filters": {"hide_link_keys": {"()": "tutorials.http.log_filters.HideLinkKeys"},
+                "hide_database_outage_requests": {
+                    "()": "tutorials.http.log_filters.HideDatabaseOutageRequests"}},
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "filters": ["hide_link_keys", "hide_database_outage_requests"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 

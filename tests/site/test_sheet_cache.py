@@ -3,8 +3,11 @@ the fetcher reads hashed static names from disk, and the release step fills the 
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import shutil
+import stat
 
 import pytest
 from django.conf import settings
@@ -13,7 +16,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from tutorials.http import pdf
+from tutorials.http import pdf, render_limit
+from tutorials.http.render_limit import RenderBusy
 from tutorials.sheets import render as sheets
 
 MANIFEST = {
@@ -229,7 +233,7 @@ def fast_render(monkeypatch):
     tiny = weasyprint.HTML(string="<p>x</p>").write_pdf()
     calls = []
 
-    def render(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE):
+    def render(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE, timeout=None):
         calls.append((name, table, lang, paper))
         return sheets.Rendered(tiny, ())
 
@@ -279,7 +283,145 @@ def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
 
 
 def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):
-    monkeypatch.setattr(pdf, "static_file_for", lambda url: None)
-    with pytest.raises(CommandError, match="warnings"):
+    """Every render warns (a stylesheet that cannot load, as the render with warnings above
+    shows for real): nothing is cached, and the command fails naming every sheet."""
+    def unstyled(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE, timeout=None):
+        return sheets.Rendered(b"%PDF-unstyled", ("Failed to load stylesheet at file:///static/css/sheet.css",))
+
+    monkeypatch.setattr(sheets, "render_sheet", unstyled)
+    with pytest.raises(CommandError, match="warnings") as failed:
         call_command("prerender_sheets", verbosity=0)
     assert not list(cache_dir.rglob("*.pdf"))
+    total = sum(len(sheets.tables_of(n)) for n in sheets.SHEETS) * 3 * 2
+    assert f"{total} not cached" in str(failed.value) and "teach-34-strategy-de-letter (" in str(failed.value)
+
+
+def test_release_step_waits_its_turn_for_a_render_slot(cache_dir, fast_render, monkeypatch):
+    """Every slot of the host taken by the site's renders for a while: the release step waits
+    and renders, with its own time per render instead of a request's."""
+    real_take, refused = render_limit._take, []
+
+    def busy_at_first(*args):
+        if len(refused) < 3:
+            refused.append(args)
+            raise RenderBusy()
+        return real_take(*args)
+
+    timeouts = []
+    real_render = sheets.render_sheet
+
+    def render(*args, timeout=None, **kwargs):
+        timeouts.append(timeout)
+        return real_render(*args, timeout=timeout, **kwargs)
+
+    monkeypatch.setattr(render_limit, "_take", busy_at_first)
+    monkeypatch.setattr(render_limit, "TURN_POLL_SECONDS", 0.01)
+    monkeypatch.setattr(sheets, "render_sheet", render)
+    call_command("prerender_sheets", "--timeout", "321", verbosity=0)
+    assert len(refused) == 3
+    assert len(fast_render) == sum(len(sheets.tables_of(n)) for n in sheets.SHEETS) * 3 * 2
+    assert set(timeouts) == {321}
+
+
+def test_release_step_gives_up_on_a_slot_only_after_its_wait(cache_dir, fast_render, monkeypatch):
+    monkeypatch.setattr(render_limit, "_take", lambda *args: (_ for _ in ()).throw(RenderBusy()))
+    monkeypatch.setattr(render_limit, "TURN_POLL_SECONDS", 0.01)
+    with pytest.raises(CommandError, match=r"rules-en-a4 \(no render slot came free in 0 s\)"):
+        call_command("prerender_sheets", "--wait", "0.05", verbosity=0)
+    assert not fast_render
+
+
+def test_release_step_goes_on_past_a_failure_and_names_what_is_missing(cache_dir, fast_render, monkeypatch):
+    real_render = sheets.render_sheet
+
+    def render(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE, timeout=None):
+        if (name, lang, paper) == ("rules", "de", "letter"):
+            raise RuntimeError("the render child fell over")
+        if (name, lang, paper, table) == ("quick-start", "ja", "a4", sheets.Table(2, "strategy")):
+            return sheets.Rendered(b"%PDF-unstyled", ("stylesheet not found",))
+        return real_render(name, lang, paper, lease, table=table, timeout=timeout)
+
+    monkeypatch.setattr(sheets, "render_sheet", render)
+    with pytest.raises(CommandError) as failed:
+        call_command("prerender_sheets", verbosity=0)
+    message = str(failed.value)
+    assert "2 not cached: " in message
+    assert "rules-de-letter (the render failed: RuntimeError: the render child fell over)" in message
+    assert "quick-start-2-strategy-ja-a4 (rendered with warnings: stylesheet not found)" in message
+    cached = {p.name for p in cache_dir.rglob("*.pdf")}
+    total = sum(len(sheets.tables_of(n)) for n in sheets.SHEETS) * 3 * 2
+    assert len(cached) == total - 2
+    assert "rules-de-letter.pdf" not in cached and "rules-en-letter.pdf" in cached
+
+
+# --- a disk that cannot keep what was rendered --------------------------------------------------
+class _FillsUp:
+    """A file on a disk with room for half of what is written to it: the first half reaches
+    the disk, then the write fails as on a full disk (``ENOSPC``)."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+
+    def write(self, data: bytes) -> int:
+        self.real.write(data[:len(data) // 2])
+        self.real.flush()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.real.close()
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, *args, **kwargs: _FillsUp(real_fdopen(fd, *args, **kwargs)))
+
+
+def _files(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.django_db
+def test_a_full_disk_serves_the_pdf_and_leaves_nothing_half_written(client, counted_renders, full_disk,
+                                                                     caplog):
+    url = f"/de/analyze/position.pdf?pos={POSITION}"
+    with caplog.at_level(logging.WARNING, logger="tutorials.sheets.render"):
+        first, second = client.get(url), client.get(url)
+        sheet = client.get("/ja/sheets/reference.pdf")
+    assert first.status_code == second.status_code == sheet.status_code == 200
+    assert first.content == b"%PDF-stand-in 1" and second.content == b"%PDF-stand-in 2"  # rendered again
+    assert sheet["Content-Type"] == "application/pdf" and sheet.content == b"%PDF-stand-in 3"
+    assert _files(sheets.CACHE_DIR) == []  # no partial file, no empty one
+    not_kept = [r.getMessage() for r in caplog.records if "served but not kept" in r.getMessage()]
+    assert len(not_kept) == 3 and all("No space left on device" in m for m in not_kept)
+
+
+def test_a_failed_write_leaves_the_kept_file_as_it_was(cache_dir, monkeypatch):
+    path = cache_dir / "v" / "reference-en-a4.pdf"
+    sheets.store(path, b"%PDF-kept")
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, *args, **kwargs: _FillsUp(real_fdopen(fd, *args, **kwargs)))
+    with pytest.raises(OSError) as failed:
+        sheets.store(path, b"%PDF-new and longer")
+    assert failed.value.errno == errno.ENOSPC
+    assert path.read_bytes() == b"%PDF-kept" and _files(cache_dir) == ["v/reference-en-a4.pdf"]
+
+
+def test_kept_files_are_readable_by_every_user(cache_dir, counted_renders, client):
+    """Whatever the umask of the process that kept it (the release step may run as another
+    user than the web server, with a strict umask)."""
+    before = os.umask(0o077)
+    try:
+        sheets.store(cache_dir / "v" / "rules-en-a4.pdf", b"%PDF-x")
+        client.get("/en/sheets/reference.pdf")
+    finally:
+        os.umask(before)
+    kept = [p for p in cache_dir.rglob("*") if p.is_file()]
+    assert len(kept) == 2
+    assert {stat.S_IMODE(p.stat().st_mode) for p in kept} == {0o644}

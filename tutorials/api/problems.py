@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from ninja import NinjaAPI
@@ -21,6 +22,7 @@ from ninja.errors import HttpError, ValidationError
 
 from captain.rules import RulesError
 from captain.rules.errors import InvalidInput
+from tutorials.http import database
 from tutorials.http.limits import RateLimited
 from tutorials.http.problem_json import mark_problem
 from tutorials.wording.problems import describe
@@ -118,10 +120,17 @@ def answer_errors(api: NinjaAPI) -> None:
         """ninja's own schema errors (pydantic) in the same problem shape."""
         return respond(request, 422, [schema_problem(error) for error in exc.errors])
 
+    @api.exception_handler(OperationalError)
+    @api.exception_handler(InterfaceError)
+    def on_database_unreachable(request: HttpRequest, exc: Exception) -> HttpResponse:
+        """503 ``unavailable`` with ``Retry-After``, as every request that needs the database
+        while it cannot be reached (:mod:`tutorials.http.database`)."""
+        return database.unavailable(request, exc)
+
     @api.exception_handler(Exception)
     def on_failure(request: HttpRequest, exc: Exception) -> HttpResponse:
-        """500 ``server-error`` for whatever else an endpoint raised (the database gone, a
-        bug), logged as Django logs a failed request."""
+        """500 ``server-error`` for whatever else an endpoint raised (a bug), logged as
+        Django logs a failed request."""
         logging.getLogger("django.request").error(
             "Internal Server Error: %s", request.path, exc_info=exc,
             extra={"status_code": 500, "request": request})

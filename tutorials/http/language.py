@@ -23,7 +23,7 @@ from django.urls import get_script_prefix
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.encoding import escape_uri_path, iri_to_uri
 from django.utils.http import escape_leading_slashes
-from django.utils.translation import get_language, get_language_from_path
+from django.utils.translation import get_language, get_language_from_path, get_language_from_request
 from django.views.decorators.csrf import csrf_exempt
 
 #: The query parameter of the switcher's links: the language the visitor picked.
@@ -69,6 +69,12 @@ def _without_choice(request: HttpRequest) -> str:
             if part and part.partition("=")[0] != CHOICE_PARAMETER]
     path = escape_leading_slashes(escape_uri_path(request.path))
     return f"{path}?{iri_to_uri('&'.join(kept))}" if kept else path
+
+
+def page_language(request: HttpRequest) -> str:
+    """The language to answer ``request`` in when no view chose it (an error page, a
+    refusal): the address's prefix, else the language cookie or ``Accept-Language``."""
+    return get_language_from_path(request.path_info) or get_language_from_request(request)
 
 
 class LanguageChoiceMiddleware:

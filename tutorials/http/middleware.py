@@ -89,11 +89,17 @@ class WaitPagesMiddleware:
                         "%(seconds)s seconds.") % {"seconds": exception.retry_after}
         else:
             return None
-        response = render(request, "wait.html", {
-            "message": message, "stylesheet": static("css/site.css"),
-            "tutorial_url": reverse("tutorials:index"), "analyzer_url": reverse("tutorials:analyze"),
-        }, status=status)
-        return refusal(response, exception.retry_after, code)
+        return wait_page(request, message, status, code, exception.retry_after)
+
+
+def wait_page(request: HttpRequest, message: str, status: int, code: str, retry_after: int) -> HttpResponse:
+    """``templates/wait.html`` saying ``message``, in the active language, as a
+    :func:`refusal`: a short page that needs nothing but templates and static files."""
+    response = render(request, "wait.html", {
+        "message": message, "stylesheet": static("css/site.css"),
+        "tutorial_url": reverse("tutorials:index"), "analyzer_url": reverse("tutorials:analyze"),
+    }, status=status)
+    return refusal(response, retry_after, code)
 
 
 def refusal(response: HttpResponse, retry_after: int, code: str) -> HttpResponse:

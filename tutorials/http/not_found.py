@@ -18,6 +18,8 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.html import format_html
 
+from tutorials.http.language import page_language
+
 #: Route (``namespace:name``) → what its 404 means and the route argument that names it.
 MISSING = {
     "short-link": ("position", "code"),
@@ -42,7 +44,5 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     match = getattr(request, "resolver_match", None)
     what, argument = MISSING.get(match.view_name if match else "", ("address", ""))
     name = shown_code(match.kwargs.get(argument, "")) if match and argument else ""
-    lang = (translation.get_language_from_path(request.path_info)
-            or translation.get_language_from_request(request))
-    with translation.override(lang):
+    with translation.override(page_language(request)):
         return render(request, "404.html", {"missing": what, "name": name}, status=404)

@@ -104,24 +104,26 @@ def static_resources(text: str) -> dict[str, tuple[bytes, str]]:
 _MIME = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
-def render_pdf(html: str, lease: Lease | None = None) -> Rendered:
+def render_pdf(html: str, lease: Lease | None = None, timeout: float | None = None) -> Rendered:
     """Render ``html`` in one of the host's render children at the lowest CPU priority
     (:mod:`tutorials.http.render_children`), with the static files it refers to read from
     disk here and nothing else reachable. While waiting, renews ``lease`` (the render
     limit's) every third of its life.
 
     Raises :class:`~tutorials.http.render_limit.RenderBusy` when the render is not done after
-    ``RENDER_TIMEOUT`` seconds. A render whose child died is tried once more.
+    ``timeout`` seconds (default ``RENDER_TIMEOUT``, what a request waits; the release step
+    waits longer). A render whose child died is tried once more.
     """
+    timeout = settings.RENDER_TIMEOUT if timeout is None else timeout
     resources = static_resources(html)
     try:
         try:
-            return _render_in_child(html, resources, lease)
+            return _render_in_child(html, resources, lease, timeout)
         except render_children.ChildGone:
             logger.warning("a PDF render child died mid-render; trying once more")
-            return _render_in_child(html, resources, lease)
+            return _render_in_child(html, resources, lease, timeout)
     except TimeoutError:
-        logger.error("a PDF render took longer than %s s", settings.RENDER_TIMEOUT)
+        logger.error("a PDF render took longer than %s s", timeout)
         raise RenderBusy() from None
 
 
@@ -129,10 +131,10 @@ def _submit(html: str, resources: dict) -> render_children.Pending:
     return render_children.submit(html, resources, settings.RENDER_LIMIT)
 
 
-def _render_in_child(html: str, resources: dict, lease: Lease | None) -> Rendered:
+def _render_in_child(html: str, resources: dict, lease: Lease | None, timeout: float) -> Rendered:
     pending = _submit(html, resources)
-    step = max(0.5, lease.lease_seconds / 3) if lease is not None else settings.RENDER_TIMEOUT
-    deadline = time.monotonic() + settings.RENDER_TIMEOUT
+    step = max(0.5, lease.lease_seconds / 3) if lease is not None else timeout
+    deadline = time.monotonic() + timeout
     try:
         while True:
             try:

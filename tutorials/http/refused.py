@@ -14,19 +14,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
+from tutorials.http.language import page_language
+
 #: the bodies a browser sends a form as; :func:`require_form_body` refuses others (JSON) with 415
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
-
-
-def _language(request: HttpRequest) -> str:
-    return (translation.get_language_from_path(request.path_info)
-            or translation.get_language_from_request(request))
 
 
 def refused_page(request: HttpRequest, kind: str, status: int) -> HttpResponse:
     """The page ``templates/refused.html`` for ``kind`` (``bad-request``, ``csrf``,
     ``media-type``, ``method``) with HTTP ``status``, in the page's language."""
-    with translation.override(_language(request)):
+    with translation.override(page_language(request)):
         return render(request, "refused.html", {"kind": kind}, status=status)
 
 

@@ -22,6 +22,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
@@ -34,6 +35,9 @@ logger = logging.getLogger(__name__)
 
 #: Seconds a refused client is asked to wait (``Retry-After``): about one render.
 RETRY_AFTER = 5
+
+#: Seconds between two tries of :func:`render_slot_in_turn` for a free slot.
+TURN_POLL_SECONDS = 0.5
 
 
 class RenderBusy(Exception):
@@ -146,3 +150,24 @@ def render_slot(limit: int | None = None, lease_seconds: int | None = None) -> I
     finally:
         with suppress(shared_cache.Unavailable):  # else the lease frees itself after lease_seconds
             shared_cache.call(_give_back, key, token)
+
+
+@contextmanager
+def render_slot_in_turn(wait: float) -> Iterator[Lease]:
+    """:func:`render_slot`, waiting up to ``wait`` seconds for one of the host's slots to
+    come free instead of being refused at once: for a job that must render everything and
+    keeps no reader waiting (the release step, ``prerender_sheets``). It takes the same
+    slots as the site's renders, so together they never render more than the limit at
+    once. Raises :class:`RenderBusy` when none came free in time."""
+    deadline = time.monotonic() + wait
+    while True:
+        holding = False
+        try:
+            with render_slot() as lease:
+                holding = True
+                yield lease
+            return
+        except RenderBusy:
+            if holding or time.monotonic() >= deadline:  # the render's own, or waited long enough
+                raise
+        time.sleep(TURN_POLL_SECONDS)

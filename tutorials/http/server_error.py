@@ -10,6 +10,7 @@ few lines of HTML built here stand in for it.
 from __future__ import annotations
 
 import logging
+import sys
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -17,6 +18,8 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from tutorials.http import database
+from tutorials.http.language import page_language
 from tutorials.http.problem_json import api_problem, mark_problem
 
 logger = logging.getLogger(__name__)
@@ -24,11 +27,6 @@ logger = logging.getLogger(__name__)
 #: The code an htmx request finds in the ``Problem-Code`` header (static/js/site.js says it
 #: in the page's language).
 CODE = "server-error"
-
-
-def _language(request: HttpRequest) -> str:
-    return (translation.get_language_from_path(request.path_info)
-            or translation.get_language_from_request(request))
 
 
 def _bare_page(lang: str) -> str:
@@ -43,10 +41,15 @@ def _bare_page(lang: str) -> str:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """500: ``templates/500.html`` in the reader's language (the address's prefix, else the
-    language cookie or ``Accept-Language``); under ``/api/`` the problem ``server-error``."""
+    language cookie or ``Accept-Language``); under ``/api/`` the problem ``server-error``. A
+    failure to reach the database (raised before any view) is answered as a view's would be,
+    503 (:func:`tutorials.http.database.unavailable`)."""
+    failure = sys.exc_info()[1]  # Django calls this while it handles the request's exception
+    if isinstance(failure, database.ERRORS):
+        return database.unavailable(request, failure)
     if request.path_info.startswith("/api/"):
         return api_problem(request, 500, CODE)
-    lang = _language(request)
+    lang = page_language(request)
     with translation.override(lang):
         try:
             response = render(request, "500.html", {"retry": request.method in ("GET", "HEAD")},

@@ -19,8 +19,10 @@ every PDF of the site goes through (the teaching table's card too).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
+import os
 import re
 import subprocess
 import tempfile
@@ -131,10 +133,11 @@ def code_version() -> str:
 
 
 def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None, *,
-                 table: Table = DEFAULT_TABLE) -> Rendered:
-    """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile).
+                 table: Table = DEFAULT_TABLE, timeout: float | None = None) -> Rendered:
+    """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile), within
+    ``timeout`` seconds (default: a request's, see :func:`~tutorials.http.pdf.render_pdf`).
     Raises :class:`SheetError` for an unknown sheet or paper."""
-    return render_pdf(printed_html(sheet_html(name, lang, paper, table=table), lang), lease)
+    return render_pdf(printed_html(sheet_html(name, lang, paper, table=table), lang), lease, timeout)
 
 
 #: What only a screen shows (a pointer to the interactive board next to the text): paper
@@ -173,12 +176,40 @@ def sheet_stem(name: str, table: Table = DEFAULT_TABLE) -> str:
     return f"{name}-{table.slug}" if name in TABLE_SHEETS and table != DEFAULT_TABLE else name
 
 
+#: A kept file's mode: the release step (``prerender_sheets``) may run as another user than
+#: the web server, which must still read what it kept.
+KEPT_MODE = 0o644
+
+
 def store(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: a reader never sees half a file."""
+    """Write ``data`` to ``path`` atomically, readable by every user (:data:`KEPT_MODE`):
+    written beside it under a name of its own, then renamed over it, so a reader never sees
+    half a file. On any error (a full disk) the partial file is removed and the error
+    raised: ``path`` stays as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
-        tmp.write(data)
-    Path(tmp.name).replace(path)
+    fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fchmod(out.fileno(), KEPT_MODE)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+        raise
+
+
+def keep(path: Path, data: bytes) -> bool:
+    """:func:`store` ``data`` at ``path`` for the next reader; whether it was kept. A file
+    that cannot be written (a full or read-only disk) is logged, not raised: the caller
+    holds the bytes and serves them anyway, and the next request renders again."""
+    try:
+        store(path, data)
+    except OSError as error:
+        logger.warning("%s served but not kept: %s", path.name, error)
+        return False
+    return True
 
 
 def _nothing() -> None:
@@ -217,7 +248,7 @@ def kept_pdf(path: Path, html: Callable[[], str], admitted: Callable[[], None] =
         logger.error("PDF sheet %s rendered with warnings, not cached: %s", path.stem,
                      "; ".join(rendered.warnings))
     else:
-        store(path, rendered.pdf)
+        keep(path, rendered.pdf)
     return rendered.pdf
 
 
@@ -237,7 +268,7 @@ def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], 
                        check=True, capture_output=True, timeout=60)
         data = (Path(tmp) / "page.png").read_bytes()
     if cache_path(name, lang, paper, table=table).exists():  # never keep a preview of a render with warnings
-        store(path, data)
+        keep(path, data)
     return data
 
 

@@ -1,0 +1,93 @@
+"""The sheet cache's disk full under a running production server: every PDF (sheets, their
+previews, position PDFs) is still served, 200, from the render in memory; nothing half
+written is left in the cache; once there is room again, renders are kept as before, each
+readable by every user (0644).
+
+The cache is a small tmpfs of the test's own, mounted for it: that needs root (the tests
+run as root in bin/test's container); elsewhere the test is skipped, and
+tests/site/test_sheet_cache.py makes the writes fail at the file's write instead.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harness import fresh_position_pdf, serve
+
+
+@pytest.fixture(scope="module")
+def small_disk() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="captain-small-disk-"))
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs", str(folder)],
+                             capture_output=True, text=True) if os.geteuid() == 0 else None
+    if mounted is None or mounted.returncode != 0:
+        folder.rmdir()
+        pytest.skip("mounting a small tmpfs needs root: "
+                    + (mounted.stderr.strip() if mounted else "not root"))
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "--lazy", str(folder)], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server(bare_release, small_disk):
+    with serve(bare_release, workers=2, name="disk-full", env={
+            "DJANGO_SHEET_CACHE_DIR": str(small_disk / "sheets"),
+            "DJANGO_RATE_LIMITS": "pdf=1000/m"}) as running:
+        yield running
+
+
+def _fill(disk: Path) -> Path:
+    """Fill ``disk`` to the last byte; the file that did it."""
+    filler = disk / "filler"
+    with filler.open("wb") as out:
+        try:
+            while True:
+                out.write(b"\0" * 65536)
+                out.flush()
+        except OSError as error:
+            assert error.errno == errno.ENOSPC, error
+    return filler
+
+
+def _files(disk: Path) -> set[str]:
+    return {p.relative_to(disk).as_posix() for p in (disk / "sheets").rglob("*") if p.is_file()}
+
+
+def test_pdfs_are_served_from_a_full_disk_and_nothing_half_written_is_left(server, small_disk):
+    status, _headers, body = server.get("/en/sheets/reference.pdf")
+    assert status == 200 and body.startswith(b"%PDF")
+    kept = _files(small_disk)
+    assert len(kept) == 1
+    [first] = kept
+    assert stat.S_IMODE((small_disk / first).stat().st_mode) == 0o644
+    filler = _fill(small_disk)
+    try:
+        log_start = server.log_size()
+        asked = [("/de/sheets/reference.pdf", "application/pdf", b"%PDF"),
+                 ("/de/sheets/reference.png", "image/png", b"\x89PNG"),
+                 (fresh_position_pdf("ja"), "application/pdf", b"%PDF")]
+        for path, content_type, magic in asked:
+            status, headers, body = server.get(path)
+            assert status == 200, (path, body[:300])
+            assert headers["Content-Type"] == content_type and body.startswith(magic), path
+        assert _files(small_disk) == kept, "a file was left in the cache of the full disk"
+        log = server.log_since(log_start)
+        assert log.count("served but not kept") >= 3 and "No space left on device" in log, log
+        assert "Traceback" not in log and "Internal Server Error" not in log, log
+    finally:
+        filler.unlink()
+    # room again: the next render is kept, readable by every user
+    assert server.get("/de/sheets/reference.pdf")[0] == 200
+    now = _files(small_disk)
+    assert len(now) == 2 and all(stat.S_IMODE((small_disk / p).stat().st_mode) == 0o644 for p in now)
