@@ -23,7 +23,8 @@ _CALLS = {"Thread", "Timer", "Popen", "ThreadPoolExecutor", "ProcessPoolExecutor
 #: redis-py's scripts and locks (a Lua lease, ``Lock``)
 _REDIS = {"eval", "evalsha", "register_script", "lock"}
 #: the same, as a shell script or a one-line Python in ``bin/`` would write them
-_SHELL = re.compile(r"\b(threading|multiprocessing|Popen|os\.fork|fcntl|flock|prctl|ctypes|register_script)\b")
+_SHELL = re.compile(r"\b(threading|multiprocessing|Popen|os\.fork|fcntl|flock|prctl|ctypes"
+                    r"|register_script)\b")
 
 
 def _python_sources() -> list[Path]:
@@ -85,10 +86,12 @@ def test_the_walk_sees_what_it_looks_for():
 def test_only_the_listed_modules_start_threads_processes_or_leases():
     found, listed = _found(), _listed()
     unlisted = {path: uses for path, uses in found.items() if path not in listed}
-    assert not unlisted, f"start a thread, timer, process, fork or lease but are not in docs/architecture.md: {unlisted}"
+    assert not unlisted, ("start a thread, timer, process, fork or lease but are not in "
+                          f"docs/architecture.md: {unlisted}")
 
 
 @pytest.mark.parametrize("path", sorted(_listed()) if ARCHITECTURE.exists() else [])
 def test_every_listed_module_still_needs_its_exception(path):
     assert (ROOT / path).exists(), f"docs/architecture.md lists {path}, which does not exist"
-    assert path in _found(), f"docs/architecture.md lists {path}, which no longer starts anything: take it off"
+    assert path in _found(), \
+        f"docs/architecture.md lists {path}, which no longer starts anything: take it off"
