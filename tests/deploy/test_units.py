@@ -1,6 +1,7 @@
 """The site's processes as their systemd units run them (templates/deploy/systemd/, written by
 ``manage.py systemd_units``; the harness starts each with the unit's own ``ExecStart`` and
-reloads it with its ``ExecReload``, tests/deploy/harness.py).
+reloads it with its ``ExecReload``, tests/deploy/harness.py). The units pass
+``systemd-analyze verify`` where systemd is installed.
 
 No process of the site outlives its parent: an arbiter killed with SIGKILL leaves no worker
 holding the port, and the unit's restart binds it again. A release by the units' reload,
@@ -13,16 +14,60 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import os
+import pwd
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from harness import Browser, Server, serve, serve_behind_nginx, serve_streams
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_streams
 from live_clients import Follower
 from processes import alive, wait_for
+
+SERVICES = ("captain-site.service", "captain-streams.service")
+
+
+def test_a_unit_per_process_and_a_target_for_them_all(bare_release):
+    units = bare_release.units
+    assert sorted(p.name for p in units.iterdir()) == [*SERVICES, "captain.target"]
+    target = (units / "captain.target").read_text()
+    assert f"Wants={' '.join(SERVICES)}\n" in target and "WantedBy=multi-user.target" in target
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    for name in SERVICES:
+        text, service = (units / name).read_text(), Unit.read(units / name).service
+        assert "PartOf=captain.target\n" in text, name
+        # the whole group stopped together, restarted on failure, reloaded by gunicorn's HUP
+        assert service["KillMode"] == ["control-group"] and service["Restart"] == ["on-failure"], name
+        assert service["ExecReload"] == ["/bin/kill -s HUP $MAINPID"], name
+        assert service["User"] == service["Group"] == [user], name
+        assert service["EnvironmentFile"] == [str(bare_release.tmp / "captain.env")], name
+        assert service["ExecStart"][0].startswith(f"{sys.prefix}/bin/gunicorn "), name
+        assert "{" not in text.replace("${", ""), text  # no template tag left
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package systemd)")
+def test_systemd_analyze_verifies_the_units(bare_release):
+    # it checks each setting, and that each command is an executable file
+    run = subprocess.run(["systemd-analyze", "verify", *sorted(str(p) for p in bare_release.units.iterdir())],
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and not run.stderr.strip(), run.stderr
+
+
+@pytest.mark.parametrize("option, value", [("--user", "www data"), ("--environment-file", "/etc/50%/env"),
+                                           ("--site-bind", "127.0.0.1:$PORT"), ("--user", "")])
+def test_what_a_unit_file_cannot_hold_is_refused(tmp_path, option, value):
+    with pytest.raises(CommandError, match=option.removeprefix("--")):
+        call_command("systemd_units", str(tmp_path), option, value)
+    assert list(tmp_path.iterdir()) == []
 
 
 def _listening(port: int) -> bool:
