@@ -1,4 +1,4 @@
-"""gunicorn's settings for this site, read from the project folder (the command of docs/production.md).
+"""gunicorn's settings for the site, read from the project folder (captain-site.service, docs/production.md).
 
 Threads: a worker waiting for a PDF render (in one of the host's render children, started by
 the arbiter: tutorials.http.render_children) keeps answering other requests on its other

@@ -1,7 +1,7 @@
 """Action mode's latency as deployed: ``bin/bench-play`` (prints figures; nothing is timed in
 the tests).
 
-nginx in front, gunicorn (three workers), the ASGI stream process (two uvicorn workers),
+nginx in front, gunicorn (three workers), the ASGI stream process (two workers),
 Redis. For each pace, pairs of action-mode games (three players) run side by side through
 Dice Time: one learner's page follows its game's live stream (an event, then it asks for the
 game area, as static/js/live.js does), the other polls twice a second as a page without
@@ -214,7 +214,7 @@ def phone(proxy, pace: str) -> Watched:
 
 def main() -> None:
     with bench_release() as release, serve_behind_nginx(release, workers=3, streams=2) as proxy:
-        print(f"nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
+        print(f"nginx, gunicorn 3 workers, stream process 2 workers, Redis; "
               f"{os.cpu_count()} CPUs; 3 players, learner reacts in {REACTION * 1000:.0f} ms; "
               f"up to {SECONDS} s of Dice Time")
         for n, pace in enumerate(PACES):

@@ -234,7 +234,7 @@ def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: b
         [sheet_dir] = [p for p in (tmp / "sheets").iterdir() if p.is_dir()]
     units = tmp / "units"
     finish(manage("systemd_units", str(units), "--user", pwd.getpwuid(os.geteuid()).pw_name,
-                  "--environment-file", str(tmp / "captain.env"), env=env), "systemd_units")
+                  "--environment-file", str(tmp / "site.env"), env=env), "systemd_units")
     return Release(env, tmp, sheet_dir, output, redis_base, units)
 
 

@@ -1,5 +1,5 @@
 """The practice game's server clock as deployed: nginx, gunicorn (three workers), the ASGI
-stream process (two uvicorn workers), Redis. While the learner's streams are open the
+stream process (two workers), Redis. While the learner's streams are open the
 captains play though no request comes; when the stream worker holding the game's clock is
 killed mid-Dice Time, another takes the clock over, the game goes on, and no captain acts
 twice."""

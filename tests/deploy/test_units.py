@@ -37,18 +37,18 @@ SERVICES = ("captain-site.service", "captain-streams.service")
 
 def test_a_unit_per_process_and_a_target_for_them_all(bare_release):
     units = bare_release.units
-    assert sorted(p.name for p in units.iterdir()) == [*SERVICES, "captain.target"]
-    target = (units / "captain.target").read_text()
+    assert sorted(p.name for p in units.iterdir()) == sorted([*SERVICES, "captain-dice.target"])
+    target = (units / "captain-dice.target").read_text()
     assert f"Wants={' '.join(SERVICES)}\n" in target and "WantedBy=multi-user.target" in target
     user = pwd.getpwuid(os.geteuid()).pw_name
     for name in SERVICES:
         text, service = (units / name).read_text(), Unit.read(units / name).service
-        assert "PartOf=captain.target\n" in text, name
+        assert "PartOf=captain-dice.target\n" in text, name
         # the whole group stopped together, restarted on failure, reloaded by gunicorn's HUP
         assert service["KillMode"] == ["control-group"] and service["Restart"] == ["on-failure"], name
         assert service["ExecReload"] == ["/bin/kill -s HUP $MAINPID"], name
         assert service["User"] == service["Group"] == [user], name
-        assert service["EnvironmentFile"] == [str(bare_release.tmp / "captain.env")], name
+        assert service["EnvironmentFile"] == [str(bare_release.tmp / "site.env")], name
         assert service["ExecStart"][0].startswith(f"{sys.prefix}/bin/gunicorn "), name
         assert "{" not in text.replace("${", ""), text  # no template tag left
 
@@ -194,7 +194,7 @@ def test_stopping_the_units_ends_every_process_in_time(bare_release):
         wait_for(site.render_processes, 60, "gunicorn's arbiter started no render children")
         with _open_stream(streams, code), _open_stream(streams, code):
             groups = {"site": site.group(), "streams": streams.group()}
-            # captain.target stops both at once
+            # captain-dice.target stops both at once
             with ThreadPoolExecutor(2) as pool:
                 stopped = dict(zip(groups, pool.map(Server.stop, (site, streams)), strict=True))
         for name, group in groups.items():

@@ -1,7 +1,7 @@
 """``python manage.py systemd_units <folder>``: the install step that writes the site's systemd units.
 
 Writes one unit per process of the site (``captain-site.service``: gunicorn ``captain.wsgi``;
-``captain-streams.service``: the ASGI stream process) and ``captain.target``, which starts,
+``captain-streams.service``: the ASGI stream process) and ``captain-dice.target``, which starts,
 restarts and stops them together, from ``templates/deploy/systemd/``, for this project folder
 and the virtual environment of the Python that runs the command. Run it once at install, and
 again after moving the project or changing an option; docs/production.md shows the whole
@@ -27,7 +27,7 @@ UNSAFE = re.compile(r"[\s%$\"'\\]")
 
 
 class Command(BaseCommand):
-    help = "Write the site's systemd units (one per process, and captain.target for them all)."
+    help = "Write the site's systemd units (one per process, and captain-dice.target for them all)."
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, help="where to write the units (/etc/systemd/system)")
@@ -35,9 +35,9 @@ class Command(BaseCommand):
                             help="the user the processes run as (default captain); run the release "
                                  "steps as this user too, so that each can read what the other wrote")
         parser.add_argument("--group", help="their group (default: the user's name)")
-        parser.add_argument("--environment-file", type=Path, default=Path("/etc/captain/captain.env"),
+        parser.add_argument("--environment-file", type=Path, default=Path("/etc/captain/site.env"),
                             help="the settings (DJANGO_SECRET_KEY=…, one a line; default "
-                                 "/etc/captain/captain.env)")
+                                 "/etc/captain/site.env)")
         parser.add_argument("--site-bind", default="127.0.0.1:8000",
                             help="gunicorn's address, nginx_site's --upstream (default 127.0.0.1:8000; "
                                  "SITE_BIND in the environment file overrides it)")
@@ -66,4 +66,4 @@ class Command(BaseCommand):
         for name in names:
             (folder / name).write_text(render_to_string(f"deploy/systemd/{name}", context), encoding="utf-8")
         self.stdout.write(f"wrote {', '.join(names)} to {folder}: then systemctl daemon-reload, "
-                          "and systemctl enable --now captain.target")
+                          "and systemctl enable --now captain-dice.target")
