@@ -156,19 +156,26 @@ def start_redis(folder: Path) -> Iterator[str]:
 #: redis-server runs with this many databases: 0 to 15 belong to the test processes
 #: themselves (one per pytest-xdist worker, tests/conftest.py), and each test process
 #: gives its servers sixteen of the rest (16-31 for the first worker, 32-47 the second…, for
-#: up to six workers)
+#: up to six workers), one for each server running at once
 SERVERS_PER_WORKER = 16
 REDIS_DATABASES = 16 + SERVERS_PER_WORKER * 6
 _WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-_redis_databases = itertools.count(16 + SERVERS_PER_WORKER * _WORKER)
+_free_databases = list(range(16 + SERVERS_PER_WORKER * _WORKER, 16 + SERVERS_PER_WORKER * (_WORKER + 1)))
 
 
-def redis_database(redis_base: str) -> str:
-    """A Redis URL with a database number no other server of this run has used
-    (:func:`serve` empties it first: another run may have used it before)."""
-    number = next(_redis_databases)
-    assert number < 16 + SERVERS_PER_WORKER * (_WORKER + 1), "too many servers for this worker's databases"
-    return f"{redis_base}/{number}"
+@contextlib.contextmanager
+def redis_database(redis_base: str) -> Iterator[str]:
+    """A Redis URL with a database number no running server of this test process uses,
+    emptied first (a server before it, or another run, may have used it), for the ``with``
+    block; the number is free again after it."""
+    assert _free_databases, "more servers at once than this worker's databases"
+    number = _free_databases.pop(0)
+    url = f"{redis_base}/{number}"
+    redis.Redis.from_url(url).flushdb()
+    try:
+        yield url
+    finally:
+        _free_databases.append(number)
 
 
 # --- position PDFs ---------------------------------------------------------------------------
@@ -427,17 +434,17 @@ TEST_SITE_OPTIONS = {"GUNICORN_CMD_ARGS": "--timeout 120"}
 def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
           name: str = "gunicorn", port: int | None = None) -> Iterator[Server]:
     """gunicorn ``captain.wsgi`` as its unit (``captain-site.service``) starts it, with the
-    release's environment, its own Redis database, ``workers`` workers (``WEB_CONCURRENCY``,
-    which gunicorn.conf.py and the site read) and ``env`` on top, on ``port`` (default: a
-    free one); stopped as the unit is (:meth:`Server.stop`) when the block ends."""
+    release's environment, its own Redis database (unless ``env`` names one), ``workers``
+    workers (``WEB_CONCURRENCY``, which gunicorn.conf.py and the site read) and ``env`` on
+    top, on ``port`` (default: a free one); stopped as the unit is (:meth:`Server.stop`)
+    when the block ends."""
     port = port or free_port()
     log = release.tmp / f"{name}-{port}.log"
-    database = redis_database(release.redis_base)
-    redis.Redis.from_url(database).flushdb()  # nothing left from an earlier run (bin/test runs twice)
-    server_env = {**release.env, **TEST_SITE_OPTIONS, "REDIS_URL": database,
-                  "WEB_CONCURRENCY": str(workers), "SITE_BIND": f"127.0.0.1:{port}", **(env or {})}
-    with _running(release.unit("captain-site.service"), port, log, server_env) as running:
-        yield running
+    with contextlib.ExitStack() as stack:
+        database = (env or {}).get("REDIS_URL") or stack.enter_context(redis_database(release.redis_base))
+        server_env = {**release.env, **TEST_SITE_OPTIONS, "REDIS_URL": database,
+                      "WEB_CONCURRENCY": str(workers), "SITE_BIND": f"127.0.0.1:{port}", **(env or {})}
+        yield stack.enter_context(_running(release.unit("captain-site.service"), port, log, server_env))
 
 
 @contextlib.contextmanager

@@ -97,7 +97,7 @@ def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, 
         code = Browser(site, "127.0.2.1").start_table()
         with contextlib.ExitStack() as stack:
             server = site if unit == "site" else stack.enter_context(serve_streams(site, name="killed"))
-            # the stream process's workers hold a stream each while their arbiter dies
+            # the stream process's workers hold streams while their arbiter dies
             for _ in range(2 if unit == "streams" else 0):
                 stack.enter_context(_open_stream(server, code))
             group = server.group()
@@ -108,7 +108,8 @@ def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, 
             assert not any(alive(pid) for pid in group)
             assert not _listening(server.port)
             # systemd's Restart=on-failure starts the unit again: it binds the same port
-            again = (serve(bare_release, workers=2, name=f"restarted-{unit}", port=server.port)
+            again = (serve(bare_release, workers=2, name=f"restarted-{unit}", port=server.port,
+                           env={"REDIS_URL": site.env["REDIS_URL"]})
                      if unit == "site" else serve_streams(site, name="restarted", port=server.port))
             with again as restarted:
                 status, _headers, body = restarted.get("/healthz")
