@@ -605,8 +605,8 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
     port, http_port = free_port(), free_port()
-    prefix = Path(release.tmp) / f"nginx-{port}"
-    prefix.mkdir()
+    # a folder of its own: an nginx before it in this release may have had the same port
+    prefix = Path(tempfile.mkdtemp(prefix=f"nginx-{port}-", dir=release.tmp))
     cert, key = tls_certificate(prefix)
     # (the origin without a port is what harness.Browser sends)
     server_env = {"DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port},https://127.0.0.1", **(env or {})}
