@@ -1,4 +1,4 @@
-"""gunicorn's settings for this site, read from the project folder (the command of docs/production.md).
+"""gunicorn's settings for the site, read from the project folder (captain-site.service, docs/production.md).
 
 Threads: a worker waiting for a PDF render (in one of the host's render children, started by
 the arbiter: tutorials.http.render_children) keeps answering other requests on its other
@@ -27,6 +27,9 @@ limit_request_line = 8190
 # here, in gunicorn's own English, so these are above anything nginx passes on
 limit_request_field_size = 256 * 1024
 limit_request_fields = 32768
+# systemd is what controls the process (systemctl reload, stop); gunicorn's control socket
+# would be one path for every gunicorn of the same user, the stream process's included
+control_socket_disable = True
 
 
 def leaves_body_unread(headers: list[tuple[str, str]], limit: int) -> bool:

@@ -2,7 +2,7 @@
 the targets are checked by reading them, no test times anything).
 
 As docs/production.md deploys it: nginx in front, gunicorn with three workers answering the
-pages and the moves, the ASGI stream process (two uvicorn workers) holding the tables' live
+pages and the moves, the ASGI stream process (two workers) holding the tables' live
 streams, Redis between them. Each guest and each projector is a stream read the way a
 browser's EventSource reads it (tests/deploy/live_clients.py), each from its own address.
 
@@ -115,7 +115,7 @@ def page_p95(proxy, samples: int) -> float:
 
 def main() -> None:
     with bench_release() as release, serve_behind_nginx(release, workers=3, streams=2) as proxy:
-        print("nginx, gunicorn 3 workers, uvicorn stream process 2 workers, Redis; "
+        print("nginx, gunicorn 3 workers, stream process 2 workers, Redis; "
               f"{os.cpu_count()} CPUs")
         # --- 1. one table, 9 guests and a projector
         table = Table(proxy, 0, 10)

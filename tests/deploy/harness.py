@@ -6,6 +6,17 @@ conftest.py; here:
 * :func:`serve` — gunicorn on a free port with the release's environment, any number of
   workers and its own Redis database; :class:`Server` sends requests to it as the
   HTTPS proxy of docs/production.md would.
+* :func:`serve_streams` — the ASGI stream process beside it.
+
+Both are started as their systemd units say (:class:`Unit`): the release steps write the
+units with ``manage.py systemd_units``, and the harness runs their own ``ExecStart`` (and
+``ExecReload``, :meth:`Server.reload`) in the unit's ``WorkingDirectory``, with the
+environment systemd would give it: the unit's ``Environment=`` lines, then the release's
+settings standing for its ``EnvironmentFile=`` (which overrides them, as in systemd), where
+the harness sets the addresses the units read (``SITE_BIND``, ``STREAM_BIND``) to ports of
+its own; ``$MAINPID`` is the started process. Each runs in a session of its own, standing for
+the unit's control group: :meth:`Server.stop` does what ``systemctl stop`` does with
+``KillMode=control-group``.
 """
 
 from __future__ import annotations
@@ -14,8 +25,10 @@ import contextlib
 import http.client
 import itertools
 import os
+import pwd
 import re
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -33,7 +46,7 @@ from urllib.parse import urlencode
 import pytest
 import redis
 from django.conf import settings
-from processes import children
+from processes import children, in_session
 
 BASE_DIR = Path(settings.BASE_DIR)
 
@@ -143,19 +156,26 @@ def start_redis(folder: Path) -> Iterator[str]:
 #: redis-server runs with this many databases: 0 to 15 belong to the test processes
 #: themselves (one per pytest-xdist worker, tests/conftest.py), and each test process
 #: gives its servers sixteen of the rest (16-31 for the first worker, 32-47 the second…, for
-#: up to six workers)
+#: up to six workers), one for each server running at once
 SERVERS_PER_WORKER = 16
 REDIS_DATABASES = 16 + SERVERS_PER_WORKER * 6
 _WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-_redis_databases = itertools.count(16 + SERVERS_PER_WORKER * _WORKER)
+_free_databases = list(range(16 + SERVERS_PER_WORKER * _WORKER, 16 + SERVERS_PER_WORKER * (_WORKER + 1)))
 
 
-def redis_database(redis_base: str) -> str:
-    """A Redis URL with a database number no other server of this run has used
-    (:func:`serve` empties it first: another run may have used it before)."""
-    number = next(_redis_databases)
-    assert number < 16 + SERVERS_PER_WORKER * (_WORKER + 1), "too many servers for this worker's databases"
-    return f"{redis_base}/{number}"
+@contextlib.contextmanager
+def redis_database(redis_base: str) -> Iterator[str]:
+    """A Redis URL with a database number no running server of this test process uses,
+    emptied first (a server before it, or another run, may have used it), for the ``with``
+    block; the number is free again after it."""
+    assert _free_databases, "more servers at once than this worker's databases"
+    number = _free_databases.pop(0)
+    url = f"{redis_base}/{number}"
+    redis.Redis.from_url(url).flushdb()
+    try:
+        yield url
+    finally:
+        _free_databases.append(number)
 
 
 # --- position PDFs ---------------------------------------------------------------------------
@@ -189,11 +209,16 @@ class Release:
     sheet_dir: Path          # the production sheet cache, this code version's folder
     output: str              # what prerender_sheets printed
     redis_base: str
+    units: Path              # what manage.py systemd_units wrote
+
+    def unit(self, name: str) -> Unit:
+        return Unit.read(self.units / name)
 
 
 def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: bool = True) -> Release:
     """The release steps of docs/production.md with the production environment, writing below ``tmp``:
-    ``migrate``, ``collectstatic`` (hashed names checked) and ``prerender_sheets``."""
+    ``migrate``, ``collectstatic`` (hashed names checked) and ``prerender_sheets``; and the
+    install step that writes the systemd units (``systemd_units``, run as this user)."""
     env = {**base_env(),
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
@@ -214,7 +239,10 @@ def release_steps(tmp: Path, redis_base: str, database_url: str, *, prerender: b
     if prerender:
         output = finish(manage("prerender_sheets", env=env), "prerender_sheets (production)")
         [sheet_dir] = [p for p in (tmp / "sheets").iterdir() if p.is_dir()]
-    return Release(env, tmp, sheet_dir, output, redis_base)
+    units = tmp / "units"
+    finish(manage("systemd_units", str(units), "--user", pwd.getpwuid(os.geteuid()).pw_name,
+                  "--environment-file", str(tmp / "site.env"), env=env), "systemd_units")
+    return Release(env, tmp, sheet_dir, output, redis_base, units)
 
 
 @contextlib.contextmanager
@@ -227,6 +255,61 @@ def bench_release() -> Iterator[Release]:
         with start_redis(folder / "redis") as redis_base:
             yield release_steps(folder / "production", redis_base, f"sqlite:///{folder / 'db.sqlite3'}",
                                 prerender=False)
+
+
+# --- the systemd units -----------------------------------------------------------------------
+@dataclass
+class Unit:
+    """A service unit as ``manage.py systemd_units`` wrote it: its ``[Service]`` settings,
+    each key's values in order (``Environment=`` may come more than once)."""
+
+    path: Path
+    service: dict[str, list[str]]
+
+    @classmethod
+    def read(cls, path: Path) -> Unit:
+        service: dict[str, list[str]] = {}
+        section = ""
+        # a line ending in a backslash goes on in the next one
+        for line in path.read_text().replace("\\\n", " ").splitlines():
+            line = line.strip()
+            if not line or line.startswith(("#", ";")):
+                continue
+            if line.startswith("["):
+                section = line
+            elif section == "[Service]":
+                key, _equals, value = line.partition("=")
+                service.setdefault(key.strip(), []).append(value.strip())
+        return cls(path, service)
+
+    def setting(self, key: str) -> str:
+        """The setting's value (the last, as systemd takes it)."""
+        assert key in self.service, f"{self.path.name} has no {key}="
+        return self.service[key][-1]
+
+    def environment(self) -> dict[str, str]:
+        """What its ``Environment=`` lines set."""
+        return dict(word.split("=", 1) for line in self.service.get("Environment", ())
+                    for word in shlex.split(line))
+
+    def command(self, key: str, env: dict[str, str]) -> list[str]:
+        """The command line of ``key`` (``ExecStart``, ``ExecReload``) as systemd runs it:
+        ``${NAME}`` replaced within a word, ``$NAME`` alone split into words at white space.
+        A name ``env`` lacks fails the test (systemd would put nothing there)."""
+        words = []
+        for word in shlex.split(self.setting(key)):
+            alone = re.fullmatch(r"\$(\w+)", word)
+            if alone:
+                words.extend(env[alone[1]].split())
+            else:
+                words.append(re.sub(r"\$\{(\w+)\}", lambda m: env[m[1]], word))
+        return words
+
+    def stop_timeout(self) -> float:
+        """``TimeoutStopSec``, in seconds: how long systemd waits after the SIGTERM."""
+        value = self.setting("TimeoutStopSec")
+        assert value.isdigit(), f"{self.path.name}: TimeoutStopSec={value} (plain seconds, please)"
+        return float(value)
 
 
 # --- gunicorn ------------------------------------------------------------------------------
@@ -242,14 +325,25 @@ def exchange(conn: http.client.HTTPConnection, method: str, path: str, body: byt
 
 
 @dataclass
+class Stopped:
+    """What a stop took: seconds until the last process of the group ended, and the
+    processes still there when the unit's ``TimeoutStopSec`` ran out (systemd then kills them)."""
+
+    seconds: float
+    killed: list[int]
+
+
+@dataclass
 class Server:
-    """A running gunicorn with the production settings."""
+    """A running gunicorn with the production settings, started as its unit says."""
 
     url: str
     port: int
     log: Path
     process: subprocess.Popen
     env: dict[str, str] = field(repr=False)
+    unit: Unit | None = field(default=None, repr=False)
+    stopped: Stopped | None = None
 
     def request(self, method: str, path: str, *, body: bytes | None = None,
                 headers: dict[str, str] | None = None, client: str | None = None,
@@ -290,6 +384,39 @@ class Server:
                 return pid, children(pid)
         return None
 
+    def group(self) -> list[int]:
+        """Every live process of the unit: its session (the control group's stand-in)."""
+        return in_session(self.process.pid)
+
+    def reload(self) -> None:
+        """The unit's ``ExecReload``, with ``$MAINPID`` the started process (``systemctl reload``)."""
+        assert self.unit is not None
+        subprocess.run(self.unit.command("ExecReload", {**self.env, "MAINPID": str(self.process.pid)}),
+                       check=True)
+
+    def stop(self) -> Stopped:
+        """``systemctl stop`` with ``KillMode=control-group``: SIGTERM to every process of
+        the unit, then up to ``TimeoutStopSec`` for them to end, then SIGKILL to any left."""
+        if self.stopped is not None:
+            return self.stopped
+        started = time.monotonic()
+        timeout = self.unit.stop_timeout() if self.unit else 30
+        for pid in self.group():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        left: list[int] = []
+        while time.monotonic() - started < timeout:
+            self.process.poll()  # reap the main process, which would stay a zombie
+            if not (left := self.group()):
+                break
+            time.sleep(0.05)
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.process.wait()
+        self.stopped = Stopped(time.monotonic() - started, left)
+        return self.stopped
+
 
 def _is_render_supervisor(pid: int) -> bool:
     try:
@@ -298,53 +425,60 @@ def _is_render_supervisor(pid: int) -> bool:
         return False
 
 
+#: gunicorn's own environment variable for options on top of its config file: the deploy
+#: tests' machine is shared and loaded, so a worker's heartbeat may come late
+TEST_SITE_OPTIONS = {"GUNICORN_CMD_ARGS": "--timeout 120"}
+
+
 @contextlib.contextmanager
 def serve(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
-          name: str = "gunicorn") -> Iterator[Server]:
-    """gunicorn ``captain.wsgi`` with the release's environment, its own Redis database,
-    ``workers`` sync workers (also told to the site as ``WEB_CONCURRENCY``) and ``env``
-    on top; stopped (and its workers with it) when the block ends."""
-    port = free_port()
+          name: str = "gunicorn", port: int | None = None) -> Iterator[Server]:
+    """gunicorn ``captain.wsgi`` as its unit (``captain-site.service``) starts it, with the
+    release's environment, its own Redis database (unless ``env`` names one), ``workers``
+    workers (``WEB_CONCURRENCY``, which gunicorn.conf.py and the site read) and ``env`` on
+    top, on ``port`` (default: a free one); stopped as the unit is (:meth:`Server.stop`)
+    when the block ends."""
+    port = port or free_port()
     log = release.tmp / f"{name}-{port}.log"
-    database = redis_database(release.redis_base)
-    redis.Redis.from_url(database).flushdb()  # nothing left from an earlier run (bin/test runs twice)
-    server_env = {**release.env, "REDIS_URL": database,
-                  "WEB_CONCURRENCY": str(workers), **(env or {})}
-    with _running(["gunicorn", "captain.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-                   "--timeout", "120"], port, log, server_env) as running:
-        yield running
+    with contextlib.ExitStack() as stack:
+        database = (env or {}).get("REDIS_URL") or stack.enter_context(redis_database(release.redis_base))
+        server_env = {**release.env, **TEST_SITE_OPTIONS, "REDIS_URL": database,
+                      "WEB_CONCURRENCY": str(workers), "SITE_BIND": f"127.0.0.1:{port}", **(env or {})}
+        yield stack.enter_context(_running(release.unit("captain-site.service"), port, log, server_env))
 
 
 @contextlib.contextmanager
-def serve_streams(site: Server, *, workers: int = 2, name: str = "streams") -> Iterator[Server]:
-    """The ASGI stream process of docs/production.md (uvicorn ``captain.asgi``, ``workers``
-    processes) beside gunicorn ``site``, with its environment (the same database and Redis):
-    it holds the tables' live streams (``/live/<code>/``)."""
-    port = free_port()
+def serve_streams(site: Server, *, workers: int = 2, name: str = "streams",
+                  port: int | None = None) -> Iterator[Server]:
+    """The ASGI stream process of docs/production.md as its unit (``captain-streams.service``)
+    starts it, ``workers`` workers (``STREAM_WORKERS``), beside gunicorn ``site``, with its
+    environment (the same database and Redis), on ``port`` (default: a free one): it holds the
+    tables' live streams (``/live/<code>/``)."""
+    port = port or free_port()
     log = site.log.parent / f"{name}-{port}.log"
-    with _running(["uvicorn", "captain.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-                   "--workers", str(workers), "--no-access-log", "--timeout-graceful-shutdown", "3",
-                   "--lifespan", "off"], port, log, site.env) as running:
+    env = {key: value for key, value in site.env.items() if key not in TEST_SITE_OPTIONS}
+    env.update({"STREAM_WORKERS": str(workers), "STREAM_BIND": f"127.0.0.1:{port}"})
+    assert site.unit is not None
+    with _running(Unit.read(site.unit.path.with_name("captain-streams.service")), port, log, env) as running:
         yield running
 
 
 @contextlib.contextmanager
-def _running(module_args: list[str], port: int, log: Path, env: dict[str, str]) -> Iterator[Server]:
-    """``python -m <module_args>`` from the project folder, its output in ``log``, until it
-    listens on ``port``; stopped (SIGTERM, then SIGKILL) when the block ends."""
+def _running(unit: Unit, port: int, log: Path, env: dict[str, str]) -> Iterator[Server]:
+    """The unit's ``ExecStart`` in its ``WorkingDirectory``, with its ``Environment=`` under
+    ``env`` (the environment file's part), in a session of its own, its output in ``log``,
+    until it listens on ``port``; stopped as the unit is (:meth:`Server.stop`) when the block
+    ends."""
+    env = {**unit.environment(), **env}
     with log.open("wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", *module_args], cwd=BASE_DIR, env=env,
-                                   stdout=log_file, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(unit.command("ExecStart", env), cwd=unit.setting("WorkingDirectory"),
+                                   env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server(f"http://127.0.0.1:{port}", port, log, process, env, unit)
     try:
-        wait_for_port(port, process, module_args[0], log)
-        yield Server(f"http://127.0.0.1:{port}", port, log, process, env)
+        wait_for_port(port, process, unit.path.name, log)
+        yield server
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        server.stop()
 
 
 # --- a browser --------------------------------------------------------------------------------
@@ -471,8 +605,8 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
     port, http_port = free_port(), free_port()
-    prefix = Path(release.tmp) / f"nginx-{port}"
-    prefix.mkdir()
+    # a folder of its own: an nginx before it in this release may have had the same port
+    prefix = Path(tempfile.mkdtemp(prefix=f"nginx-{port}-", dir=release.tmp))
     cert, key = tls_certificate(prefix)
     # (the origin without a port is what harness.Browser sends)
     server_env = {"DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port},https://127.0.0.1", **(env or {})}

@@ -30,3 +30,19 @@ def wait_for(condition, seconds: float, what: str):
         assert time.monotonic() < deadline, what
         time.sleep(0.05)
     return found
+
+
+def in_session(sid: int) -> list[int]:
+    """The live processes of session ``sid`` (started by a process of its own session, as
+    the harness starts each unit's process): its descendants, and any reparented after their
+    parent died, unless one left the session itself (setsid)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found

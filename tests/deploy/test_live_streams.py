@@ -1,5 +1,5 @@
 """Tables' live streams as deployed: nginx in front, gunicorn with three workers answering the
-moves, the ASGI stream process (two uvicorn workers) holding the streams, Redis between them.
+moves, the ASGI stream process (two workers) holding the streams, Redis between them.
 
 A move answered by any gunicorn worker reaches every stream, whichever stream worker holds
 it; a stream worker killed while guests follow costs them a reconnect (Last-Event-ID) and no
@@ -27,7 +27,7 @@ def proxy(bare_release):
 
 
 def _busiest(streams) -> int:
-    """The stream worker (a child of uvicorn's supervisor) holding the most connections."""
+    """The stream worker (a child of its gunicorn arbiter) holding the most connections."""
     held = subprocess.run(["ss", "-Htnp", "state", "established", f"( sport = :{streams.port} )"],
                           capture_output=True, text=True, check=True).stdout
     counts = Counter(int(pid) for pid in re.findall(r"pid=(\d+)", held))

@@ -14,7 +14,7 @@ poll as before and say so, static/js/live.js), ``gone`` when the topic is; every
 it sends a comment line, so that nginx and phones' networks keep it open; it ends itself
 after :data:`STREAM_SECONDS`, and the browser opens the next one.
 
-The ASGI stream process (``uvicorn captain.asgi``, docs/production.md) holds streams by the
+The ASGI stream process (gunicorn ``captain.asgi``, docs/production.md) holds streams by the
 thousand on one event loop. The development server, one process without Redis, serves
 them on its threads; gunicorn's threads are never tied up by them in production
 (:data:`~django.conf.settings.LIVE_STREAMS_ON_THREADS`): it answers 503 and pages poll.

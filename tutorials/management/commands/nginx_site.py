@@ -25,7 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--upstream", default="127.0.0.1:8000",
                             help="gunicorn's address: host:port or unix:/path (default 127.0.0.1:8000)")
         parser.add_argument("--stream-upstream", default="127.0.0.1:8001",
-                            help="the ASGI stream process's address (uvicorn captain.asgi), which "
+                            help="the ASGI stream process's address (gunicorn captain.asgi), which "
                                  "holds the tables' live streams (default 127.0.0.1:8001); "
                                  "'none': the pages poll")
         parser.add_argument("--host", required=True,
