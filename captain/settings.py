@@ -24,6 +24,8 @@ Production reads everything from the environment:
 ``DJANGO_TRUSTED_PROXY_HOPS`` proxies in front of the server that append to
                             ``X-Forwarded-For`` (default 0: the client is ``REMOTE_ADDR``)
 ``DJANGO_RENDER_LIMIT``     concurrent PDF renders per host (default: one per CPU)
+``DJANGO_HOST_NAME``        this host's name among the hosts sharing one Redis, which keeps
+                            each host's render slots apart (default: the machine's host name)
 ``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
 ``DJANGO_RENDER_TIMEOUT``   seconds a request waits for its PDF render (default 45)
 ``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
@@ -36,6 +38,7 @@ Production reads everything from the environment:
 
 import os
 import re
+import socket
 from pathlib import Path
 
 import dj_database_url
@@ -305,6 +308,9 @@ for _item in _env_list("DJANGO_RATE_LIMITS", []):
 # shared cache). A lease whose worker died frees itself after RENDER_LEASE_SECONDS:
 # keep it above gunicorn's --timeout (default 30 s), which ends a render that hangs.
 RENDER_LIMIT = _env_int("DJANGO_RENDER_LIMIT", os.cpu_count() or 1, minimum=1)
+# The name the host's render leases carry in the shared cache, so that hosts sharing one Redis
+# each keep their own RENDER_LIMIT; two hosts with one name would share one set of slots.
+HOST_NAME = os.environ.get("DJANGO_HOST_NAME", "").strip() or socket.gethostname()
 RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
 # Seconds a request waits for its PDF render before answering 503 (the lease is renewed
 # meanwhile, so it expires only when the worker holding it dies).

@@ -12,6 +12,7 @@ import subprocess
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from tutorials.http.proxy_site import REDIRECT_STATUS, STATUS_CODES, security_headers
 
@@ -20,18 +21,6 @@ LANGUAGES = ("ja", "en", "de")
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so"  # Debian's libnginx-mod-stream
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("nginx-site")
-    cert, key = folder / "tls.crt", folder / "tls.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
-                    "-out", str(cert), "-days", "1", "-subj", "/CN=dice.example.org"],
-                   check=True, capture_output=True)
-    call_command("nginx_site", str(folder / "site"), "--host", "dice.example.org", "--certificate", str(cert),
-                 "--certificate-key", str(key))
-    return folder / "site"
 
 
 def test_every_status_has_a_page_and_a_problem_in_every_language(site):
@@ -57,9 +46,74 @@ def test_nginx_answers_carry_the_headers_the_site_gives_its_own(client, site):
     assert included.count("add_header") == len(security_headers()) >= 6
 
 
+def _certificate(folder):
+    cert, key = folder / "tls.crt", folder / "tls.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                    "-out", str(cert), "-days", "1", "-subj", "/CN=dice.example.org"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nginx-site")
+    cert, key = _certificate(folder)
+    call_command("nginx_site", str(folder / "site"), "--host", "dice.example.org", "--certificate", str(cert),
+                 "--certificate-key", str(key))
+    return folder / "site"
+
+
+@pytest.fixture(scope="module")
+def two_hosts(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nginx-two-hosts")
+    cert, key = _certificate(folder)
+    call_command("nginx_site", str(folder / "site"), "--host", "dice.example.org", "--certificate", str(cert),
+                 "--certificate-key", str(key), "--upstream", "10.0.0.1:8000", "--upstream", "10.0.0.2:8000",
+                 "--stream-upstream", "10.0.0.1:8001", "--stream-upstream", "10.0.0.2:8001")
+    return folder / "site"
+
+
+def _upstream(conf: str, name: str) -> list[str]:
+    block = re.search(rf"^upstream {name} {{\n(.*?)^}}", conf, re.S | re.M)
+    assert block, f"no upstream {name}"
+    return [line.strip() for line in block[1].splitlines() if line.strip()]
+
+
+def test_one_host_is_one_server_line_in_each_upstream(site):
+    conf = (site / "site.conf").read_text()
+    assert _upstream(conf, "captain_site") == ["server 127.0.0.1:8000 max_fails=1 fail_timeout=10s;"]
+    assert _upstream(conf, "captain_live") == ["server 127.0.0.1:8001 max_fails=1 fail_timeout=10s;"]
+
+
+def test_each_host_is_a_server_line_and_a_post_is_never_sent_twice(two_hosts):
+    conf = (two_hosts / "site.conf").read_text()
+    assert _upstream(conf, "captain_site") == [f"server 10.0.0.{n}:8000 max_fails=1 fail_timeout=10s;"
+                                               for n in (1, 2)]
+    assert _upstream(conf, "captain_live") == [f"server 10.0.0.{n}:8001 max_fails=1 fail_timeout=10s;"
+                                               for n in (1, 2)]
+    # a host that cannot be reached is passed over; only what never reached it is sent again
+    rules = re.findall(r"^\s*proxy_next_upstream\b[^;]*;", conf, re.M)
+    assert rules == ["    proxy_next_upstream error timeout;"], rules
+    assert "non_idempotent" not in re.sub(r"#.*", "", conf)
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--upstream", "10.0.0.1:8000", "--upstream", "10.0.0.1:8000"], "given twice"),
+    (["--upstream", "10.0.0.1:8000; evil"], "is not host:port"),
+    (["--stream-upstream", "none", "--stream-upstream", "10.0.0.1:8001"], "'none'"),
+])
+def test_a_doubtful_host_list_is_refused(site, tmp_path, options, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("nginx_site", str(tmp_path / "site"), "--host", "dice.example.org",
+                     "--certificate", str(site.parent / "tls.crt"),
+                     "--certificate-key", str(site.parent / "tls.key"), *options)
+
+
 @pytest.mark.skipif(not (os.path.exists(NGINX) and os.path.exists(STREAM_MODULE)),
                     reason="nginx and its stream module are not installed (bin/setup installs them)")
-def test_nginx_reads_the_configuration_without_a_warning(site, tmp_path):
+@pytest.mark.parametrize("which", ["site", "two_hosts"])
+def test_nginx_reads_the_configuration_without_a_warning(which, request, tmp_path):
+    site = request.getfixturevalue(which)
     main = tmp_path / "nginx.conf"
     main.write_text(f"load_module {STREAM_MODULE};\npid {tmp_path}/nginx.pid;\nevents {{}}\n"
                     f"stream {{ include {site}/stream.conf; }}\n"

@@ -145,11 +145,12 @@ def error_problem(status: int, lang: str) -> str:
 class ProxySite:
     """Where nginx listens and what it passes on: see ``manage.py nginx_site --help``."""
 
-    upstream: str               # gunicorn's address, host:port or unix:/path
+    #: gunicorn's address on each application host, host:port or unix:/path
+    upstreams: tuple[str, ...]
     public_host: str            # the site's host name (and port, if not 443) in its links
-    #: the ASGI stream process's address (tables' live streams, /live/); None: gunicorn,
-    #: which refuses them, and the pages poll
-    stream_upstream: str | None = None
+    #: the ASGI stream process's address on each host (tables' live streams, /live/); none:
+    #: gunicorn, which refuses them, and the pages poll
+    stream_upstreams: tuple[str, ...] = ()
     https_port: int = 443
     http_port: int | None = 80  # answers only with a redirect to HTTPS; None: no such server
     certificate: str = ""

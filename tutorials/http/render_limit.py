@@ -21,7 +21,6 @@ import fcntl
 import logging
 import os
 import secrets
-import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -49,7 +48,7 @@ class RenderBusy(Exception):
 
 
 def _lease_key(slot: int) -> str:
-    return f"render-lease:{socket.gethostname()}:{slot}"
+    return f"render-lease:{settings.HOST_NAME}:{slot}"
 
 
 class Lease:

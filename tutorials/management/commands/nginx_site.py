@@ -5,7 +5,8 @@ Writes ``<folder>/site.conf`` and ``<folder>/stream.conf``, to be included in ng
 ``security_headers.conf``), and the pages and API problems nginx answers with itself
 below ``<folder>/errors/``
 (:mod:`tutorials.http.proxy_site`). Run it after ``collectstatic`` on every release, then
-``nginx -s reload``; docs/production.md shows the whole set-up.
+``nginx -s reload``; docs/production.md shows the whole set-up. With several application
+hosts, ``--upstream`` and ``--stream-upstream`` are given once per host.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, help="where to write site.conf and errors/")
-        parser.add_argument("--upstream", default="127.0.0.1:8000",
-                            help="gunicorn's address: host:port or unix:/path (default 127.0.0.1:8000)")
-        parser.add_argument("--stream-upstream", default="127.0.0.1:8001",
+        parser.add_argument("--upstream", action="append", metavar="ADDRESS",
+                            help="gunicorn's address on an application host: host:port or unix:/path; "
+                                 "once per host, for several hosts (default 127.0.0.1:8000)")
+        parser.add_argument("--stream-upstream", action="append", metavar="ADDRESS",
                             help="the ASGI stream process's address (gunicorn captain.asgi), which "
-                                 "holds the tables' live streams (default 127.0.0.1:8001); "
-                                 "'none': the pages poll")
+                                 "holds the tables' live streams; once per host, for several hosts "
+                                 "(default 127.0.0.1:8001); 'none': the pages poll")
         parser.add_argument("--host", required=True,
                             help="the site's host name as its links show it, with :port if not 443")
         parser.add_argument("--certificate", required=True, help="the TLS certificate (chain) file")
@@ -49,9 +51,12 @@ class Command(BaseCommand):
         for name in ("certificate", "certificate_key"):
             if not Path(options[name]).is_file():
                 raise CommandError(f"--{name.replace('_', '-')}: no file {options[name]}")
-        streams = options["stream_upstream"]
-        site = ProxySite(upstream=options["upstream"], public_host=options["host"],
-                         stream_upstream=None if streams == "none" else streams,
+        upstreams = _addresses("--upstream", options["upstream"] or ["127.0.0.1:8000"])
+        streams = options["stream_upstream"] or ["127.0.0.1:8001"]
+        if "none" in streams and len(streams) > 1:
+            raise CommandError("--stream-upstream: 'none' (the pages poll) cannot go with an address")
+        stream_upstreams = () if streams == ["none"] else _addresses("--stream-upstream", streams)
+        site = ProxySite(upstreams=upstreams, public_host=options["host"], stream_upstreams=stream_upstreams,
                          https_port=options["https_port"], http_port=options["http_port"] or None,
                          certificate=str(Path(options["certificate"]).resolve()),
                          certificate_key=str(Path(options["certificate_key"]).resolve()),
@@ -61,3 +66,15 @@ class Command(BaseCommand):
         written = write_site(site, folder)
         self.stdout.write(f"wrote {len(written)} files to {folder}: include {folder / 'site.conf'} "
                           f"in nginx's http block and {folder / 'stream.conf'} in its stream block")
+
+
+def _addresses(option: str, given: list[str]) -> tuple[str, ...]:
+    """The hosts' addresses for nginx's upstream block, each once: a second line for one
+    address would send it twice its share and try it twice when it is down."""
+    addresses = tuple(address.strip() for address in given)
+    for address in addresses:
+        if not address or any(c.isspace() or c in ";{}" for c in address):
+            raise CommandError(f"{option}: {address!r} is not host:port or unix:/path")
+    if len(set(addresses)) < len(addresses):
+        raise CommandError(f"{option}: an address is given twice ({', '.join(addresses)})")
+    return addresses
