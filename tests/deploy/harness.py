@@ -46,6 +46,7 @@ from urllib.parse import urlencode
 import pytest
 import redis
 from django.conf import settings
+
 from processes import children, in_session
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -363,6 +364,12 @@ class Server:
     def get(self, path: str, **kwargs) -> tuple[int, http.client.HTTPMessage, bytes]:
         return self.request("GET", path, **kwargs)
 
+    def connection(self, *, source: str = "127.0.0.1", timeout: float = 60) -> http.client.HTTPConnection:
+        """A connection straight to this server from the loopback address ``source``, each
+        request on it passed as the HTTPS proxy would (``source`` the client it saw): a
+        :class:`live_clients.Follower` reads one host's streams through it."""
+        return _Proxied("127.0.0.1", self.port, timeout=timeout, source_address=(source, 0))
+
     def log_size(self) -> int:
         return self.log.stat().st_size
 
@@ -416,6 +423,15 @@ class Server:
         self.process.wait()
         self.stopped = Stopped(time.monotonic() - started, left)
         return self.stopped
+
+
+class _Proxied(http.client.HTTPConnection):
+    """A connection whose requests carry what the HTTPS proxy adds (:meth:`Server.request`)."""
+
+    def request(self, method, url, body=None, headers=None, **kwargs):
+        sent = {"X-Forwarded-Proto": "https", "Host": "127.0.0.1",
+                "X-Forwarded-For": self.source_address[0], **(headers or {})}
+        super().request(method, url, body, sent, **kwargs)
 
 
 def _is_render_supervisor(pid: int) -> bool:
@@ -560,6 +576,15 @@ def tls_certificate(folder: Path) -> tuple[Path, Path]:
 
 
 @dataclass
+class Host:
+    """One application host behind nginx: its gunicorn site and its stream process (if any)."""
+
+    name: str                # DJANGO_HOST_NAME: its render slots in the shared Redis
+    site: Server
+    streams: Server | None
+
+
+@dataclass
 class Proxy:
     """nginx in front of a :class:`Server`, as docs/production.md sets it up: HTTPS on
     ``port``, plain HTTP (a redirect) on ``http_port``."""
@@ -571,6 +596,8 @@ class Proxy:
     process: subprocess.Popen
     server: Server | None    # None: nginx in front of an address where nothing answers
     streams: Server | None = None  # the ASGI stream process, when one was started
+    #: every application host behind nginx (the first is ``server`` and ``streams``)
+    hosts: tuple[Host, ...] = ()
 
     def connection(self, *, source: str = "127.0.0.1", timeout: float = 60) -> http.client.HTTPSConnection:
         """A connection to nginx from the loopback address ``source`` (each its own client)."""
@@ -596,12 +623,17 @@ class Proxy:
 @contextlib.contextmanager
 def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str] | None = None,
                        upstream: str | None = None, options: tuple[str, ...] = (),
-                       streams: int = 0) -> Iterator[Proxy]:
+                       streams: int = 0, hosts: int = 1) -> Iterator[Proxy]:
     """gunicorn (:func:`serve`) with nginx in front, configured by ``manage.py nginx_site``
     as docs/production.md says, with ``options`` on top, and with ``streams`` processes of
     the ASGI stream process (:func:`serve_streams`; 0: none, the pages poll); with
     ``upstream`` (a port where nothing answers, say) nginx alone, in front of that
-    (``Proxy.server`` is ``None``)."""
+    (``Proxy.server`` is ``None``).
+
+    ``hosts`` > 1: that many application hosts behind the one nginx (``Proxy.hosts``), as
+    docs/production.md's "More than one host" sets them up: each its own gunicorn, stream
+    process, render children and render-lock folder, under its own ``DJANGO_HOST_NAME``;
+    all sharing the release (its database and secret key) and one Redis database."""
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
     port, http_port = free_port(), free_port()
@@ -611,13 +643,28 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
     # (the origin without a port is what harness.Browser sends)
     server_env = {"DJANGO_CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port},https://127.0.0.1", **(env or {})}
     with contextlib.ExitStack() as stack:
-        server = None if upstream else stack.enter_context(serve(release, workers=workers, env=server_env))
-        live = (stack.enter_context(serve_streams(server, workers=streams))
-                if streams and server is not None else None)
+        running: list[Host] = []
+        if not upstream:
+            if hosts > 1 and "REDIS_URL" not in server_env:
+                server_env["REDIS_URL"] = stack.enter_context(redis_database(release.redis_base))
+            for number in range(1, hosts + 1):
+                name = f"host-{number}" if hosts > 1 else ""
+                host_env = server_env if not name else {
+                    **server_env, "DJANGO_HOST_NAME": name,
+                    "DJANGO_RENDER_LOCK_DIR": str(prefix / name / "render-locks")}
+                site_server = stack.enter_context(serve(release, workers=workers, env=host_env,
+                                                        name=f"gunicorn-{name}" if name else "gunicorn"))
+                live = (stack.enter_context(serve_streams(site_server, workers=streams,
+                                                          name=f"streams-{name}" if name else "streams"))
+                        if streams else None)
+                running.append(Host(name, site_server, live))
+        addresses = [("--upstream", f"127.0.0.1:{host.site.port}") for host in running] or [
+            ("--upstream", upstream or "")]
+        addresses += ([("--stream-upstream", f"127.0.0.1:{host.streams.port}") for host in running
+                       if host.streams] or [("--stream-upstream", "none")])
         site = prefix / "site"
         finish(manage("nginx_site", str(site), "--host", f"127.0.0.1:{port}",
-                      "--upstream", upstream or f"127.0.0.1:{server.port}",
-                      "--stream-upstream", f"127.0.0.1:{live.port}" if live else "none",
+                      *(part for pair in addresses for part in pair),
                       "--certificate", str(cert), "--certificate-key", str(key),
                       "--https-port", str(port), "--http-port", str(http_port), "--no-ipv6", *options,
                       env={**release.env, **server_env}), "manage.py nginx_site")
@@ -630,7 +677,8 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         try:
             wait_for_port(port, process, "nginx", log)
-            yield Proxy(port, http_port, prefix, site, process, server, live)
+            yield Proxy(port, http_port, prefix, site, process, running[0].site if running else None,
+                        running[0].streams if running else None, tuple(running))
         finally:
             process.send_signal(signal.SIGQUIT)  # graceful: finish what is in flight
             try:

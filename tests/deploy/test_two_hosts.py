@@ -1,0 +1,172 @@
+"""Two application hosts behind one nginx (docs/production.md, "More than one host").
+
+Each host runs its own gunicorn site, its own ASGI stream process and its own render children
+on ports of its own, under its own ``DJANGO_HOST_NAME``; both share the release (PostgreSQL,
+the secret key) and one Redis database, and nginx's upstream blocks name both
+(``manage.py nginx_site --upstream A --upstream B``).
+
+A presenter on one host and guests on the other see every move. One host stopped mid-table
+(``systemctl stop`` of both its units): the guests' streams that it held open again on the
+other host and every move made after the stop reaches every guest; no page a guest asks for
+meanwhile gets anything but 200 (nginx sends a GET that the stopped host could not take to
+the other host). Each host keeps its own render limit.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import subprocess
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from harness import Browser, fresh_position_pdf, serve_behind_nginx
+from live_clients import Follower
+from processes import wait_for
+
+
+@pytest.fixture(scope="module")
+def two_hosts(bare_release):
+    with serve_behind_nginx(bare_release, workers=2, streams=1, hosts=2,
+                            env={"DJANGO_RENDER_LIMIT": "1"}) as proxy:
+        yield proxy
+
+
+def _mark(follower: Follower) -> str:
+    """The table's mark as the follower's stream said it first."""
+    wait_for(lambda: follower.events, 30, f"the stream did not begin: {follower.statuses}")
+    return follower.events[0].id
+
+
+def _move(presenter: Browser, code: str, to: int, version: int) -> None:
+    status, _headers, body = presenter.request("POST", f"/en/teach/{code}/go/",
+                                               {"to": str(to), "v": str(version)})
+    assert status == 302, (status, body[-1000:])
+
+
+def _all_reach(followers: list[Follower], mark: str) -> None:
+    for follower in followers:
+        assert follower.wait_for(mark, timeout=30), (mark, follower.statuses,
+                                                      [e.id for e in follower.events][-5:])
+
+
+def test_a_presenter_on_one_host_and_guests_on_the_other_see_every_move(two_hosts):
+    one, other = two_hosts.hosts
+    assert one.streams and other.streams
+    presenter = Browser(one.site, "127.0.6.1")
+    code = presenter.start_table()
+    guest = Browser(other.site, "127.0.6.2")
+    followers = [Follower(other.streams, code, f"127.0.6.{10 + i}").start() for i in range(3)]
+    try:
+        version = int(_mark(followers[0]).split(".")[0])
+        for to in (1, 2, 3, 2):
+            _move(presenter, code, to, version)
+            version += 1
+            _all_reach(followers, f"{version}.0.0")  # the table's mark: its version first
+            status, _headers, body = guest.request("GET", f"/en/t/{code}/")
+            assert status == 200, body[-1000:]
+        for follower in followers:
+            assert set(follower.statuses) == {200}, follower.statuses
+    finally:
+        for follower in followers:
+            follower.stop()
+
+
+def test_each_host_keeps_its_own_render_limit(two_hosts):
+    """Two renders at once on each host, whose limit is one: each host renders one and refuses
+    the other with 503 and Retry-After (had the hosts shared one set of render slots, three
+    of the four would be refused)."""
+    paths = {host.name: fresh_position_pdf("en", long=True) for host in two_hosts.hosts}
+    asks = [(host, n) for host in two_hosts.hosts for n in range(2)]
+    barrier = threading.Barrier(len(asks))
+
+    def ask(index: int):
+        host, n = asks[index]
+        barrier.wait(timeout=30)
+        return host.name, host.site.get(paths[host.name], client=f"198.51.100.{10 * index + n + 1}")
+
+    with ThreadPoolExecutor(len(asks)) as pool:
+        results = list(pool.map(ask, range(len(asks))))
+    per_host: dict[str, list[int]] = {}
+    for name, (status, headers, body) in results:
+        per_host.setdefault(name, []).append(status)
+        if status == 503:
+            assert int(headers["Retry-After"]) > 0
+        else:
+            assert status == 200 and body.startswith(b"%PDF"), (status, body[:200])
+    assert {name: sorted(statuses) for name, statuses in per_host.items()} == {
+        host.name: [200, 503] for host in two_hosts.hosts}
+
+
+def _guest_pages(proxy, code: str, source: str, stop: threading.Event, answers: Counter) -> None:
+    """A guest's page and its poll through nginx, one after another on new connections, until
+    ``stop``: every status (or the error a request met) counted in ``answers``."""
+    while not stop.is_set():
+        for path in (f"/en/t/{code}/", f"/en/t/{code}/poll/"):
+            try:
+                status, _headers, _body = proxy.get(path, source=source, timeout=60)
+                answers[status] += 1
+            except (OSError, http.client.HTTPException) as error:
+                answers[type(error).__name__] += 1
+
+
+def test_a_host_stopped_mid_table_costs_its_guests_nothing(bare_release):
+    with serve_behind_nginx(bare_release, workers=2, streams=1, hosts=2) as proxy:
+        presenter = Browser(proxy, "127.0.7.1")
+        code = presenter.start_table()
+        # nginx sends the streams to the hosts in turn: four guests, two on each
+        followers = [Follower(proxy, code, f"127.0.7.{10 + i}").start() for i in range(4)]
+        stop = threading.Event()
+        answers = [Counter() for _ in range(3)]
+        try:
+            version = int(_mark(followers[0]).split(".")[0])
+            _all_reach(followers, f"{version}.0.0")
+            stopped = proxy.hosts[1]
+            assert stopped.streams
+            held = _held(stopped.streams.port)
+            assert held, "no stream was held by the host about to stop"
+            with ThreadPoolExecutor(len(answers)) as pool:
+                for i, counted in enumerate(answers):
+                    pool.submit(_guest_pages, proxy, code, f"127.0.7.{30 + i}", stop, counted)
+                wait_for(lambda: all(sum(c.values()) >= 4 for c in answers), 60, "the guests got no page")
+                _move(presenter, code, 1, version)
+                version += 1
+                _all_reach(followers, f"{version}.0.0")
+                # the host goes down as systemctl stop ends its units, while the guests read
+                stopped.site.stop()
+                stopped.streams.stop()
+                for to in (2, 3, 2, 1):
+                    _move(presenter, code, to, version)
+                    version += 1
+                    _all_reach(followers, f"{version}.0.0")
+                done = [sum(c.values()) for c in answers]
+                wait_for(lambda: all(sum(c.values()) >= n + 4 for c, n in zip(answers, done, strict=True)),
+                         60, "the guests got no page from the host left")
+                stop.set()
+        finally:
+            stop.set()
+            for follower in followers:
+                follower.stop()
+        # the streams the stopped host held opened again on the other host
+        assert sum(f.connections >= 2 for f in followers) >= len(held), [f.statuses for f in followers]
+        for follower in followers:
+            assert set(follower.statuses) == {200}, follower.statuses
+            versions = [int(e.id.split(".")[0]) for e in follower.events if e.id]
+            assert versions == sorted(versions), versions  # never back to an older table
+        total = sum(answers, Counter())
+        assert set(total) == {200}, total
+        served = (proxy.prefix / "access.log").read_text()
+        assert not re.search(r'" 5\d\d ', served), [line for line in served.splitlines()
+                                                    if re.search(r'" 5\d\d ', line)][:5]
+        assert "Traceback" not in proxy.hosts[0].site.log.read_text(errors="replace")
+
+
+def _held(port: int) -> list[str]:
+    """The connections established to ``port`` (nginx's, carrying the streams)."""
+    lines = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    return [line for line in lines if line.strip()]
+
