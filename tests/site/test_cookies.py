@@ -1,4 +1,4 @@
-"""The per-object signed cookies (tutorials.http.cookies): one kind never reads as another,
+"""The per-object signed cookies (tutorials.web.cookies): one kind never reads as another,
 a cookie of one object never as another's, and none outlives its object."""
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from tutorials.http import pdf, render_limit
-from tutorials.http.render_limit import RenderBusy
+from tutorials.rendering import pdf, render_limit
+from tutorials.rendering.render_limit import RenderBusy
 from tutorials.sheets import render as sheets
 
 MANIFEST = {
@@ -154,7 +154,7 @@ def test_each_language_paper_and_saved_title_is_its_own_pdf(client, counted_rend
 @pytest.mark.django_db
 def test_a_kept_position_pdf_counts_no_quota_and_takes_no_slot(client, counted_renders, settings,
                                                                 monkeypatch):
-    from tutorials.http.render_limit import RenderBusy
+    from tutorials.rendering.render_limit import RenderBusy
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "pdf": "1/d"}
     url = f"/de/analyze/position.pdf?pos={POSITION}"
@@ -208,7 +208,7 @@ def test_fetcher_refuses_everything_else(url):
 
 
 def test_the_render_child_refuses_what_it_was_not_given():
-    from tutorials.http import pdf_worker
+    from tutorials.rendering import pdf_worker
 
     html = '<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>'
     pdf, warnings, _pid, _nice = pdf_worker.render(html, {})

@@ -16,9 +16,9 @@ from django.test import Client, override_settings
 from django.utils import timezone
 from PIL import Image
 
-from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.models import TeachSession
 from tutorials.teach import card
+from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from tests.site.test_races import _at_once
-from tutorials.http.log_filters import HideLinkKeys
 from tutorials.models import TeachSession, hash_key
-from tutorials.teach.handover import HandoverRefused, take
 from tutorials.teach.access import PRESENTER
+from tutorials.teach.handover import HandoverRefused, take
+from tutorials.web.log_filters import HideLinkKeys
 
 pytestmark = pytest.mark.django_db
 

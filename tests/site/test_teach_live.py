@@ -9,9 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from tutorials.http import bus
+from tutorials.live import bus, streams
 from tutorials.models import TeachSession
-from tutorials.http import streams
 from tutorials.teach import live
 
 pytestmark = pytest.mark.django_db(transaction=True)

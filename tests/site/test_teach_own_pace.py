@@ -165,7 +165,7 @@ def test_a_step_past_the_last_shows_the_last(client, table):
 
 
 def test_the_guest_links_keep_the_tables_link_token_and_the_presenter_still_posts(client, table):
-    from tutorials.http.link_tokens import TABLE_LINK
+    from tutorials.web.link_tokens import TABLE_LINK
 
     token = TABLE_LINK.of(table.code)
     html = Client().get(f"/en/t/{table.code}/", {"k": token, "step": "2"}, **HX).content.decode()

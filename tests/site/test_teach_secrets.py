@@ -17,12 +17,12 @@ from django.test import Client
 from django.urls import resolve
 from django.utils import translation
 
-from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.models import TeachSession
 from tutorials.teach.seats import entries_stamp
 from tutorials.tutorial.teaching import sections
-from tutorials.wording.phrases import card_phrase
+from tutorials.web.link_tokens import TABLE_LINK
 from tutorials.wording.glossary import position_label
+from tutorials.wording.phrases import card_phrase
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

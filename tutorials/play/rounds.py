@@ -12,7 +12,7 @@ from functools import cached_property
 
 from captain.rules import Situation
 from captain.rules.game import apply
-from tutorials.http.links import analyzer_url
+from tutorials.web.links import analyzer_url
 from tutorials.wording.events import Explanation, explain
 
 #: event codes told in "this round so far" (Battle and Treasure Time have their own steps)

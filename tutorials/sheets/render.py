@@ -13,7 +13,7 @@ language, paper and code version.
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
 Renders run in one of the host's render children at the lowest CPU priority, and
-WeasyPrint reads only the static files the page refers to: :mod:`tutorials.http.pdf`, which
+WeasyPrint reads only the static files the page refers to: :mod:`tutorials.rendering.pdf`, which
 every PDF of the site goes through (the teaching table's card too).
 """
 
@@ -37,11 +37,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from tutorials.http.pdf import Rendered, render_pdf
-from tutorials.http.render_limit import Lease, render_slot
+from tutorials.rendering.pdf import Rendered, render_pdf
+from tutorials.rendering.render_limit import Lease, render_slot
 from tutorials.sheets.content import TABLE_SHEETS, context_for, position_context
-from tutorials.tutorial.table import DEFAULT_TABLE, TABLES, Table
 from tutorials.sheets.typesetting import typeset_japanese
+from tutorials.tutorial.table import DEFAULT_TABLE, TABLES, Table
 from tutorials.wording.facts import facts
 
 logger = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ def code_version() -> str:
 def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None, *,
                  table: Table = DEFAULT_TABLE, timeout: float | None = None) -> Rendered:
     """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile), within
-    ``timeout`` seconds (default: a request's, see :func:`~tutorials.http.pdf.render_pdf`).
+    ``timeout`` seconds (default: a request's, see :func:`~tutorials.rendering.pdf.render_pdf`).
     Raises :class:`SheetError` for an unknown sheet or paper."""
     return render_pdf(printed_html(sheet_html(name, lang, paper, table=table), lang), lease, timeout)
 
@@ -225,7 +225,7 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], No
     A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
     is served but never cached, and the warnings are logged as an error.
     Raises :class:`SheetError` for an unknown sheet or paper, and
-    :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
+    :class:`~tutorials.rendering.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken.
     """
     return kept_pdf(cache_path(name, lang, paper, table=table),
@@ -293,7 +293,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str, title: str
     kept like the sheets (:func:`kept_pdf`); ``admitted`` as for :func:`sheet_pdf`.
 
     Raises :class:`SheetError` for an unknown paper and
-    :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
+    :class:`~tutorials.rendering.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken (the render is refused, not queued).
     """
     path = position_cache_path(situation, lang=lang, paper=paper, share_url=share_url, title=title)

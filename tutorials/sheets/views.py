@@ -9,18 +9,24 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from captain.rules import RulesError
-
 from tutorials.analyzer.forms import read_position
 from tutorials.forms import Query
-from tutorials.http.links import analyzer_url
-from tutorials.http.pdf import pdf_quota
-from tutorials.sheets.content import TABLE_SHEETS
-from tutorials.tutorial.table import DEFAULT_TABLE, Table
-from tutorials.tutorial.table import read_table
-from tutorials.sheets.render import (SHEETS, is_cached, position_cache_path, position_pdf, preview_png,
-                                     sheet_pdf, sheet_stem)
+from tutorials.rendering.pdf import pdf_quota
 from tutorials.services import find_saved, short_link
+from tutorials.sheets.content import TABLE_SHEETS
+from tutorials.sheets.render import (
+    SHEETS,
+    is_cached,
+    position_cache_path,
+    position_pdf,
+    preview_png,
+    sheet_pdf,
+    sheet_stem,
+)
+from tutorials.tutorial.table import DEFAULT_TABLE, Table, read_table
+from tutorials.web.links import analyzer_url
 from tutorials.wording.problems import describe
+
 
 # --- printable sheets -------------------------------------------------------------------------
 @require_safe

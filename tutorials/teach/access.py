@@ -6,7 +6,7 @@ that is gone in the visitor's language.
 
 :func:`live_session` counts failed lookups per client (rate limit ``table-miss``) but never
 limits the presenter, a guest who has already opened that table, or the table's own guest
-link (the QR code, whose token :data:`~tutorials.http.link_tokens.TABLE_LINK` checks).
+link (the QR code, whose token :data:`~tutorials.web.link_tokens.TABLE_LINK` checks).
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from tutorials.http.cookies import SignedCookie
-from tutorials.http.limits import check_limit, miss
-from tutorials.http.link_tokens import TABLE_LINK
-from tutorials.http.not_found import shown_code
 from tutorials.models import TeachSession, normalize_code
 from tutorials.teach import seats as seating
 from tutorials.teach.selectors import table_by_code
+from tutorials.web.cookies import SignedCookie
+from tutorials.web.limits import check_limit, miss
+from tutorials.web.link_tokens import TABLE_LINK
+from tutorials.web.not_found import shown_code
 
 #: the presenter's key of each table this browser teaches
 PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
@@ -54,7 +54,7 @@ def live_session(request: HttpRequest, code: str) -> TeachSession:
     """The live session under ``code`` (normalised, :func:`normalize_code`).
 
     Raises :class:`TableGone` for an unknown or expired code (a failed lookup, counted),
-    and :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
+    and :class:`~tutorials.web.limits.RateLimited` when the client has used up its failed
     lookups, unless it holds a cookie of this very table or its guest link's token. A
     lookup with the token is never counted: only the site can have written that link.
     """

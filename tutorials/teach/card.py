@@ -5,7 +5,7 @@ One A4 page cut into four A6 cards to lay on the table, one in each language of 
 presenter's: the table code in large type, the QR code with the same token link as the
 presenter's screen, the short address to type, and how to join, take a seat and how long
 the code works. Each card is rendered in its own language; the page goes through the same
-render as the rule sheets (:mod:`tutorials.http.pdf`: fonts, static files, no network).
+render as the rule sheets (:mod:`tutorials.rendering.pdf`: fonts, static files, no network).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tutorials.http.pdf import pdf_quota, render_pdf
-from tutorials.http.render_limit import render_slot
 from tutorials.models import TeachSession
+from tutorials.rendering.pdf import pdf_quota, render_pdf
+from tutorials.rendering.render_limit import render_slot
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.views import guest_addresses
 

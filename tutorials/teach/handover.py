@@ -26,12 +26,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tutorials.http.limits import check_limit, miss
-from tutorials.http.refused import require_form_body
 from tutorials.models import TeachSession, key_opens
-from tutorials.teach.forms import HandoverKeyForm
 from tutorials.teach.access import PRESENTER, forbidden, is_presenter, live_session, table_view
+from tutorials.teach.forms import HandoverKeyForm
 from tutorials.teach.views import _context
+from tutorials.web.limits import check_limit, miss
+from tutorials.web.refused import require_form_body
 
 
 class HandoverRefused(Exception):

@@ -1,4 +1,4 @@
-"""A table's live stream (:mod:`tutorials.http.streams`): every screen following a table (the
+"""A table's live stream (:mod:`tutorials.live.streams`): every screen following a table (the
 guests' phones, the projector, each presenter tab) hears of a change the moment it is made.
 
 A change of a table (:data:`~tutorials.models.table_changed`: a move, a new
@@ -19,7 +19,7 @@ from django.db.models.functions import Coalesce
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 
-from tutorials.http import bus, streams
+from tutorials.live import bus, streams
 from tutorials.models import TeachSession, normalize_code, table_changed
 from tutorials.teach.access import TableGone, live_session
 

@@ -29,7 +29,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tutorials.forms import Query
-from tutorials.http.link_tokens import TABLE_LINK
 from tutorials.models import TeachSession, table_changed
 from tutorials.teach import seats
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
@@ -37,6 +36,7 @@ from tutorials.teach.plan import load_board, move
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial.reading import Paragraph, paragraphs
 from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
+from tutorials.web.link_tokens import TABLE_LINK
 
 #: a projector that asked for the table this recently is open: its screens take the
 #: presenter's Next and Back first

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
-from tutorials.http.positions import position_arg
 from tutorials.models import TableGuest, TeachSession
 from tutorials.teach import seats as seating
 from tutorials.tutorial.teaching import stored_options
+from tutorials.web.positions import position_arg
 from tutorials.wording.facts import table_facts
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 

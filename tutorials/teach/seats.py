@@ -26,10 +26,10 @@ from django.db.models import F, Sum
 from django.utils import timezone
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
-from tutorials.http.positions import position_arg, read_position
 from tutorials.models import Stale, TableGuest, TableSeat, TeachSession, hash_key, table_changed
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial.teaching import sections, stored_options
+from tutorials.web.positions import position_arg, read_position
 from tutorials.wording.facts import table_facts
 
 #: a guest counts as following while they asked for the table this recently

@@ -25,20 +25,19 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
 from tutorials.forms import Query
-from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
-from tutorials.http.link_tokens import TABLE_LINK
-from tutorials.http.refused import require_form_body
 from tutorials.models import Stale, TeachSession, normalize_code
-from tutorials.teach.forms import BoardActionForm, GoForm
 from tutorials.teach import seats as seating
+from tutorials.teach.access import GUEST, forbidden, guest_of, is_presenter, live_session, table_view
+from tutorials.teach.forms import BoardActionForm, GoForm
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, reading_minutes
 from tutorials.teach.round import RoundBoard
 from tutorials.teach.screen import for_presenter, go, present_stamp
-from tutorials.teach.access import (GUEST, forbidden, guest_of, is_presenter,
-                                    live_session, table_view)
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
+from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
+from tutorials.web.link_tokens import TABLE_LINK
+from tutorials.web.refused import require_form_body
 
 #: the query parameter of the step a guest's phone shows at its own pace (``k`` is taken:
 #: it carries the guest link's token)

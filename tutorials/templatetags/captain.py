@@ -9,8 +9,8 @@ from django import template
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.urls import translate_url as _translate_url
-from django.utils.html import format_html
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -19,12 +19,12 @@ from tutorials.drawing import controls
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
-from tutorials.http.language import chosen_url
+from tutorials.web.language import chosen_url
 from tutorials.wording.clauses import clause_summary
-from tutorials.wording.phrases import card_phrase as phrase
 from tutorials.wording.facts import facts
 from tutorials.wording.facts import table_facts as facts_of_table
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
+from tutorials.wording.phrases import card_phrase as phrase
 
 register = template.Library()
 
@@ -93,7 +93,7 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
 
     ``page_url`` overrides the request's path: an htmx partial names the page it
     pushed into the address bar, so the switcher keeps the new state. Each url is marked
-    as the visitor's choice (:func:`~tutorials.http.language.chosen_url`): following it
+    as the visitor's choice (:func:`~tutorials.web.language.chosen_url`): following it
     stores the language in the language cookie, then shows the page at its clean address.
     """
 

@@ -25,7 +25,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tutorials.http.render_limit import RenderBusy, render_slot_in_turn
+from tutorials.rendering.render_limit import RenderBusy, render_slot_in_turn
 from tutorials.sheets import render as sheets
 
 

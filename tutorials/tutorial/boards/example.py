@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy
 
 from captain.rules import Situation
 from tutorials.drawing.cells import BoardAction, CellView
-from tutorials.http.links import analyzer_url
 from tutorials.tutorial.script import LESSONS
 from tutorials.tutorial.table import DEFAULT_TABLE
+from tutorials.web.links import analyzer_url
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import COLUMN_LETTERS
 
