@@ -22,9 +22,9 @@ from tutorials.models import PracticeGame, Stale
 from tutorials.play.action import play_live, unchanged
 from tutorials.play.forms import GuidedStartForm, MoveForm, PlayStartForm
 from tutorials.play.hints import hint_level, hints_upto
+from tutorials.play.page import GamePage
 from tutorials.play.replay import ReplayPage
 from tutorials.play.start import DEFAULT_CHOICES, guided_offers, start_context
-from tutorials.play.table import GamePage
 from tutorials.practice import games
 from tutorials.web.cookies import SignedCookie
 from tutorials.web.limits import check_limit, hit, miss

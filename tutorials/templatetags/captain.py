@@ -265,21 +265,21 @@ def list_join(items) -> str:
 
 
 @register.simple_tag
-def lesson_url(slug: str, table=None) -> str:
-    """``{% lesson_url lesson.slug tutorial_table %}``: a tutorial lesson's address, keeping
-    the table it is read for (:class:`~tutorials.tutorial.table.Table`)."""
+def lesson_url(slug: str, audience=None) -> str:
+    """``{% lesson_url lesson.slug audience %}``: a tutorial lesson's address, keeping
+    the audience it is read for (:class:`~tutorials.tutorial.audience.Audience`)."""
     url = reverse("tutorials:lesson", args=[slug])
-    return table.with_query(url) if table is not None else url
+    return audience.with_query(url) if audience is not None else url
 
 
 @register.simple_tag
-def tutorial_url(table=None) -> str:
-    """The tutorial's contents for the table it is read for."""
+def tutorial_url(audience=None) -> str:
+    """The tutorial's contents for the audience it is read for."""
     url = reverse("tutorials:index")
-    return table.with_query(url) if table is not None else url
+    return audience.with_query(url) if audience is not None else url
 
 
 @register.filter
-def lesson_title(lesson, table) -> str:
-    """A lesson's title for the table it is read for (strategy mode has its own for two)."""
-    return lesson.title_for(table.strategy)
+def lesson_title(lesson, audience) -> str:
+    """A lesson's title for the audience it is read for (strategy mode has its own for two)."""
+    return lesson.title_for(audience.strategy)
