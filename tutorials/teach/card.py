@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.rendering.pdf import pdf_quota, render_pdf
 from tutorials.rendering.render_limit import render_slot
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
@@ -41,7 +41,7 @@ def card_languages(first: str) -> list[str]:
     return (cards * CARDS_PER_PAGE)[:CARDS_PER_PAGE] if len(cards) < CARDS_PER_PAGE else cards
 
 
-def _card(lang: str, session: TeachSession, addresses: dict, qr) -> str:
+def _card(lang: str, session: Table, addresses: dict, qr) -> str:
     """One card in ``lang``: every text on it, the QR code's alternative text among them."""
     with translation.override(lang):
         # its <title> is the QR code's text alternative (the Figure's /Alt in the tagged PDF)
@@ -49,10 +49,10 @@ def _card(lang: str, session: TeachSession, addresses: dict, qr) -> str:
                             title=_("QR code: follow this table, %(url)s") % {"url": addresses["qr_url"]})
         return render_to_string("teach/card.html#card", {
             "lang": lang, "session": session, "qr_svg": svg, **addresses,
-            "hours": TeachSession.LIFETIME_HOURS})
+            "hours": Table.LIFETIME_HOURS})
 
 
-def card_html(request: HttpRequest, session: TeachSession) -> str:
+def card_html(request: HttpRequest, session: Table) -> str:
     """The page the cards are printed from, in the request's language around them."""
     addresses = guest_addresses(request, session)
     qr = segno.make(addresses["qr_url"], error="m")

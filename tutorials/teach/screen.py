@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tutorials.forms import Query
-from tutorials.models import TeachSession, table_changed
+from tutorials.models import Table, table_changed
 from tutorials.teach import seats
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.plan import load_board, move
@@ -241,7 +241,7 @@ def teach_screen(request: HttpRequest, code: str) -> HttpResponse:
     opened = not projector_open(session)
     session.projector_asked()
     if opened:  # the presenter's page says so at once, not at its next poll
-        table_changed.send(TeachSession, code=session.code, always=True)
+        table_changed.send(Table, code=session.code, always=True)
     if request.htmx and Query(request).get("v", "") == str(session.version):
         return HttpResponse(status=204)
     template = "teach/screen.html#screen" if request.htmx else "teach/screen.html"
