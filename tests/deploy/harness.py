@@ -46,6 +46,7 @@ from urllib.parse import urlencode
 import pytest
 import redis
 from django.conf import settings
+
 from processes import children, in_session
 
 BASE_DIR = Path(settings.BASE_DIR)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from harness import fresh_position_pdf, manage, serve
 
+from harness import fresh_position_pdf, manage, serve
 from tutorials.sheets import render as sheets
 
 LANGS = ("ja", "en", "de")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import redis
+
 from harness import Server, fresh_position_pdf, serve
 from processes import wait_for
 
