@@ -1,7 +1,7 @@
 """gunicorn's settings for the site, read from the project folder (captain-site.service, docs/production.md).
 
 Threads: a worker waiting for a PDF render (in one of the host's render children, started by
-the arbiter: tutorials.http.render_children) keeps answering other requests on its other
+the arbiter: tutorials.rendering.render_children) keeps answering other requests on its other
 threads; slow clients are nginx's to hold (docs/production.md). Workers come from ``WEB_CONCURRENCY``
 (default 3), which the site also reads to check for a shared cache (``check --deploy``).
 Each thread may hold a database connection: keep ``WEB_CONCURRENCY × GUNICORN_THREADS``
@@ -14,7 +14,7 @@ worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 # a worker that stops answering gunicorn for this long is restarted (with threads, a long
-# request does not count: tutorials.http.pdf.render_pdf gives up on a render first)
+# request does not count: tutorials.rendering.pdf.render_pdf gives up on a render first)
 timeout = 30
 # an analyzer address carries the position and the Undo target (each up to 2000 characters,
 # more once percent-encoded): gunicorn's default request line (4094 bytes) answered such
@@ -63,10 +63,10 @@ def on_starting(server):
     """Start the host's PDF render children in the arbiter, before it forks the workers:
     every worker then sends its renders to the one set (``RENDER_LIMIT`` children for the
     host, not per worker), which ends when the arbiter and its workers have all exited
-    (tutorials.http.render_children). Reads the site's settings, not the site itself."""
+    (tutorials.rendering.render_children). Reads the site's settings, not the site itself."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
     from django.conf import settings
 
-    from tutorials.http import render_children
+    from tutorials.rendering import render_children
 
     render_children.start_once(settings.RENDER_LIMIT)

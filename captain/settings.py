@@ -92,7 +92,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # a plain-HTTP POST (PUT, …) is sent to HTTPS with 308, method and body kept (Django's
     # below would answer 301, which clients follow with an empty GET)
-    "tutorials.http.middleware.KeepMethodSSLRedirectMiddleware",
+    "tutorials.web.middleware.KeepMethodSSLRedirectMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The header middlewares sit outside everything that can answer early (static files,
     # the API's 413/404/405 problems), so every response carries them.
@@ -100,11 +100,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     # Vary: Accept-Language, Cookie wherever the request (not the URL) chose the language
-    "tutorials.http.middleware.LanguageVaryMiddleware",
+    "tutorials.web.middleware.LanguageVaryMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # gzip for what the views write (static files come compressed): below WhiteNoise, above
     # every middleware that writes or replaces a body
-    "tutorials.http.compression.CompressionMiddleware",
+    "tutorials.web.compression.CompressionMiddleware",
     # /api/: an explicit Accept-Language wins over the language cookie
     "tutorials.api.middleware.APILanguageMiddleware",
     # HEAD under /api/: the GET answer without its body (ninja would answer 405)
@@ -113,20 +113,20 @@ MIDDLEWARE = [
     "tutorials.api.middleware.APIBodySizeLimitMiddleware",
     "tutorials.api.middleware.APIJsonErrorsMiddleware",
     # Django's, but a POST to an address without its trailing slash gets 307, not 301
-    "tutorials.http.middleware.CommonMiddleware",
+    "tutorials.web.middleware.CommonMiddleware",
     # ?language=<code> from the language switcher: stored in the language cookie
-    "tutorials.http.language.LanguageChoiceMiddleware",
+    "tutorials.web.language.LanguageChoiceMiddleware",
     # Django's, but unsafe requests to unprefixed addresses are redirected with 307
-    "tutorials.http.language.LocaleMiddleware",
+    "tutorials.web.language.LocaleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # 405 without a body (GET of an address forms post to): the site's page, not an empty one
-    "tutorials.http.refused.MethodPageMiddleware",
+    "tutorials.web.refused.MethodPageMiddleware",
     # 503 for a render refused by the render limit, 429 over a rate limit (pages)
-    "tutorials.http.middleware.WaitPagesMiddleware",
+    "tutorials.web.middleware.WaitPagesMiddleware",
     # 503 with Retry-After for a view that could not reach the database
-    "tutorials.http.database.DatabaseOutageMiddleware",
-    "tutorials.http.middleware.VaryOnHtmxMiddleware",
+    "tutorials.web.database.DatabaseOutageMiddleware",
+    "tutorials.web.middleware.VaryOnHtmxMiddleware",
 ]
 
 ROOT_URLCONF = "captain.urls"
@@ -181,7 +181,7 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 LANGUAGE_COOKIE_NAME = "captain_language"
-# Written only when the visitor picks a language in the switcher (tutorials.http.language);
+# Written only when the visitor picks a language in the switcher (tutorials.web.language);
 # read on addresses without a language prefix. Secure with the other cookies (below).
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"
@@ -211,7 +211,7 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
 # Rendered PDF sheets, one folder per code version (tutorials.sheets.render.code_version);
 # ``manage.py prerender_sheets`` fills it at release time.
 SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "var" / "sheets")
-# the host's render slots while the shared cache is down (tutorials.http.render_limit): one
+# the host's render slots while the shared cache is down (tutorials.rendering.render_limit): one
 # folder for every worker of a host
 RENDER_LOCK_DIR = Path(os.environ.get("DJANGO_RENDER_LOCK_DIR") or SHEET_CACHE_DIR.parent / "render-locks")
 
@@ -257,11 +257,11 @@ SECURE_CSP = {
 # production (Django's built-in backend). Without REDIS_URL each process has its own
 # local-memory cache, which only the single-process development server may use;
 # ``check --deploy`` fails when WEB_CONCURRENCY says several workers share none
-# (tutorials.http.checks).
+# (tutorials.web.checks).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     # A Redis that stops answering costs a request at most these seconds; the site then
-    # goes on without it for a while (tutorials.http.shared_cache).
+    # goes on without it for a while (tutorials.web.shared_cache).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL, "KEY_PREFIX": "captain",
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
@@ -282,7 +282,7 @@ SHARED_CACHE_RETRY_SECONDS = _env_int("DJANGO_SHARED_CACHE_RETRY_SECONDS", 5, mi
 # (the HTTPS proxy of docs/production.md: 1). The client is the address that many entries from the
 # right; anything further left was written by the client and is not trusted.
 TRUSTED_PROXY_HOPS = _env_int("DJANGO_TRUSTED_PROXY_HOPS", 0)
-RATELIMIT_IP_META_KEY = "tutorials.http.clients.client_ip"
+RATELIMIT_IP_META_KEY = "tutorials.web.clients.client_ip"
 RATELIMIT_USE_CACHE = "default"
 
 #: Requests per client (IP address; IPv6 by /64) and period, per group; see docs/production.md.
@@ -330,9 +330,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # a presenter handover link's key is in its address: never in the log
-    "filters": {"hide_link_keys": {"()": "tutorials.http.log_filters.HideLinkKeys"},
+    "filters": {"hide_link_keys": {"()": "tutorials.web.log_filters.HideLinkKeys"},
                 "hide_database_outage_requests": {
-                    "()": "tutorials.http.log_filters.HideDatabaseOutageRequests"}},
+                    "()": "tutorials.web.log_filters.HideDatabaseOutageRequests"}},
     "handlers": {"console": {"class": "logging.StreamHandler",
                              "filters": ["hide_link_keys", "hide_database_outage_requests"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
@@ -347,4 +347,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")}
 
 # a form sent without its CSRF token: the site's page, in the page's language
-CSRF_FAILURE_VIEW = "tutorials.http.refused.csrf_failure"
+CSRF_FAILURE_VIEW = "tutorials.web.refused.csrf_failure"

@@ -1,23 +1,23 @@
 """URL configuration: language-prefixed pages (/ja/, /en/, /de/); `/` redirects by the language
 cookie (a choice made in the language switcher), else Accept-Language; `/healthz` answers
-`ok` (tutorials.http.health), the yardstick of the site benchmarks.
+`ok` (tutorials.web.health), the yardstick of the site benchmarks.
 
 Outside the language prefixes: the JSON API (`/api/`, see tutorials/api/) and the short
 links to saved positions (`/p/<code>/`) and table codes (`/t/<code>/`), which pick the
-language per request (tutorials.http.language), and the live streams of a table
+language per request (tutorials.web.language), and the live streams of a table
 (`/live/<code>/`), with no words in them.
-Not-found pages say what was not found (tutorials.http.not_found); a view that fails answers
-the site's 500 page (tutorials.http.server_error).
+Not-found pages say what was not found (tutorials.web.not_found); a view that fails answers
+the site's 500 page (tutorials.web.server_error).
 """
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
 
-from tutorials.api.endpoints import api
 from tutorials.analyzer.short_links import short_link
-from tutorials.http.health import healthz
-from tutorials.http.language import language_home
+from tutorials.api.endpoints import api
 from tutorials.teach.live import table_stream
 from tutorials.teach.views import teach_join
+from tutorials.web.health import healthz
+from tutorials.web.language import language_home
 
 urlpatterns = [
     path("", language_home, name="language-home"),
@@ -33,7 +33,7 @@ urlpatterns += i18n_patterns(
     prefix_default_language=True,
 )
 
-handler404 = "tutorials.http.not_found.page_not_found"
-handler400 = "tutorials.http.refused.bad_request"
+handler404 = "tutorials.web.not_found.page_not_found"
+handler400 = "tutorials.web.refused.bad_request"
 # a view that failed: the site's page in the reader's language, problem JSON under /api/
-handler500 = "tutorials.http.server_error.server_error"
+handler500 = "tutorials.web.server_error.server_error"

@@ -17,10 +17,11 @@ import os
 import shutil
 from urllib.parse import urlsplit
 
-import profiles
 import pytest
 from django.conf import settings
 from django.test.utils import override_settings
+
+import profiles
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 

@@ -1,6 +1,6 @@
 """Threads, timers, processes, forks and leases are the servers' and their clients' to run
 (gunicorn, uvicorn, nginx, systemd, Redis): no module of the site, the engine, the gunicorn
-configuration or ``bin/`` starts one, except those ``docs/architecture.md`` lists under
+configurations or ``bin/`` starts one, except those ``docs/architecture.md`` lists under
 "Runtime code of our own", each with the requirement that keeps it. The list and the code
 agree both ways, so a module that stops needing its exception leaves the list too."""
 
@@ -28,7 +28,7 @@ _SHELL = re.compile(r"\b(threading|multiprocessing|Popen|os\.fork|fcntl|flock|pr
 
 
 def _python_sources() -> list[Path]:
-    found = [ROOT / "gunicorn.conf.py"]
+    found = list(ROOT.glob("gunicorn*.conf.py"))
     for base in ("captain", "tutorials"):
         found += (ROOT / base).rglob("*.py")
     return sorted(found)

@@ -12,7 +12,9 @@
 
 They share :mod:`tutorials.walkthrough` (the step-by-step answer and the one way through
 it), :mod:`tutorials.drawing` (SVG boards), :mod:`tutorials.wording`
-(how the engine's events and errors are said in each language), :mod:`tutorials.http`
-(limits and middleware), :mod:`tutorials.services` and :mod:`tutorials.models`. The
+(how the engine's events and errors are said in each language), :mod:`tutorials.web`
+(middleware, error pages, limits, cookies, what addresses carry), :mod:`tutorials.live`
+(tables' live updates), :mod:`tutorials.rendering` (HTML to PDF), :mod:`tutorials.services`
+and :mod:`tutorials.models`. The
 rules themselves live in :mod:`captain.rules`, which knows nothing of the site.
 """

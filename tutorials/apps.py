@@ -12,8 +12,8 @@ class TutorialsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: these modules use the app registry, which is
         # ready only now (Django's documented place for it).
-        import tutorials.http.checks  # noqa: F401  (registers the deploy checks)
         import tutorials.teach.live  # noqa: F401  (passes table changes on to the live streams)
+        import tutorials.web.checks  # noqa: F401  (registers the deploy checks)
         from tutorials.sheets.render import code_version  # (see above)
 
         # fix the sheet cache key to the code and catalogs this process starts with

@@ -25,17 +25,17 @@ from collections.abc import Iterable, Mapping
 from urllib.parse import unquote_to_bytes
 
 from django import forms
-from django.utils.functional import lazy
 from django.core import validators
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, QueryDict
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from captain.rules import COLOURS
 from captain.rules.errors import InvalidInput, RulesError
 from captain.rules.situation import PLAYER_COUNTS, VARIANTS, Mode, RuleSet, check_table_rules
 from captain.rules.typed import normalize_typed
-from tutorials.http.refused import FORM_TYPES
+from tutorials.web.refused import FORM_TYPES
 from tutorials.wording.problems import describe
 
 _FORM_TYPE = FORM_TYPES[0]  # urlencoded: the one form body whose bytes the checks read

@@ -181,13 +181,13 @@ class VersionedRow(models.Model):
         self.version, self.updated_at = seen + 1, now
 
 
-#: Sent (``sender=TeachSession``, ``code=``) when a table changed in a way some screen
+#: Sent (``sender=Table``, ``code=``) when a table changed in a way some screen
 #: following it shows: a move (a new version), a seat taken or freed, a card a player
 #: entered. The live streams pass it on (tutorials.teach.live).
 table_changed = Signal()
 
 
-class TeachSession(VersionedRow):
+class Table(VersionedRow):
     """A table being taught: the presenter's position in the script, followed by guests.
 
     ``code`` is what guests type or scan (``/t/<code>/``); the presenter's key lives in a
@@ -235,7 +235,7 @@ class TeachSession(VersionedRow):
         return self.code
 
     @classmethod
-    def start(cls, options: dict) -> tuple[TeachSession, str]:
+    def start(cls, options: dict) -> tuple[Table, str]:
         """Create a session with a fresh short code and presenter key; returns the row and
         the key (given once, to the presenter's cookie; the row keeps only its hash).
 
@@ -253,7 +253,7 @@ class TeachSession(VersionedRow):
 
     def change(self, seen: int, **fields) -> None:
         super().change(seen, **fields)
-        table_changed.send(TeachSession, code=self.code)
+        table_changed.send(Table, code=self.code)
 
     def projector_asked(self) -> None:
         """Note that a projector shows this table now; not a change of the table (no new
@@ -310,7 +310,7 @@ class TableGuest(models.Model):
     """One browser following a table: its key (in the guest's cookie; stored hashed) and
     when it last asked for the table, so the presenter sees how many follow."""
 
-    session = models.ForeignKey(TeachSession, on_delete=models.CASCADE, related_name="guests")
+    session = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="guests")
     key_hash = models.CharField(max_length=64)
     seen_at = models.DateTimeField()
 
@@ -330,7 +330,7 @@ class TableSeat(models.Model):
     every change (two taps at once never lose one).
     """
 
-    session = models.ForeignKey(TeachSession, on_delete=models.CASCADE, related_name="seats")
+    session = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     colour = models.CharField(max_length=8)
     guest = models.ForeignKey(TableGuest, on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="seats")

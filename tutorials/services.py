@@ -16,8 +16,8 @@ from captain.rules import notation
 from captain.rules.errors import InvalidInput, RulesError
 from captain.rules.situation import Situation
 from captain.rules.typed import normalize_typed
-from tutorials.http.link_tokens import SHORT_LINK
 from tutorials.models import CODE_ALPHABET, SavedPosition, normalize_code
+from tutorials.web.link_tokens import SHORT_LINK
 
 #: Longest title kept (characters, after trimming white space at both ends).
 TITLE_MAX_LENGTH = 120
@@ -112,5 +112,5 @@ def find_saved(code: str) -> SavedPosition | None:
 def short_link(code: str) -> str:
     """The path of a saved position's short link as the site gives it for sharing,
     ``/p/<code>/?k=<token>`` (language-free): its token lets it through the failed-lookup
-    limit that the code alone is subject to (:data:`~tutorials.http.link_tokens.SHORT_LINK`)."""
+    limit that the code alone is subject to (:data:`~tutorials.web.link_tokens.SHORT_LINK`)."""
     return SHORT_LINK.url(reverse("short-link", args=[code]), code)

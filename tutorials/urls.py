@@ -11,9 +11,7 @@ from tutorials.play import views as play
 from tutorials.search import views as search
 from tutorials.sheets import views as sheets
 from tutorials.teach import card as teach_card
-from tutorials.teach import handover
-from tutorials.teach import screen, seat_views
-from tutorials.teach import start
+from tutorials.teach import handover, screen, seat_views, start
 from tutorials.teach import views as teach
 from tutorials.tutorial import views as tutorial
 

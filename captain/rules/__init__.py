@@ -41,15 +41,23 @@ from . import game, notation
 from .cases import situation_from_json, situation_to_json
 from .errors import IllegalAction, InvalidInput, InvalidSituation, RulesError
 from .events import Event
-from .model import (COLOURS, FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, Position,
-                    Cell, Treasure)
+from .model import COLOURS, FULL_DECK, AttackCard, AttackKind, Board, Cell, Colour, Dice, Position, Treasure
 from .resolve.battle import BattleResult, CardTurn, Outcome, resolution_order, resolve_battle
 from .resolve.bell import BellStatus, bell_lines, bell_status, may_ring
 from .resolve.round_end import RoundEnd, Standing, end_round, rearranged_shape
 from .resolve.solve import Solution, solve
 from .resolve.treasure import Sandwich, TreasureResult, collect_treasure, resolve_round
-from .situation import (BellRule, Collection, Mode, RuleSet, Seating, Situation, SpeedOrder,
-                        TableSetup, table_setup)
+from .situation import (
+                    BellRule,
+                    Collection,
+                    Mode,
+                    RuleSet,
+                    Seating,
+                    Situation,
+                    SpeedOrder,
+                    TableSetup,
+                    table_setup,
+)
 
 __all__ = [
     "AttackCard", "AttackKind", "BattleResult", "CardTurn", "BellRule", "BellStatus", "Board",

@@ -35,8 +35,8 @@ from pathlib import Path
 
 from .cases import load_case
 from .errors import RulesError
-from .situation import Mode
 from .resolve.solve import solve
+from .situation import Mode
 
 
 def main(argv: list[str] | None = None) -> int:

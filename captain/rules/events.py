@@ -58,7 +58,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, overload
 
-
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 

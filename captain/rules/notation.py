@@ -57,7 +57,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InvalidInput
-from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Colour, Dice, Cell, Treasure
+from .model import MAX_COLUMNS, MAX_ROWS, AttackCard, AttackKind, Board, Cell, Colour, Dice, Treasure
 from .situation import RULE_FLAGS, RuleSet, Seating, Situation
 from .typed import normalize_mapped
 

@@ -9,9 +9,9 @@ import pytest
 from django.utils import translation
 
 from api_helpers import BASE, post_json, problems_of
+from captain.rules import RulesError, situation_from_json
 from conformance import CASE_FILES
 from tutorials.api.middleware import API_MAX_BODY
-from captain.rules import RulesError, situation_from_json
 from tutorials.wording.problems import describe
 
 pytestmark = pytest.mark.django_db

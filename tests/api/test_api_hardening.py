@@ -8,11 +8,11 @@ import re
 
 import jsonschema
 import pytest
-from api_helpers import BASE, post_json, problems_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from profiles import examples
 
+from api_helpers import BASE, post_json, problems_of
+from profiles import examples
 from tutorials.api.endpoints import api
 from tutorials.models import SavedPosition
 

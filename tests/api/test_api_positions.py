@@ -9,9 +9,9 @@ from datetime import datetime
 import pytest
 
 from api_helpers import post_json, problems_of
-from conformance import CASE_FILES
 from captain.rules import situation_from_json, situation_to_json
 from captain.rules.notation import parse
+from conformance import CASE_FILES
 from tutorials.models import CODE_ALPHABET, SavedPosition
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def test_post_saves_and_get_reads_the_saved_code(client):
     assert set(saved) == {"code", "url", "notation", "title"}
     code = saved["code"]
     assert set(code) <= set(CODE_ALPHABET)
-    # the link to share carries its token (tutorials.http.link_tokens): 96 bits, url-safe
+    # the link to share carries its token (tutorials.web.link_tokens): 96 bits, url-safe
     assert re.fullmatch(rf"/p/{code}/\?k=[A-Za-z0-9_-]{{16}}", saved["url"])
     assert saved["notation"] == NOTATIONS[0]
     assert saved["title"] == "Kraken  – クラーケン"

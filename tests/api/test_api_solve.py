@@ -9,10 +9,9 @@ import sys
 import pytest
 from django.test import Client
 
+from api_helpers import post_json
 from captain.rules import situation_from_json
 from captain.rules.notation import parse
-
-from api_helpers import post_json
 from conformance import CASE_FILES, ROOT
 
 

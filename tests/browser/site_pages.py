@@ -59,7 +59,7 @@ def start_table(page, site: str, lang: str = "en", *, full: bool = False, at: st
     """Start a 4-player table in ``page`` (its context becomes the presenter), move it to the
     section with slug ``at`` (and its boards to ``board_states``) directly in the database,
     and return the table, its page ready."""
-    from tutorials.models import TeachSession
+    from tutorials.models import Table
     from tutorials.tutorial.teaching import sections
 
     page.goto(f"{site}/{lang}/teach/")
@@ -67,7 +67,7 @@ def start_table(page, site: str, lang: str = "en", *, full: bool = False, at: st
         page.locator('input[name="script"][value="full"]').check()
     page.locator("form.teach-form button[type=submit]").click()
     page.wait_for_selector('.presenter[data-ready="1"]')
-    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    table = Table.objects.get(code=page.get_by_test_id("table-code").inner_text())
     if at is not None:
         slugs = [s.slug for s in sections(table.options)]
         fields = {"section": slugs.index(at)} | ({"board_states": board_states} if board_states else {})
@@ -80,10 +80,10 @@ def start_table(page, site: str, lang: str = "en", *, full: bool = False, at: st
 def sections_with_boards(code: str) -> list[int]:
     """Indices of the sections of table ``code`` that show example boards or the table's own
     board (one of each kind of board)."""
-    from tutorials.models import TeachSession
+    from tutorials.models import Table
     from tutorials.tutorial.teaching import sections
 
-    session = TeachSession.objects.get(code=code)
+    session = Table.objects.get(code=code)
     seen: set[tuple[str, ...]] = set()
     found = []
     for i, section in enumerate(sections(session.options)):
@@ -96,9 +96,9 @@ def sections_with_boards(code: str) -> list[int]:
 
 def go_to_section(code: str, index: int) -> None:
     """Move table ``code`` to section ``index`` directly in the database."""
-    from tutorials.models import TeachSession
+    from tutorials.models import Table
 
-    TeachSession.objects.filter(code=code).update(section=index, board_states={})
+    Table.objects.filter(code=code).update(section=index, board_states={})
 
 
 def press_on_presenter(page, key: str) -> None:

@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tutorials.models import SavedPosition, TeachSession
 from teach_options import teach_options
+from tutorials.models import SavedPosition, Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_the_chosen_language_is_remembered(site, browser):
     saved = SavedPosition(notation="Rb_11r1.12b2", title="t")
     saved.save()
-    table, _key = TeachSession.start(teach_options({}))
+    table, _key = Table.start(teach_options({}))
     ctx = browser.new_context(locale="ja-JP")
     page = ctx.new_page()
     page.goto(f"{site}/")

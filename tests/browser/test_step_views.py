@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from tests.site.play_helpers import CHOICES, first_move, page_version
-from tutorials.models import TeachSession
+from tutorials.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -133,12 +133,12 @@ def test_a_teaching_tables_own_round(site, browser):
     client = Client()
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "full"})
     code = response["Location"].rstrip("/").split("/")[-1]
-    slugs = [s.slug for s in sections(TeachSession.objects.get(code=code).options)]
+    slugs = [s.slug for s in sections(Table.objects.get(code=code).options)]
     cookies = {k: v.value for k, v in client.cookies.items()}
 
     def setup(page):
         # blue rang the bell; the cards as the presenter entered them; the first step
-        TeachSession.objects.filter(code=code).update(
+        Table.objects.filter(code=code).update(
             section=slugs.index("round-resolve"), board_states={"round": "b-0|00r1.03g4.11b1.20w2.33g0"})
         page.goto(f"{site}/en/teach/{code}/")
         page.locator("#board-round [data-step-nav]").wait_for()
@@ -154,8 +154,8 @@ def test_a_guests_phone_stepping_the_tables_round_at_its_own_pace(site, browser)
     client = Client()
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
     code = response["Location"].rstrip("/").split("/")[-1]
-    slugs = [s.slug for s in sections(TeachSession.objects.get(code=code).options)]
-    TeachSession.objects.filter(code=code).update(
+    slugs = [s.slug for s in sections(Table.objects.get(code=code).options)]
+    Table.objects.filter(code=code).update(
         section=slugs.index("round-resolve"), board_states={"round": "b-0|00r1.03g4.11b1.20w2.33g0"})
 
     def setup(page):  # a guest, under the section's words; the presenter stays at the first step
@@ -164,4 +164,4 @@ def test_a_guests_phone_stepping_the_tables_round_at_its_own_pace(site, browser)
         page.locator("#board-round").evaluate("el => el.scrollIntoView()")
 
     _each_size(browser, setup, "#board-round", "a guest's own steps")
-    assert TeachSession.objects.get(code=code).board_states["round"] == "b-0|00r1.03g4.11b1.20w2.33g0"
+    assert Table.objects.get(code=code).board_states["round"] == "b-0|00r1.03g4.11b1.20w2.33g0"

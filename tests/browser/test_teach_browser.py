@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.site_pages import press_on_presenter
-from tutorials.models import TeachSession
+from tutorials.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,7 +79,7 @@ def test_keyboard_only_run_through(site, browser):
     expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")
     count = int(re.search(r"of (\d+)", page.locator(".progress").inner_text()).group(1))
     # the table's round has a card on it, or "resolve our table" would not let Next go on
-    table = TeachSession.objects.get(code=page.get_by_test_id("table-code").inner_text())
+    table = Table.objects.get(code=page.get_by_test_id("table-code").inner_text())
     table.change(table.version, board_states={"round": "r-0|0-0r1"})
     page.reload()
     expect(page.locator(".presenter")).to_have_attribute("data-ready", "1")

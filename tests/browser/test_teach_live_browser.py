@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tutorials.models import TeachSession
+from tutorials.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,14 +33,14 @@ RECORD = """() => {
 }"""
 
 
-def _table() -> tuple[Client, TeachSession]:
+def _table() -> tuple[Client, Table]:
     presenter = Client()
     response = presenter.post("/en/teach/", {"players": "4", "mode": "action", "script": "full"})
     assert response.status_code == 302
-    return presenter, TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return presenter, Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
 
 
-def _move(presenter: Client, table: TeachSession, to: int) -> float:
+def _move(presenter: Client, table: Table, to: int) -> float:
     """Move the table to section ``to``; returns when the move was sent (epoch seconds)."""
     table.refresh_from_db()
     sent = time.time()

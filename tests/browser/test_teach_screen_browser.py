@@ -10,7 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.site_pages import start_table
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.teach.screen import screens
 from tutorials.tutorial.teaching import sections
 
@@ -29,7 +29,7 @@ def test_every_screen_fits_the_projector(site, browser, lang):
         for index in range(len(sections(table.options))):
             for shown in range(len(screens(table.options, index))):
                 # one page for every screen: the table is set in the database, then the page reloaded
-                TeachSession.objects.filter(pk=table.pk).update(section=index, screen=shown)
+                Table.objects.filter(pk=table.pk).update(section=index, screen=shown)
                 page.goto(f"{site}/{lang}/teach/{table.code}/screen/")
                 shows = f'#projector-screen[data-screen="{shown + 1}"]'
                 page.wait_for_selector(f'.projector[data-ready="1"] {shows}')
@@ -63,7 +63,7 @@ def test_the_projector_follows_the_presenter(site, browser):
     expect(projector.locator("#projector-screen")).to_have_attribute("data-screen", "1", timeout=3000)
     expect(presenter.locator("#present-section")).to_have_attribute("data-index", str(table.section))
     # an ended table: the projector says so, in its language, and stops asking
-    TeachSession.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
     # (at the projector's next poll: seconds apart while its stream is open)
     expect(projector.get_by_test_id("table-gone")).to_contain_text("beendet", timeout=8000)
     context.close()

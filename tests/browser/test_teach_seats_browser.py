@@ -15,7 +15,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from tests.browser.site_pages import start_table
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.teach.round import RESOLVE, RoundBoard
 from tutorials.tutorial.teaching import sections
 from tutorials.walkthrough import StepNav
@@ -38,7 +38,7 @@ def _phone(browser, lang: str):
     return ctx, ctx.new_page()
 
 
-def _engine_steps(table: TeachSession, lang: str) -> list[str]:
+def _engine_steps(table: Table, lang: str) -> list[str]:
     """The engine's step titles for the table's round, in ``lang``."""
     table.refresh_from_db()
     board = RoundBoard.from_state(RESOLVE, table.options, table.board_states["round"])

@@ -37,9 +37,10 @@ import django  # noqa: E402
 
 django.setup()  # the harness reads the settings
 
-from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
-from game_pages import HX, TimedPage, begin_dice_time, captain_delays  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from game_pages import HX, TimedPage, begin_dice_time, captain_delays  # noqa: E402
+from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
 
 PACES = ("first-game", "table", "quick", "fastest")
 GAMES = 5             # games per pace

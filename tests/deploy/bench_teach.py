@@ -32,9 +32,10 @@ import django  # noqa: E402
 
 django.setup()  # the harness reads the settings
 
+from playwright.sync_api import sync_playwright  # noqa: E402
+
 from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
 from live_clients import Follower  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE_MOVES = 30

@@ -22,8 +22,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from harness import Release, release_steps, start_redis
 from playwright.sync_api import sync_playwright
+
+from harness import Release, release_steps, start_redis
 
 HERE = Path(__file__).resolve().parent
 

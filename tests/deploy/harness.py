@@ -385,7 +385,7 @@ class Server:
 
     def render_processes(self) -> tuple[int, list[int]] | None:
         """The host's render children's supervisor (a child of gunicorn's arbiter) and its
-        children, or ``None`` before the arbiter started it (tutorials/http/render_children.py)."""
+        children, or ``None`` before the arbiter started it (tutorials/rendering/render_children.py)."""
         for pid in children(self.process.pid):
             if _is_render_supervisor(pid):
                 return pid, children(pid)
@@ -436,7 +436,7 @@ class _Proxied(http.client.HTTPConnection):
 
 def _is_render_supervisor(pid: int) -> bool:
     try:
-        return b"tutorials.http.render_children" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"tutorials.rendering.render_children" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except FileNotFoundError:
         return False
 

@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+
 from harness import free_port, serve
 
 WAIT = {"ja": "少しお待ちください", "en": "Please wait a moment", "de": "Einen Moment bitte"}

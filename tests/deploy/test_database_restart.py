@@ -26,6 +26,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from django.conf import settings
+
 from harness import finish, free_port, manage, serve
 
 #: seconds PostgreSQL stays stopped

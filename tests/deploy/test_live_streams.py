@@ -16,6 +16,7 @@ import time
 from collections import Counter
 
 import pytest
+
 from harness import Browser, RedisServer, serve_behind_nginx
 from live_clients import Follower
 

@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+
 from game_pages import TimedPage, begin_dice_time, captain_delays, due_of, stored_game, version_of
 from harness import Browser, serve_behind_nginx
 

@@ -19,6 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from harness import Browser, serve
 
 # action mode, three players, the captains at the "fast" pace (2.5 actions a second: the

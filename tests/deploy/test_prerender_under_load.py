@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from harness import fresh_position_pdf, manage, serve
 
+from harness import fresh_position_pdf, manage, serve
 from tutorials.sheets import render as sheets
 
 LANGS = ("ja", "en", "de")
@@ -64,8 +64,8 @@ def test_prerender_sheets_while_the_site_renders(server):
         reader.join(timeout=300)
     assert release.returncode == 0, output
     [version] = [p for p in cache.iterdir() if p.is_dir()]
-    expected = {f"{sheets.sheet_stem(name, table)}-{lang}-{paper}" for name in sheets.SHEETS
-                for table in sheets.tables_of(name) for lang, _ in settings.LANGUAGES
+    expected = {f"{sheets.sheet_stem(name, audience)}-{lang}-{paper}" for name in sheets.SHEETS
+                for audience in sheets.audiences_of(name) for lang, _ in settings.LANGUAGES
                 for paper in sheets.PAPERS}
     assert len(expected) == 60
     assert {p.stem for p in version.glob("*.pdf")} == expected

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from harness import Server, base_env, finish, manage, serve
 
+from harness import Server, base_env, finish, manage, serve
 from tutorials.sheets.render import PAPERS, SHEETS
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]

@@ -19,8 +19,9 @@ import subprocess
 import time
 
 import pytest
-from harness import Browser, exchange, free_port, serve_behind_nginx
 from playwright.sync_api import expect
+
+from harness import Browser, exchange, free_port, serve_behind_nginx
 
 #: headers every answer carries, the site's and nginx's alike
 SECURITY = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",

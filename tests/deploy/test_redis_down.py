@@ -15,6 +15,7 @@ import time
 import pytest
 import redis
 from django.conf import settings
+
 from harness import Browser, RedisServer, Server, fresh_position_pdf, serve
 
 POSITION = "Rb_11r1.12b2"

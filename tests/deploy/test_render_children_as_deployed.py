@@ -1,6 +1,6 @@
 """The host's PDF render children under gunicorn: one set for the host (``RENDER_LIMIT``
 children under one supervisor, none per worker), and no process left behind when a worker
-dies mid-render or when gunicorn's arbiter is killed (tutorials/http/render_children.py).
+dies mid-render or when gunicorn's arbiter is killed (tutorials/rendering/render_children.py).
 
 A process belongs to a server when its environment carries that server's ``REDIS_URL`` (a
 database number of its own, harness.redis_database): every process the server starts
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import redis
+
 from harness import Server, fresh_position_pdf, serve
 from processes import wait_for
 

@@ -8,8 +8,8 @@ import re
 import socket
 
 import pytest
-from harness import Server, serve
 
+from harness import Server, serve
 from tutorials.api.middleware import API_MAX_BODY
 
 CASE = {"players": ["red", "blue"], "start_player": "red", "board": ["11:r1 12:b2"]}

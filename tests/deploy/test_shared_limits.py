@@ -19,9 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis
 from django.conf import settings
-from harness import Browser, Server, fresh_position_pdf, serve
 
+from harness import Browser, Server, fresh_position_pdf, serve
 from tutorials.models import CODE_ALPHABET
+
 
 def _all_at_once(count: int, call) -> list:
     """``call(i)`` for i in range(count) in ``count`` threads released together."""

@@ -12,6 +12,7 @@ import json
 import re
 
 import pytest
+
 from harness import serve
 
 pytestmark = pytest.mark.smoke

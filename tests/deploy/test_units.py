@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+
 from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_streams
 from live_clients import Follower
 from processes import alive, wait_for

@@ -5,8 +5,21 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Dice,
-                           Mode, RuleSet, Seating, Situation, SpeedOrder, Cell)
+from captain.rules import (
+    FULL_DECK,
+    AttackCard,
+    AttackKind,
+    BellRule,
+    Board,
+    Cell,
+    Collection,
+    Dice,
+    Mode,
+    RuleSet,
+    Seating,
+    Situation,
+    SpeedOrder,
+)
 from captain.rules.model import Colour
 from captain.rules.situation import full_treasure_count
 

@@ -8,8 +8,18 @@ independent readings.
 
 from __future__ import annotations
 
-from captain.rules import (AttackCard, Board, BellRule, Collection, Colour, Dice, Mode, RuleSet, Seating,
-                           SpeedOrder)
+from captain.rules import (
+    AttackCard,
+    BellRule,
+    Board,
+    Collection,
+    Colour,
+    Dice,
+    Mode,
+    RuleSet,
+    Seating,
+    SpeedOrder,
+)
 
 Pos = tuple[int, int]
 

@@ -11,16 +11,40 @@ import sys
 from pathlib import Path
 
 import pytest
-from conformance import CLAUSE_IDS
 
 import captain.rules
-from captain.rules import (AttackCard, AttackKind, Board, BellRule, Collection, Colour, Dice, Event,
-                           Mode, Position, RuleSet, Seating, SpeedOrder, Cell, Treasure, clauses,
-                           notation)
+from captain.rules import (
+    AttackCard,
+    AttackKind,
+    BellRule,
+    Board,
+    Cell,
+    Collection,
+    Colour,
+    Dice,
+    Event,
+    Mode,
+    Position,
+    RuleSet,
+    Seating,
+    SpeedOrder,
+    Treasure,
+    clauses,
+    notation,
+)
 from captain.rules.events import documented_codes
-from captain.rules.game import (Claim, PlaceAttackCard, RingBell, RingStartBell, Roll, apply,
-                                legal_actions, new_game)
+from captain.rules.game import (
+    Claim,
+    PlaceAttackCard,
+    RingBell,
+    RingStartBell,
+    Roll,
+    apply,
+    legal_actions,
+    new_game,
+)
 from captain.rules.game import transitions as apply_module
+from conformance import CLAUSE_IDS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = Path(captain.rules.__file__).parent

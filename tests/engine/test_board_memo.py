@@ -9,10 +9,10 @@ import pickle
 import pytest
 
 from captain.rules import AttackCard, AttackKind, BellRule, Board, Colour, Dice, RuleSet, Seating
-from captain.rules.resolve.bell import bell_status, may_ring
 from captain.rules.errors import InvalidSituation
 from captain.rules.game import Phase, RingStartBell, apply, legal_actions, new_game
 from captain.rules.model import Position
+from captain.rules.resolve.bell import bell_status, may_ring
 
 R, B, G = Colour.RED, Colour.BLUE, Colour.GREEN
 

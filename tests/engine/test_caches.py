@@ -7,15 +7,26 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from profiles import examples
 
-from captain.rules import (BellRule, Board, Colour, Dice, Mode, RuleSet, Seating, Cell, Treasure,
-                           bell_status, may_ring, solve)
+from captain.rules import (
+    BellRule,
+    Board,
+    Cell,
+    Colour,
+    Dice,
+    Mode,
+    RuleSet,
+    Seating,
+    Treasure,
+    bell_status,
+    may_ring,
+    solve,
+)
 from captain.rules.caches import GEOMETRY, every_memo
 from captain.rules.geometry import Geometry
 from captain.rules.sim.players import POLICIES, play_game
-
 from engine_strategies import rule_sets, seatings, situations
+from profiles import examples
 
 R, B, G, W = Colour
 

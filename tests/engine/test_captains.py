@@ -8,17 +8,16 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from profiles import examples
 
 from captain.rules import Colour, Mode, RuleSet
-from captain.rules.captains.strengths import CAPTAINS, GreedyCaptain, StrongCaptain, captain
 from captain.rules.captains.policies import greedy_policy
+from captain.rules.captains.strengths import CAPTAINS, GreedyCaptain, StrongCaptain, captain
 from captain.rules.game import GameState, Phase, legal_actions, new_game
 from captain.rules.game.view import determinize, unrevealed, unseen_treasure
 from captain.rules.model import cell_of
 from captain.rules.sim.players import play_game
-
 from engine_strategies import rule_sets, seatings
+from profiles import examples
 
 R, B, G, W = Colour
 

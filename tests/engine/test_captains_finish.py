@@ -16,15 +16,14 @@ from itertools import combinations_with_replacement
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from profiles import examples
 
 from captain.rules import Colour, Mode, RuleSet
 from captain.rules.captains.strengths import CAPTAINS, StrongCaptain, captain
 from captain.rules.game import Claim, GameState, Phase, Roll, legal_actions, pairs_shown
 from captain.rules.sim.players import DiceTimeLength, play_game
 from captain.rules.sim.simulate import report, simulate
-
 from engine_strategies import rule_sets
+from profiles import examples
 
 R, B, G, W = Colour
 STRENGTHS = sorted(CAPTAINS)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conformance import CASE_DIR, CASE_FILES, ROOT, check_case, differences, load
 
 

@@ -9,11 +9,34 @@ from __future__ import annotations
 
 import pytest
 
-from captain.rules import (FULL_DECK, AttackCard, AttackKind, BellRule, Board, Collection, Colour,
-                           Dice, InvalidInput, InvalidSituation, Mode, Outcome, Position, RuleSet,
-                           Seating, Situation, SpeedOrder, Treasure, bell_lines, bell_status,
-                           collect_treasure, end_round, rearranged_shape, resolution_order,
-                           resolve_battle, solve)
+from captain.rules import (
+    FULL_DECK,
+    AttackCard,
+    AttackKind,
+    BellRule,
+    Board,
+    Collection,
+    Colour,
+    Dice,
+    InvalidInput,
+    InvalidSituation,
+    Mode,
+    Outcome,
+    Position,
+    RuleSet,
+    Seating,
+    Situation,
+    SpeedOrder,
+    Treasure,
+    bell_lines,
+    bell_status,
+    collect_treasure,
+    end_round,
+    rearranged_shape,
+    resolution_order,
+    resolve_battle,
+    solve,
+)
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 

@@ -7,11 +7,23 @@ import json
 import re
 
 import pytest
-from conformance import CASE_FILES, CLAUSE_IDS
 
-from captain.rules import (BellRule, Board, Collection, Colour, Event, InvalidSituation, Mode,
-                           RuleSet, Seating, Situation, situation_from_json, solve)
+from captain.rules import (
+    BellRule,
+    Board,
+    Collection,
+    Colour,
+    Event,
+    InvalidSituation,
+    Mode,
+    RuleSet,
+    Seating,
+    Situation,
+    situation_from_json,
+    solve,
+)
 from captain.rules import events as events_module
+from conformance import CASE_FILES, CLAUSE_IDS
 
 #: Clause ids of the site's rules reference.
 CLAUSES = frozenset(CLAUSE_IDS)

@@ -6,12 +6,11 @@ would give another answer."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
-from profiles import examples
-
-from captain.rules import Collection, RuleSet, SpeedOrder, resolve_battle, solve
 
 import oracle
+from captain.rules import Collection, RuleSet, SpeedOrder, resolve_battle, solve
 from engine_strategies import situations
+from profiles import examples
 
 
 def _cell(p) -> tuple[int, int]:

@@ -21,11 +21,36 @@ from dataclasses import replace
 
 import pytest
 
-from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Colour, Dice, IllegalAction,
-                           InvalidSituation, Mode, Outcome, Position, RuleSet, Treasure)
-from captain.rules.game import (Claim, GameState, Pass, Phase, PlaceAttackCard, RingBell,
-                                RingStartBell, Roll, apply, attack_cards_of, legal_actions,
-                                new_game, refill)
+from captain.rules import (
+    FULL_DECK,
+    AttackCard,
+    AttackKind,
+    Board,
+    Colour,
+    Dice,
+    IllegalAction,
+    InvalidSituation,
+    Mode,
+    Outcome,
+    Position,
+    RuleSet,
+    Treasure,
+)
+from captain.rules.game import (
+    Claim,
+    GameState,
+    Pass,
+    Phase,
+    PlaceAttackCard,
+    RingBell,
+    RingStartBell,
+    Roll,
+    apply,
+    attack_cards_of,
+    legal_actions,
+    new_game,
+    refill,
+)
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 K0, K1, K2, K3, K4, K5 = AttackKind
@@ -780,8 +805,8 @@ def test_fast_bell_answer_agrees_with_the_explained_one():
     """bell.may_ring (masks, used for legal actions) == bell_status(...).may_ring everywhere."""
     import random
 
-    from captain.rules.resolve.bell import bell_status, may_ring
     from captain.rules.model import Board, Dice, Position
+    from captain.rules.resolve.bell import bell_status, may_ring
     from captain.rules.situation import BellRule, Mode, RuleSet, Seating
 
     rng = random.Random(5)

@@ -14,16 +14,28 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conformance import readable_case_files
 
-from captain.rules.model import MAX_COLUMNS, MAX_ROWS
-
-from captain.rules import (BellRule, Board, Collection, Colour, InvalidInput, InvalidSituation,
-                           Mode, Position, RuleSet, Seating, Situation, SpeedOrder, Treasure,
-                           situation_from_json)
+from captain.rules import (
+    BellRule,
+    Board,
+    Collection,
+    Colour,
+    InvalidInput,
+    InvalidSituation,
+    Mode,
+    Position,
+    RuleSet,
+    Seating,
+    Situation,
+    SpeedOrder,
+    Treasure,
+    situation_from_json,
+)
 from captain.rules.game import Claim, RingStartBell, apply, new_game
+from captain.rules.model import MAX_COLUMNS, MAX_ROWS
 from captain.rules.notation import MAX_LENGTH, NotationError, parse, parse_unchecked
 from captain.rules.typed import normalize_typed
+from conformance import readable_case_files
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 

@@ -6,14 +6,26 @@ from __future__ import annotations
 import random
 
 from hypothesis import HealthCheck, given, settings
-from profiles import examples
-
-from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Position, RuleSet,
-                           Seating, Cell, Treasure, collect_treasure, may_ring, resolve_battle,
-                           solve)
 
 import oracle
+from captain.rules import (
+    AttackCard,
+    AttackKind,
+    Board,
+    Cell,
+    Collection,
+    Colour,
+    Position,
+    RuleSet,
+    Seating,
+    Treasure,
+    collect_treasure,
+    may_ring,
+    resolve_battle,
+    solve,
+)
 from engine_strategies import situations
+from profiles import examples
 
 
 def _engine_answers(situation):

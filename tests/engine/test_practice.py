@@ -10,9 +10,15 @@ import pytest
 
 from captain.rules import Colour, IllegalAction, Mode, RuleSet
 from captain.rules.captains.pace import Pace, interval, jitter
+from captain.rules.captains.practice import (
+    advance,
+    learner_acts,
+    learner_continues,
+    next_due,
+    replay,
+    start_practice,
+)
 from captain.rules.captains.timing import measure, play_rounds
-from captain.rules.captains.practice import (advance, learner_acts, learner_continues, next_due,
-                                             replay, start_practice)
 from captain.rules.game import Claim, Phase, RingStartBell, Roll, legal_actions
 from captain.rules.game.state import GameState
 

@@ -12,19 +12,25 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from profiles import examples
 
-from captain.rules import (FULL_DECK, AttackKind, Board, Colour,
-                           IllegalAction, Mode, Outcome, RuleSet)
-from captain.rules.resolve.bell import bell_status, may_ring
-from captain.rules.game import (GameState, Phase, apply, attack_cards_of, check,
-                                legal_actions, new_game, starting_hand)
-from captain.rules.notation import parse, parse_unchecked
+from captain.rules import FULL_DECK, AttackKind, Board, Colour, IllegalAction, Mode, Outcome, RuleSet
 from captain.rules.captains.policies import greedy_policy, random_policy
+from captain.rules.game import (
+    GameState,
+    Phase,
+    apply,
+    attack_cards_of,
+    check,
+    legal_actions,
+    new_game,
+    starting_hand,
+)
+from captain.rules.notation import parse, parse_unchecked
+from captain.rules.resolve.bell import bell_status, may_ring
 from captain.rules.sim.players import play_game
 from captain.rules.sim.transcript import transcript
-
 from engine_strategies import rule_sets, seatings, situations
+from profiles import examples
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 URL_SAFE = re.compile(r"^[A-Za-z0-9._~-]+$")

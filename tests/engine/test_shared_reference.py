@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conformance import CLAUSE_IDS, ROOT, SHARED, check_case
 
 if SHARED is None:

@@ -7,13 +7,13 @@ import itertools
 import re
 
 import pytest
-from engine_strategies import situations
 from hypothesis import given
 from hypothesis import strategies as st
 
 from captain.rules import BellRule, Collection, InvalidInput, Mode, RuleSet, SpeedOrder
 from captain.rules.notation import PATTERN, NotationError, parse_unchecked
 from captain.rules.situation import PLAYER_COUNTS, RULE_FLAGS, check_table_rules
+from engine_strategies import situations
 
 ALL_RULE_SETS = [RuleSet(speed, collection, mode, scouts, bell, reroll)
                  for speed, collection, mode, scouts, bell, reroll in itertools.product(

@@ -8,12 +8,25 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from profiles import examples
 
-from captain.rules import (FULL_DECK, AttackCard, AttackKind, Board, Cell, Colour, Dice,
-                           InvalidInput, InvalidSituation, RuleSet, Seating, Situation, notation,
-                           solve)
+from captain.rules import (
+    FULL_DECK,
+    AttackCard,
+    AttackKind,
+    Board,
+    Cell,
+    Colour,
+    Dice,
+    InvalidInput,
+    InvalidSituation,
+    RuleSet,
+    Seating,
+    Situation,
+    notation,
+    solve,
+)
 from captain.rules.errors import RulesError
+from profiles import examples
 
 FULL = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 

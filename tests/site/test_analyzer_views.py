@@ -8,11 +8,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from captain.rules import situation_from_json
-from tutorials.models import SavedPosition
-
 from analyzer_helpers import analyzer_error, pos_after
+from captain.rules import situation_from_json
 from conformance import CASE_FILES
+from tutorials.models import SavedPosition
 
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -7,10 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from django.template import Context, engines
-from django.utils.safestring import mark_safe
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
 from captain.rules import notation

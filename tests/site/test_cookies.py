@@ -1,4 +1,4 @@
-"""The per-object signed cookies (tutorials.http.cookies): one kind never reads as another,
+"""The per-object signed cookies (tutorials.web.cookies): one kind never reads as another,
 a cookie of one object never as another's, and none outlives its object."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from tutorials.models import PracticeGame, TeachSession
+from tutorials.models import PracticeGame, Table
 from tutorials.play.views import LEARNER
 from tutorials.teach.access import GUEST, PRESENTER
 
-KINDS = [(PRESENTER, TeachSession.LIFETIME_HOURS), (GUEST, TeachSession.LIFETIME_HOURS),
+KINDS = [(PRESENTER, Table.LIFETIME_HOURS), (GUEST, Table.LIFETIME_HOURS),
          (LEARNER, PracticeGame.LIFETIME_HOURS)]
 
 
@@ -47,7 +47,7 @@ def test_a_cookie_of_one_kind_never_reads_as_another():
 
 def test_a_signature_older_than_the_object_is_refused():
     holder, _morsel = _given(PRESENTER, "abcde", "secret")
-    later = time.time() + TeachSession.LIFETIME_HOURS * 3600 + 5
+    later = time.time() + Table.LIFETIME_HOURS * 3600 + 5
     with mock.patch("django.core.signing.time.time", return_value=later):
         assert PRESENTER.read(holder, "abcde") is None
 
@@ -61,7 +61,7 @@ def test_a_browser_holds_a_bounded_number_of_table_cookies(client, settings):
     for _ in range(PRESENTER.keep + 3):
         started = client.post("/en/teach/", {"players": "3", "mode": "action", "script": "quick"})
         assert started.status_code == 302
-    followed = [TeachSession.start({"players": 3, "mode": "action", "script": "quick"})[0]
+    followed = [Table.start({"players": 3, "mode": "action", "script": "quick"})[0]
                 for _ in range(GUEST.keep + 3)]
     for table in followed:
         assert client.get(f"/en/t/{table.code}/").status_code == 200

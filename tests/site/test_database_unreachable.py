@@ -18,9 +18,9 @@ from django.db import InterfaceError, OperationalError, connection
 from django.db.backends.signals import connection_created
 from django.test import Client, RequestFactory
 
-from tutorials.http import database
-from tutorials.http.log_filters import HideDatabaseOutageRequests
-from tutorials.http.server_error import server_error
+from tutorials.web import database
+from tutorials.web.log_filters import HideDatabaseOutageRequests
+from tutorials.web.server_error import server_error
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +127,7 @@ def test_one_line_when_the_outage_starts_one_when_it_ends_none_per_request(clien
     assert len(ended) == 1 and "meanwhile 6 requests were answered 503" in ended[0].getMessage()
     assert not database.is_down()
     assert client.get("/p/k3m9xqa/").status_code == 404  # and the database is read again
-    assert len([r for r in caplog.records if r.name == "tutorials.http.database"]) == 2
+    assert len([r for r in caplog.records if r.name == "tutorials.web.database"]) == 2
 
 
 def test_other_failures_of_a_request_are_still_logged():

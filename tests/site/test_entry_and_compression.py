@@ -24,7 +24,7 @@ from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from tests.site.play_helpers import start_game
-from tutorials.http.compression import CompressionMiddleware
+from tutorials.web.compression import CompressionMiddleware
 
 pytestmark = pytest.mark.django_db
 

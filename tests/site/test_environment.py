@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import RequestFactory
 
-from tutorials.http.clients import client_ip
+from tutorials.web.clients import client_ip
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,6 @@ from captain.rules.game import RingBell, RingStartBell, apply, new_game
 from captain.rules.sim.simulate import POLICIES, play_game
 from tutorials.walkthrough import Walkthrough
 from tutorials.wording.events import KNOWN_CODES, explain
-
 from wording_helpers import english_messages
 
 #: Every code the engine documents (the table in captain.rules.events).

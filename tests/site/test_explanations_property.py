@@ -11,12 +11,11 @@ from functools import cache
 
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
-from profiles import examples
 
 from captain.rules import solve
+from profiles import examples
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.events import explain
-
 from wording_helpers import ROOT, english_messages
 
 

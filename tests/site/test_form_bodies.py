@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tutorials.models import PracticeGame, SavedPosition, TeachSession
+from tutorials.models import PracticeGame, SavedPosition, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ FORM_POSTS = ["/{lang}/teach/", "/{lang}/teach/ABCD2345/go/", "/{lang}/teach/ABC
 @pytest.mark.parametrize("lang", ["de", "ja"])
 def test_a_form_post_that_is_not_a_form_is_refused_in_the_readers_language(client, path, content_type,
                                                                           body, lang):
-    counts = (TeachSession.objects.count(), PracticeGame.objects.count(), SavedPosition.objects.count())
+    counts = (Table.objects.count(), PracticeGame.objects.count(), SavedPosition.objects.count())
     response = client.post(path.format(lang=lang), body, content_type=content_type)
     assert response.status_code == 415
     assert response["Problem-Code"] == "unsupported-media-type"
@@ -30,5 +30,5 @@ def test_a_form_post_that_is_not_a_form_is_refused_in_the_readers_language(clien
     with translation.override(lang):
         heading = gettext("This was not sent as a form")
     assert heading != "This was not sent as a form" and heading in html
-    assert (TeachSession.objects.count(), PracticeGame.objects.count(),
+    assert (Table.objects.count(), PracticeGame.objects.count(),
             SavedPosition.objects.count()) == counts

@@ -18,20 +18,27 @@ from functools import cache
 import pytest
 from django.utils import translation
 
-from captain.rules import (AttackKind, Board, Colour, Mode, Position, RuleSet, collect_treasure,
-                           resolve_battle)
+from captain.rules import AttackKind, Board, Colour, Mode, Position, RuleSet, collect_treasure, resolve_battle
 from captain.rules.captains import facts as facts_module
 from captain.rules.captains.facts import DEALS, Fact, move_facts
 from captain.rules.captains.practice import start_practice
-from captain.rules.game import (Claim, Phase, PlaceAttackCard, RingBell, RingStartBell, Roll, apply,
-                                legal_actions, pairs_shown)
+from captain.rules.game import (
+    Claim,
+    Phase,
+    PlaceAttackCard,
+    RingBell,
+    RingStartBell,
+    Roll,
+    apply,
+    legal_actions,
+    pairs_shown,
+)
 from captain.rules.game.view import determinize
 from captain.rules.model import cell_of
 from captain.rules.resolve.bell import bell_lines, bell_status, may_ring
+from play_helpers import captain_game
 from tutorials.play import hints
 from tutorials.play.hints import hint_pair, stated, strong_move
-
-from play_helpers import captain_game
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE
 

@@ -24,7 +24,7 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from tutorials.models import SavedPosition, TeachSession
+from tutorials.models import SavedPosition, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -157,17 +157,17 @@ def test_unprefixed_post_is_redirected_with_307_keeping_the_body():
     assert response.status_code == 307
     assert response["Location"] == "/de/teach/?from=qr"
     assert {"accept-language", "cookie"} <= {v.strip().lower() for v in response["Vary"].split(",")}
-    assert not TeachSession.objects.exists()
+    assert not Table.objects.exists()
     # a browser repeats the POST, body and CSRF token included: the table is created
     followed = client.post("/teach/", data, HTTP_ACCEPT_LANGUAGE="de", follow=True)
     assert [status for _url, status in followed.redirect_chain] == [307, 302]
     assert followed.status_code == 200 and '<html lang="de">' in followed.content.decode()
-    assert TeachSession.objects.get().options["players"] == 3
+    assert Table.objects.get().options["players"] == 3
     # a CSRF token sent as a header (htmx) survives the redirect too
     by_header = client.post("/teach/", {k: v for k, v in data.items() if k != "csrfmiddlewaretoken"},
                             HTTP_ACCEPT_LANGUAGE="ja", HTTP_X_CSRFTOKEN=token, follow=True)
     assert by_header.redirect_chain[0] == ("/ja/teach/", 307) and by_header.status_code == 200
-    assert TeachSession.objects.count() == 2
+    assert Table.objects.count() == 2
 
 
 def test_unprefixed_post_follows_the_cookie_and_other_methods_keep_working(client):
@@ -253,7 +253,7 @@ def test_unknown_or_ended_table(client, lang, table):
     assert_not_found(unknown, lang, "No such table", names="nosuch", link=f"/{lang}/teach/")
     for url in (f"/{lang}/t/nosuch/", f"/{lang}/teach/nosuch/"):
         assert_not_found(client.get(url), lang, "No such table", names="nosuch", link=f"/{lang}/teach/")
-    TeachSession.objects.filter(code=table).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(code=table).update(expires_at=timezone.now() - timedelta(minutes=1))
     for url in (f"/t/{table}/", f"/{lang}/t/{table}/", f"/{lang}/teach/{table}/"):
         assert_not_found(client.get(url, HTTP_ACCEPT_LANGUAGE=other, follow=True), lang,
                          "This table has ended", status=410, names=table)

@@ -1,4 +1,4 @@
-"""Link tokens (tutorials.http.link_tokens): a table's QR code and a saved position's
+"""Link tokens (tutorials.web.link_tokens): a table's QR code and a saved position's
 short link open what they name past the failed-lookup limits, while codes typed or
 guessed from the same address stay limited, and a guesser learns nothing from the answers."""
 
@@ -15,9 +15,9 @@ from django.test import Client
 from django.utils import translation
 from django.utils.html import escape
 
-from tutorials.http.limits import MESSAGES
-from tutorials.http.link_tokens import SHORT_LINK, TABLE_LINK
 from tutorials.models import CODE_ALPHABET
+from tutorials.web.limits import MESSAGES
+from tutorials.web.link_tokens import SHORT_LINK, TABLE_LINK
 
 pytestmark = pytest.mark.django_db
 

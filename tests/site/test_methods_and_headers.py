@@ -7,8 +7,8 @@ import json
 import pytest
 from django.test import Client
 
+from tutorials.models import SavedPosition, Table
 from tutorials.sheets import render as sheets
-from tutorials.models import SavedPosition, TeachSession
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def test_pages_refuse_other_methods(client, table, saved, no_render, method):
         assert response.status_code == 405, (method, url, response.status_code)
         assert response.content == b"", (method, url)  # nothing rendered
         assert set(response["Allow"].split(", ")) <= {"GET", "HEAD", "POST"}
-    assert TeachSession.objects.get(code=table).version == 1
+    assert Table.objects.get(code=table).version == 1
 
 
 def test_head_answers_like_get_on_the_guest_pages(client, table):

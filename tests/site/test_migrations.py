@@ -1,5 +1,6 @@
 """Migrations keep what is open: a table being taught when its presenter key becomes a hash
-is still steered by its presenter, and the models never drift from the migrations."""
+is still steered by its presenter, one open when its model was renamed keeps its seats, and
+the models never drift from the migrations."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
-from tutorials.models import TeachSession
+from tutorials.models import Table
 
 BEFORE = [("tutorials", "0004_teach_timers")]
+#: the last state in which a table being taught was the model ``TeachSession``
+BEFORE_RENAME = [("tutorials", "0008_practice_takebacks")]
 PLAIN_KEY = "v3ry-plain-presenter-key-of-43-characters-x"  # token_urlsafe(32) is 43 long
 
 
@@ -50,9 +53,9 @@ def test_an_open_table_survives_its_presenter_key_being_hashed():
                             expires_at=timezone.now() + timedelta(hours=3))
     _migrate(_latest())
 
-    table = TeachSession.objects.get(code="ab234")
+    table = Table.objects.get(code="ab234")
     assert table.presenter_key_hash == hashlib.sha256(PLAIN_KEY.encode()).hexdigest()
-    assert PLAIN_KEY not in str(TeachSession.objects.filter(code="ab234").values().get())
+    assert PLAIN_KEY not in str(Table.objects.filter(code="ab234").values().get())
     presenter = _presenter_with_the_old_cookie("ab234")
     page = presenter.get("/en/teach/ab234/")
     assert page.status_code == 200 and 'data-index="2"' in page.content.decode()
@@ -71,14 +74,31 @@ def test_an_open_table_survives_its_presenter_key_being_hashed():
 
 @pytest.mark.django_db(transaction=True)
 def test_back_and_forward_again_keeps_the_tables_steerable():
-    table, key = TeachSession.start({"players": 4})  # a table made under today's schema
-    _migrate(BEFORE)
+    table, key = Table.start({"players": 4})  # a table made under today's schema
+    executor = _migrate(BEFORE)
+    then = executor.loader.project_state(BEFORE).apps.get_model("tutorials", "TeachSession")
     columns = [c.name for c in connection.introspection.get_table_description(
-        connection.cursor(), TeachSession._meta.db_table)]
+        connection.cursor(), then._meta.db_table)]
     assert "presenter_key" in columns and "presenter_key_hash" not in columns
     _migrate(_latest())
     table.refresh_from_db()
     assert table.presented_by(key)  # its hash was left alone, not hashed a second time
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_open_when_its_model_was_renamed_keeps_its_seats():
+    executor = _migrate(BEFORE_RENAME)
+    then = executor.loader.project_state(BEFORE_RENAME).apps
+    old = then.get_model("tutorials", "TeachSession").objects.create(
+        code="cd567", presenter_key_hash="0" * 64, section=4, version=7,
+        options={"players": 2, "mode": "action", "script": "quick"},
+        expires_at=timezone.now() + timedelta(hours=3))
+    then.get_model("tutorials", "TableSeat").objects.create(session=old, colour="red")
+    _migrate(_latest())
+
+    table = Table.objects.get(code="cd567")
+    assert (table.section, table.version) == (4, 7)
+    assert [seat.colour for seat in table.seats.all()] == ["red"]
 
 
 @pytest.mark.django_db

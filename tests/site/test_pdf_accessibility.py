@@ -25,14 +25,14 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from captain.rules import notation
-from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing import svg
-from tutorials.walkthrough import Walkthrough
-from tutorials.http import pdf_worker
+from tutorials.drawing.diagrams import all_diagrams
+from tutorials.rendering import pdf_worker
 from tutorials.sheets import render as sheets
 from tutorials.sheets.render import SHEETS
-from tutorials.wording.phrases import card_phrase
+from tutorials.walkthrough import Walkthrough
 from tutorials.wording.glossary import CARD_NAMES, position_label
+from tutorials.wording.phrases import card_phrase
 
 LANGS = ("ja", "en", "de")
 POSITIONS = {  # a position with a whole round to show, and one where nothing happens yet
@@ -266,4 +266,5 @@ def test_tagging_is_part_of_the_sheet_cache_key(settings):
     """Cached PDFs are keyed by a digest of the code (render.code_version): the module that
     asks for tags is an input, so untagged PDFs cached before are never served."""
     assert pdf_worker.PDF_OPTIONS.get("pdf_tags") is True
-    assert settings.BASE_DIR / "tutorials/http/pdf_worker.py" in sheets.sheet_input_files(settings.BASE_DIR)
+    worker = settings.BASE_DIR / "tutorials/rendering/pdf_worker.py"
+    assert worker in sheets.sheet_input_files(settings.BASE_DIR)

@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from tutorials.http.render_limit import RenderBusy
+from tutorials.rendering.render_limit import RenderBusy
 from tutorials.sheets import render as sheets
 
 pytestmark = pytest.mark.django_db

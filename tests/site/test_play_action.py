@@ -19,13 +19,12 @@ from django.utils.html import escape
 from captain.rules import Colour
 from captain.rules.captains.pace import Pace
 from captain.rules.errors import IllegalAction
+from tests.site.play_helpers import start_game
 from tutorials.models import PracticeGame
 from tutorials.play.action import pace_choices
 from tutorials.practice import games
 from tutorials.wording.glossary import position_label
 from tutorials.wording.problems import describe
-
-from tests.site.play_helpers import start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -13,13 +13,12 @@ from django.utils import timezone, translation
 
 from captain.rules import Mode
 from captain.rules.game import Claim, PlaceAttackCard, RingBell, RingStartBell, Roll, action_to_json
+from play_helpers import page_version, start_game
 from tutorials.models import PracticeGame
 from tutorials.play.guide import NOTES, topics_done
-from tutorials.play.table import GamePage
-from tutorials.wording.facts import facts
+from tutorials.play.page import GamePage
 from tutorials.practice import games
-
-from play_helpers import page_version, start_game
+from tutorials.wording.facts import facts
 
 pytestmark = pytest.mark.django_db
 

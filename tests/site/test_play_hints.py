@@ -22,8 +22,8 @@ from tests.site.test_play_replay import first_move, open_game, play_on
 from tutorials.models import PracticeGame
 from tutorials.play.hints import hints_for
 from tutorials.practice import games
-from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import CARD_NAMES
+from tutorials.wording.phrases import card_phrase
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,10 @@ import pytest
 from django.test import Client
 
 from captain.rules.game import action_from_json
-from tutorials.models import PracticeGame
-from tutorials.practice import games
-
 from play_helpers import first_move, page_version, start_game
 from test_play_replay import open_game, play_on, play_to_the_end
+from tutorials.models import PracticeGame
+from tutorials.practice import games
 
 pytestmark = pytest.mark.django_db
 

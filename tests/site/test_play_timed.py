@@ -18,10 +18,10 @@ from django.test import Client
 from django.utils import timezone
 
 from captain.rules.captains.pace import Pace
+from tests.site.play_helpers import first_move, start_game
 from tutorials.models import PracticeGame
 from tutorials.play.action import DUE_MARGIN_MS
 from tutorials.practice import games
-from tests.site.play_helpers import first_move, start_game
 
 pytestmark = pytest.mark.django_db
 

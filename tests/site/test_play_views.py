@@ -10,13 +10,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from tests.site.play_helpers import CHOICES, first_move, page_version, start_game
 from tutorials.models import PracticeGame
-from tutorials.practice import games
 from tutorials.play.rounds import history
+from tutorials.practice import games
 from tutorials.wording.events import explain
 from tutorials.wording.phrases import card_phrase
-
-from tests.site.play_helpers import CHOICES, first_move, page_version, start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,10 @@ import pytest
 from captain.rules import Position, notation
 from tests.site.test_boards import board_with_hand
 from tutorials.analyzer.page import AnalyzerPage
-from tutorials.http.positions import position_arg, read_position
 from tutorials.teach.round import ENTER, RoundBoard
 from tutorials.tutorial import boards
 from tutorials.tutorial.checks import order
+from tutorials.web.positions import position_arg, read_position
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

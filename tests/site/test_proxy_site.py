@@ -1,5 +1,5 @@
 """``manage.py nginx_site``: nginx's configuration and the answers nginx gives itself
-(tutorials.http.proxy_site); nginx itself serves them in tests/deploy/test_proxy.py."""
+(tutorials.web.proxy_site); nginx itself serves them in tests/deploy/test_proxy.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tutorials.http.proxy_site import REDIRECT_STATUS, STATUS_CODES, security_headers
+from tutorials.web.proxy_site import REDIRECT_STATUS, STATUS_CODES, security_headers
 
 LANGUAGES = ("ja", "en", "de")
 

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.site.play_helpers import first_move, page_version, start_game
-from tutorials.http.numbers import query_number
+from tutorials.web.numbers import query_number
 
 EX_BATTLE = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 

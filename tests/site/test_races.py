@@ -15,12 +15,12 @@ import pytest
 from django.db import connection, connections
 from django.test import Client
 
-from tutorials.models import TableSeat, TeachSession
+from tutorials.models import Table, TableSeat
 from tutorials.tutorial.teaching import sections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TABLE = "tutorials_teachsession"
+TABLE = "tutorials_table"
 
 
 @contextmanager
@@ -63,11 +63,11 @@ def _same_presenter(client: Client) -> Client:
     return other
 
 
-def _table(client: Client, section: int) -> TeachSession:
+def _table(client: Client, section: int) -> Table:
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "full"})
     code = response["Location"].rstrip("/").split("/")[-1]
     client.post(f"/en/teach/{code}/go/", {"to": str(section), "v": "1"})
-    return TeachSession.objects.get(code=code)
+    return Table.objects.get(code=code)
 
 
 def test_two_board_actions_at_once_lose_nothing(client):
@@ -116,8 +116,8 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
 
     def rival():
         try:
-            TeachSession.objects.create(code="aaaaa", presenter_key_hash="rival", options={},
-                                        expires_at=TeachSession.lifetime_end())
+            Table.objects.create(code="aaaaa", presenter_key_hash="rival", options={},
+                                        expires_at=Table.lifetime_end())
         finally:
             connections.close_all()
 
@@ -133,17 +133,17 @@ def test_a_table_code_taken_between_choosing_and_inserting_is_replaced(monkeypat
     connection.ensure_connection()
     monkeypatch.setattr(connection, "transaction_mode", None, raising=False)
     with connection.execute_wrapper(hook):
-        session, _key = TeachSession.start({"players": 4})
+        session, _key = Table.start({"players": 4})
     assert rival_done.is_set()
     assert session.code == "bbbbb"
-    assert TeachSession.objects.get(code="aaaaa").presenter_key_hash == "rival"
+    assert Table.objects.get(code="aaaaa").presenter_key_hash == "rival"
 
 
 def test_two_next_rounds_at_once_are_one_round_and_one_refusal(client):
     """Both read the seats before either writes: the second waits for the first and is
     then refused as stale, never failing on a locked database."""
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
-    table = TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    table = Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
     slugs = [s.slug for s in sections(table.options)]
     red = Client()
     red.get(f"/en/t/{table.code}/")

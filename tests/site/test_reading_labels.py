@@ -19,10 +19,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from captain.rules import Colour, Mode, Position, RuleSet, notation
+from captain.rules.captains.facts import move_facts
 from captain.rules.game import Claim, RingBell, RingStartBell, apply, new_game
 from captain.rules.sim.simulate import POLICIES, play_game
 from tutorials.analyzer.page import AnalyzerPage
-from captain.rules.captains.facts import move_facts
 from tutorials.play.hints import hint_pair
 from tutorials.sheets.content import PHASES, STRATEGY, context_for, position_context
 from tutorials.sheets.render import PAPERS, sheet_html

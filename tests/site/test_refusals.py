@@ -11,9 +11,9 @@ from django.conf import settings as django_settings
 from django.test import RequestFactory
 from django.utils import translation
 
-from tutorials.http import middleware
-from tutorials.http.limits import RateLimited
-from tutorials.http.render_limit import RenderBusy
+from tutorials.rendering.render_limit import RenderBusy
+from tutorials.web import middleware
+from tutorials.web.limits import RateLimited
 
 
 @pytest.mark.parametrize("exc, status", [(RateLimited("pdf", 30), 429), (RenderBusy(), 503)])
@@ -76,7 +76,7 @@ class _CountingLease:
 
 
 def test_a_long_render_renews_its_lease(monkeypatch, settings):
-    from tutorials.http import pdf as sheets
+    from tutorials.rendering import pdf as sheets
 
     monkeypatch.setattr(sheets, "_submit", lambda html, resources: _SlowRender(1.6))
     settings.RENDER_TIMEOUT = 10
@@ -86,7 +86,7 @@ def test_a_long_render_renews_its_lease(monkeypatch, settings):
 
 
 def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
-    from tutorials.http import pdf as sheets
+    from tutorials.rendering import pdf as sheets
 
     slow = _SlowRender(3)
     monkeypatch.setattr(sheets, "_submit", lambda html, resources: slow)

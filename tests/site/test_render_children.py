@@ -1,4 +1,4 @@
-"""The render children of one starting process (tutorials/http/render_children.py): as many
+"""The render children of one starting process (tutorials/rendering/render_children.py): as many
 as asked for, under one supervisor, a fresh child for each render, and all of them gone
 when the process that started them is killed."""
 
@@ -17,7 +17,7 @@ from tests.deploy.processes import children as children_of
 
 STARTER = """
 import sys
-from tutorials.http import render_children
+from tutorials.rendering import render_children
 host = render_children.start_once(int(sys.argv[1]))
 print(host.supervisor, flush=True)
 sys.stdin.read()
@@ -47,7 +47,7 @@ def test_the_children_end_with_the_process_that_started_them(starter, how):
 
 
 def test_each_render_has_a_fresh_child_of_the_one_supervisor():
-    from tutorials.http import pdf, render_children
+    from tutorials.rendering import pdf, render_children
 
     first = pdf.render_pdf('<html lang="en"><p>one</p></html>')
     second = pdf.render_pdf('<html lang="en"><p>two</p></html>')
@@ -61,7 +61,7 @@ def test_each_render_has_a_fresh_child_of_the_one_supervisor():
 
 
 def test_a_child_whose_worker_went_away_stops_rendering():
-    from tutorials.http import render_children
+    from tutorials.rendering import render_children
 
     supervisor = render_children.start_once(settings.RENDER_LIMIT).supervisor
     wait_for(lambda: len(children_of(supervisor)) == settings.RENDER_LIMIT, 60, "no render children")

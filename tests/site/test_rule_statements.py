@@ -12,12 +12,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
 
-from tutorials.sheets.render import sheet_html
 from teach_options import teach_options, teach_refusals
+from tutorials.sheets.render import sheet_html
 from tutorials.tutorial.teaching import script_context
 from tutorials.tutorial.teaching import sections as teach_sections
-from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
 from tutorials.wording.clauses import CLAUSES, clause_summary
+from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 TIE = "Rbgw_12r2.35.44.26b2-15g2.33.24.56w2-11.46.23b1.13-34.66w5.25.14"

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tutorials.models import PracticeGame, SavedPosition, TeachSession
+from tutorials.models import PracticeGame, SavedPosition, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +136,7 @@ def test_a_move_and_an_api_action_are_refused_alike(client, bad, code):
 def test_the_teach_start_form_refuses_alike(client, form, code):
     """No API starts a table; its form answers with the same codes all the same."""
     assert code in _codes(_post_form(client, "/en/teach/", form))
-    assert not TeachSession.objects.exists()
+    assert not Table.objects.exists()
 
 
 @pytest.mark.parametrize("query, code", [("code=abc&code=def", "duplicate-field"),
@@ -149,10 +149,10 @@ def test_the_presenters_forms_refuse_a_field_sent_twice(client):
     page = client.post("/en/teach/", {"players": "4"})
     present = page["Location"]
     code = present.rstrip("/").rsplit("/", 1)[-1]
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     go = _post_form(client, f"{present}go/", _quoted([("to", "1"), ("to", "2"), ("v", str(table.version))]))
     assert go.status_code == 400 and "more than once" in go.content.decode()
-    assert TeachSession.objects.get(code=code).section == table.section
+    assert Table.objects.get(code=code).section == table.section
 
 
 @pytest.mark.parametrize("body", ["do=clear&do=put&at=00&v=3", "do=put&at=00&at=11&v=3",
@@ -162,16 +162,16 @@ def test_a_presenters_board_action_refuses_a_field_sent_twice(client, body):
 
     page = client.post("/en/teach/", {"players": "4"})
     code = page["Location"].rstrip("/").rsplit("/", 1)[-1]
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     to = [s.slug for s in sections(table.options)].index("round-table")
     assert client.post(f"/en/teach/{code}/go/", {"to": str(to), "v": "1"}).status_code == 302
     board = f"/en/teach/{code}/board/round/"
     assert client.post(board, {"do": "brush", "at": "r1", "v": "2"}).status_code == 302  # now at 3
-    before = TeachSession.objects.get(code=code).board_states
+    before = Table.objects.get(code=code).board_states
     response = _post_form(client, board, body)
     assert _codes(response) == ["duplicate-field"]
     assert "more than once" in response.content.decode()
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     assert (table.board_states, table.version) == (before, 3)
 
 

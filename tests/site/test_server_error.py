@@ -17,9 +17,9 @@ from django.db import DatabaseError
 from django.test import Client, RequestFactory
 
 from tutorials.analyzer import short_links
-from tutorials.http import server_error as server_error_module
-from tutorials.http import shared_cache
-from tutorials.http.server_error import server_error
+from tutorials.web import server_error as server_error_module
+from tutorials.web import shared_cache
+from tutorials.web.server_error import server_error
 
 TITLES = {"ja": "問題が発生しました", "en": "Something went wrong", "de": "Etwas ist schiefgegangen"}
 JAPANESE = re.compile(r"[\u3040-\u30ff]")

@@ -19,10 +19,11 @@ import sys
 import pytest
 from django.test import RequestFactory
 
-from tutorials.http import limits, render_limit, shared_cache
-from tutorials.http.limits import RateLimited
-from tutorials.http.render_limit import RenderBusy
 from tutorials.models import SavedPosition
+from tutorials.rendering import render_limit
+from tutorials.rendering.render_limit import RenderBusy
+from tutorials.web import limits, shared_cache
+from tutorials.web.limits import RateLimited
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def _up_again(settings) -> None:
 
 
 def test_saves_go_on_past_the_limit_while_the_cache_is_down(client, cache_down, caplog):
-    with caplog.at_level(logging.WARNING, logger="tutorials.http.shared_cache"):
+    with caplog.at_level(logging.WARNING, logger="tutorials.web.shared_cache"):
         for _ in range(3):  # the limit is one a day
             response = client.post("/en/analyze/save/", {"pos": POSITION})
             assert response.status_code == 302, response.content[:300]
@@ -149,7 +150,7 @@ def test_the_limits_count_again_once_the_cache_answers(cache_down, caplog):
         limits.hit(request, "save")
     assert shared_cache.is_down()
     _up_again(cache_down)  # Redis is back: the same settings, a cache that answers
-    with caplog.at_level(logging.WARNING, logger="tutorials.http.shared_cache"):
+    with caplog.at_level(logging.WARNING, logger="tutorials.web.shared_cache"):
         limits.hit(request, "save")  # the one allowed a day
         with pytest.raises(RateLimited):
             limits.hit(request, "save")
@@ -226,7 +227,7 @@ def test_a_slot_that_cannot_be_opened_is_skipped_not_a_failure(cache_down, tmp_p
     (locks / "slot-0").mkdir()  # not a file: it cannot be opened as one
     cache_down.RENDER_LOCK_DIR = locks
     cache_down.RENDER_LIMIT = 2
-    with caplog.at_level(logging.WARNING, logger="tutorials.http.render_limit"), \
+    with caplog.at_level(logging.WARNING, logger="tutorials.rendering.render_limit"), \
             render_limit.render_slot() as lease:
         assert lease.slot == 1
         with pytest.raises(RenderBusy), render_limit.render_slot():

@@ -16,8 +16,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from tutorials.http import pdf, render_limit
-from tutorials.http.render_limit import RenderBusy
+from tutorials.rendering import pdf, render_limit
+from tutorials.rendering.render_limit import RenderBusy
 from tutorials.sheets import render as sheets
 
 MANIFEST = {
@@ -94,10 +94,10 @@ def test_render_with_warnings_is_served_but_not_cached(cache_dir, monkeypatch, c
 
 def test_a_table_version_with_warnings_is_not_cached_either(cache_dir, monkeypatch, caplog):
     monkeypatch.setattr(pdf, "static_file_for", lambda url: None)
-    table = sheets.Table(2, "strategy")
+    audience = sheets.Audience(2, "strategy")
     with caplog.at_level(logging.ERROR, logger="tutorials.sheets.render"):
-        assert sheets.sheet_pdf("quick-start", "ja", "letter", table=table).startswith(b"%PDF")
-    assert not sheets.cache_path("quick-start", "ja", "letter", table=table).exists()
+        assert sheets.sheet_pdf("quick-start", "ja", "letter", audience=audience).startswith(b"%PDF")
+    assert not sheets.cache_path("quick-start", "ja", "letter", audience=audience).exists()
     assert any("quick-start-2-strategy-ja-letter" in r.getMessage() for r in caplog.records)
 
 
@@ -154,7 +154,7 @@ def test_each_language_paper_and_saved_title_is_its_own_pdf(client, counted_rend
 @pytest.mark.django_db
 def test_a_kept_position_pdf_counts_no_quota_and_takes_no_slot(client, counted_renders, settings,
                                                                 monkeypatch):
-    from tutorials.http.render_limit import RenderBusy
+    from tutorials.rendering.render_limit import RenderBusy
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "pdf": "1/d"}
     url = f"/de/analyze/position.pdf?pos={POSITION}"
@@ -208,7 +208,7 @@ def test_fetcher_refuses_everything_else(url):
 
 
 def test_the_render_child_refuses_what_it_was_not_given():
-    from tutorials.http import pdf_worker
+    from tutorials.rendering import pdf_worker
 
     html = '<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>'
     pdf, warnings, _pid, _nice = pdf_worker.render(html, {})
@@ -233,8 +233,8 @@ def fast_render(monkeypatch):
     tiny = weasyprint.HTML(string="<p>x</p>").write_pdf()
     calls = []
 
-    def render(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE, timeout=None):
-        calls.append((name, table, lang, paper))
+    def render(name, lang, paper="a4", lease=None, *, audience=sheets.DEFAULT_AUDIENCE, timeout=None):
+        calls.append((name, audience, lang, paper))
         return sheets.Rendered(tiny, ())
 
     monkeypatch.setattr(sheets, "render_sheet", render)
@@ -246,15 +246,15 @@ def test_release_step_renders_every_combination_and_serves_hits(cache_dir, fast_
     old.mkdir(parents=True)
     (old / "rules-en-a4.pdf").write_bytes(b"%PDF-old")
     call_command("prerender_sheets", verbosity=0)
-    expected = {(n, t, lang, p) for n in sheets.SHEETS for t in sheets.tables_of(n)
+    expected = {(n, t, lang, p) for n in sheets.SHEETS for t in sheets.audiences_of(n)
                 for lang, _ in settings.LANGUAGES for p in sheets.PAPERS}
-    # the teaching sheets once per table: 2 or 3-4 players, action or strategy mode
-    assert {t for n, t, _l, _p in expected if n == "quick-start"} == set(sheets.TABLES)
-    assert len(sheets.TABLES) == 4
+    # the teaching sheets once per audience: 2 or 3-4 players, action or strategy mode
+    assert {t for n, t, _l, _p in expected if n == "quick-start"} == set(sheets.AUDIENCES)
+    assert len(sheets.AUDIENCES) == 4
     assert set(fast_render) == expected and len(fast_render) == len(expected)
-    for name, table, lang, paper in expected:
-        assert sheets.cache_path(name, lang, paper, table=table).exists()
-        assert sheets.cache_path(name, lang, paper, "png", table=table).exists()
+    for name, audience, lang, paper in expected:
+        assert sheets.cache_path(name, lang, paper, audience=audience).exists()
+        assert sheets.cache_path(name, lang, paper, "png", audience=audience).exists()
     assert not old.exists(), "old code versions are pruned"
 
     # the first request after the release step renders nothing
@@ -266,8 +266,8 @@ def test_release_step_renders_every_combination_and_serves_hits(cache_dir, fast_
         for name in sheets.SHEETS:
             assert client.get(f"/{lang}/sheets/{name}.pdf?paper=letter").status_code == 200
             assert client.get(f"/{lang}/sheets/{name}.png").status_code == 200
-            for table in sheets.tables_of(name):
-                query = f"players={table.players_param}&mode={table.mode}"
+            for audience in sheets.audiences_of(name):
+                query = f"players={audience.players_param}&mode={audience.mode}"
                 assert client.get(f"/{lang}/sheets/{name}.pdf?{query}").status_code == 200
 
 
@@ -277,22 +277,22 @@ def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
     call_command("prerender_sheets", verbosity=0)
     assert fast_render == []
     call_command("prerender_sheets", "--force", verbosity=0)
-    versions = sum(len(sheets.tables_of(name)) for name in sheets.SHEETS)
-    assert versions == 2 + 2 * 4  # rules and reference once, the teaching sheets per table
+    versions = sum(len(sheets.audiences_of(name)) for name in sheets.SHEETS)
+    assert versions == 2 + 2 * 4  # rules and reference once, the teaching sheets per audience
     assert len(fast_render) == versions * len(settings.LANGUAGES) * len(sheets.PAPERS)
 
 
 def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):
     """Every render warns (a stylesheet that cannot load, as the render with warnings above
     shows for real): nothing is cached, and the command fails naming every sheet."""
-    def unstyled(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE, timeout=None):
+    def unstyled(name, lang, paper="a4", lease=None, *, audience=sheets.DEFAULT_AUDIENCE, timeout=None):
         return sheets.Rendered(b"%PDF-unstyled", ("Failed to load stylesheet at file:///static/css/sheet.css",))
 
     monkeypatch.setattr(sheets, "render_sheet", unstyled)
     with pytest.raises(CommandError, match="warnings") as failed:
         call_command("prerender_sheets", verbosity=0)
     assert not list(cache_dir.rglob("*.pdf"))
-    total = sum(len(sheets.tables_of(n)) for n in sheets.SHEETS) * 3 * 2
+    total = sum(len(sheets.audiences_of(n)) for n in sheets.SHEETS) * 3 * 2
     assert f"{total} not cached" in str(failed.value) and "teach-34-strategy-de-letter (" in str(failed.value)
 
 
@@ -319,7 +319,7 @@ def test_release_step_waits_its_turn_for_a_render_slot(cache_dir, fast_render, m
     monkeypatch.setattr(sheets, "render_sheet", render)
     call_command("prerender_sheets", "--timeout", "321", verbosity=0)
     assert len(refused) == 3
-    assert len(fast_render) == sum(len(sheets.tables_of(n)) for n in sheets.SHEETS) * 3 * 2
+    assert len(fast_render) == sum(len(sheets.audiences_of(n)) for n in sheets.SHEETS) * 3 * 2
     assert set(timeouts) == {321}
 
 
@@ -334,12 +334,12 @@ def test_release_step_gives_up_on_a_slot_only_after_its_wait(cache_dir, fast_ren
 def test_release_step_goes_on_past_a_failure_and_names_what_is_missing(cache_dir, fast_render, monkeypatch):
     real_render = sheets.render_sheet
 
-    def render(name, lang, paper="a4", lease=None, *, table=sheets.DEFAULT_TABLE, timeout=None):
+    def render(name, lang, paper="a4", lease=None, *, audience=sheets.DEFAULT_AUDIENCE, timeout=None):
         if (name, lang, paper) == ("rules", "de", "letter"):
             raise RuntimeError("the render child fell over")
-        if (name, lang, paper, table) == ("quick-start", "ja", "a4", sheets.Table(2, "strategy")):
+        if (name, lang, paper, audience) == ("quick-start", "ja", "a4", sheets.Audience(2, "strategy")):
             return sheets.Rendered(b"%PDF-unstyled", ("stylesheet not found",))
-        return real_render(name, lang, paper, lease, table=table, timeout=timeout)
+        return real_render(name, lang, paper, lease, audience=audience, timeout=timeout)
 
     monkeypatch.setattr(sheets, "render_sheet", render)
     with pytest.raises(CommandError) as failed:
@@ -349,7 +349,7 @@ def test_release_step_goes_on_past_a_failure_and_names_what_is_missing(cache_dir
     assert "rules-de-letter (the render failed: RuntimeError: the render child fell over)" in message
     assert "quick-start-2-strategy-ja-a4 (rendered with warnings: stylesheet not found)" in message
     cached = {p.name for p in cache_dir.rglob("*.pdf")}
-    total = sum(len(sheets.tables_of(n)) for n in sheets.SHEETS) * 3 * 2
+    total = sum(len(sheets.audiences_of(n)) for n in sheets.SHEETS) * 3 * 2
     assert len(cached) == total - 2
     assert "rules-de-letter.pdf" not in cached and "rules-en-letter.pdf" in cached
 

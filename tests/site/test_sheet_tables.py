@@ -1,5 +1,5 @@
-"""The teaching sheets of every table (2 or 3-4 players, action or strategy mode): each
-version rendered in every language and paper, its subtitle naming the table, the variants
+"""The teaching sheets of every audience (2 or 3-4 players, action or strategy mode): each
+version rendered in every language and paper, its subtitle naming the audience, the variants
 as marked boxes, nothing on paper that points at a screen or at a board "below"; the
 sheets page and the presenter offer the versions, and bad values are refused saying why."""
 
@@ -13,9 +13,9 @@ from django.test import Client
 from django.utils import translation
 
 from tutorials.sheets import render as sheets
-from tutorials.sheets.content import TABLE_SHEETS, VARIANT_BOXES
-from tutorials.tutorial.table import DEFAULT_TABLE, TABLE_NAMES, TABLES
-from tutorials.sheets.render import SHEETS, printed_html, sheet_html, tables_of
+from tutorials.sheets.content import AUDIENCE_SHEETS, VARIANT_BOXES
+from tutorials.sheets.render import SHEETS, audiences_of, printed_html, sheet_html
+from tutorials.tutorial.audience import AUDIENCE_NAMES, AUDIENCES, DEFAULT_AUDIENCE
 
 LANGS = ("ja", "en", "de")
 
@@ -45,16 +45,16 @@ def _pdf_tool(tool: str, data: bytes, tmp_path) -> str:
     return subprocess.run(args, capture_output=True, text=True, check=True).stdout
 
 
-def _url(name: str, lang: str, table, paper: str) -> str:
-    return f"/{lang}/sheets/{name}.pdf?players={table.players_param}&mode={table.mode}&paper={paper}"
+def _url(name: str, lang: str, audience, paper: str) -> str:
+    return f"/{lang}/sheets/{name}.pdf?players={audience.players_param}&mode={audience.mode}&paper={paper}"
 
 
 # --- every version, rendered -------------------------------------------------------------------
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.slug)
-@pytest.mark.parametrize("name", TABLE_SHEETS)
-def test_every_table_version_prints_in_its_page_range(tmp_path, monkeypatch, name, table, lang, paper):
+@pytest.mark.parametrize("audience", AUDIENCES, ids=lambda t: t.slug)
+@pytest.mark.parametrize("name", AUDIENCE_SHEETS)
+def test_every_table_version_prints_in_its_page_range(tmp_path, monkeypatch, name, audience, lang, paper):
     monkeypatch.setattr(sheets, "CACHE_DIR", tmp_path / "cache")
     rendered = []
     real_render = sheets.render_pdf
@@ -65,41 +65,42 @@ def test_every_table_version_prints_in_its_page_range(tmp_path, monkeypatch, nam
         return result
 
     monkeypatch.setattr(sheets, "render_pdf", recording_render)
-    response = Client().get(_url(name, lang, table, paper))
+    response = Client().get(_url(name, lang, audience, paper))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert len(rendered) == 1 and not rendered[0].warnings, rendered[0].warnings[:3]
     pages = int(re.search(r"Pages:\s+(\d+)", _pdf_tool("pdfinfo", response.content, tmp_path)).group(1))
     low, high = SHEETS[name].pages
-    assert low <= pages <= high, (name, table.slug, lang, paper, pages)
+    assert low <= pages <= high, (name, audience.slug, lang, paper, pages)
     text = " ".join(_pdf_tool("pdftotext", response.content, tmp_path).split())
     with translation.override(lang):
-        subtitle = str(TABLE_NAMES[table.players, table.mode])
+        subtitle = str(AUDIENCE_NAMES[audience.players, audience.mode])
     assert subtitle in text.replace(" ", "") if lang == "ja" else subtitle in text, subtitle
-    assert sheets.cache_path(name, lang, paper, table=table).exists()
-    shown = name if table == DEFAULT_TABLE else f"{name}-{table.slug}"  # the default: as before
+    assert sheets.cache_path(name, lang, paper, audience=audience).exists()
+    shown = name if audience == DEFAULT_AUDIENCE else f"{name}-{audience.slug}"  # the default: as before
     assert f'"captain-dice-{shown}-{lang}-{paper}.pdf"' in response["Content-Disposition"]
 
 
 def test_the_cache_keeps_each_table_apart_and_the_default_url_is_three_four_action():
-    paths = {sheets.cache_path("quick-start", "en", "a4", table=t) for t in TABLES}
-    assert len(paths) == len(TABLES)
+    paths = {sheets.cache_path("quick-start", "en", "a4", audience=t) for t in AUDIENCES}
+    assert len(paths) == len(AUDIENCES)
     # the default version keeps the file name it had before there were versions
     assert sheets.cache_path("teach", "de", "letter").name == "teach-de-letter.pdf"
-    assert sheets.cache_path("teach", "de", "letter", table=TABLES[0]).name == "teach-2-action-de-letter.pdf"
+    path = sheets.cache_path("teach", "de", "letter", audience=AUDIENCES[0])
+    assert path.name == "teach-2-action-de-letter.pdf"
     assert sheets.cache_path("quick-start", "en", "a4") == sheets.cache_path("quick-start", "en", "a4",
-                                                                              table=DEFAULT_TABLE)
-    assert DEFAULT_TABLE.players == 4 and DEFAULT_TABLE.mode == "action"
-    # a sheet that is the same for every table has one file
-    assert len({sheets.cache_path("rules", "en", "a4", table=t) for t in TABLES}) == 1
-    assert tables_of("rules") == (DEFAULT_TABLE,) and set(tables_of("teach")) == set(TABLES)
+                                                                              audience=DEFAULT_AUDIENCE)
+    assert DEFAULT_AUDIENCE.players == 4 and DEFAULT_AUDIENCE.mode == "action"
+    # a sheet that is the same for every audience has one file
+    assert len({sheets.cache_path("rules", "en", "a4", audience=t) for t in AUDIENCES}) == 1
+    assert audiences_of("rules") == (DEFAULT_AUDIENCE,) and set(audiences_of("teach")) == set(AUDIENCES)
 
 
 def test_the_default_url_serves_the_three_four_action_version(client, tmp_path, monkeypatch):
     monkeypatch.setattr(sheets, "CACHE_DIR", tmp_path / "cache")
-    for table in TABLES:  # stand-ins in the cache: which file answers is what is tested
-        path = sheets.cache_path("quick-start", "de", "letter", table=table)
+    for audience in AUDIENCES:  # stand-ins in the cache: which file answers is what is tested
+        path = sheets.cache_path("quick-start", "de", "letter", audience=audience)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(f"%PDF-{table.slug}".encode())
+        path.write_bytes(f"%PDF-{audience.slug}".encode())
     assert client.get("/de/sheets/quick-start.pdf?paper=letter").content == b"%PDF-34-action"
     assert client.get("/de/sheets/quick-start.pdf?paper=letter&players=2&mode=strategy").content \
         == b"%PDF-2-strategy"
@@ -129,11 +130,11 @@ def test_bad_players_or_mode_is_a_400_that_says_what_and_where(client, query, sa
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", list(SHEETS))
 def test_no_sheet_points_at_a_screen_or_a_board_below(name, lang):
-    for table in tables_of(name):
-        text = _text(printed_html(sheet_html(name, lang, table=table), lang))
+    for audience in audiences_of(name):
+        text = _text(printed_html(sheet_html(name, lang, audience=audience), lang))
         found = [text[max(0, m.start() - 30):m.end() + 30] for m in POINTING[lang].finditer(text)]
-        assert not found, (name, table.slug, lang, found)
-        assert 'class="web-only"' not in sheet_html(name, lang, table=table)
+        assert not found, (name, audience.slug, lang, found)
+        assert 'class="web-only"' not in sheet_html(name, lang, audience=audience)
 
 
 def test_the_patterns_catch_what_they_are_for():
@@ -145,27 +146,27 @@ def test_the_patterns_catch_what_they_are_for():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.slug)
-@pytest.mark.parametrize("name", TABLE_SHEETS)
-def test_variants_are_marked_boxes_where_they_mean_something(name, table, lang):
-    html = sheet_html(name, lang, table=table)
+@pytest.mark.parametrize("audience", AUDIENCES, ids=lambda t: t.slug)
+@pytest.mark.parametrize("name", AUDIENCE_SHEETS)
+def test_variants_are_marked_boxes_where_they_mean_something(name, audience, lang):
+    html = sheet_html(name, lang, audience=audience)
     boxes = re.findall(r'<aside class="variant-box"[^>]*>.*?<span class="cid">(VAR-\d)</span>', html,
                        re.DOTALL)
-    expected = {b.clause for b in VARIANT_BOXES if table.mode in b.modes}
-    assert set(boxes) == expected and len(boxes) == len(expected), (name, table.slug, boxes)
-    assert ("VAR-3" in boxes) is (table.mode == "action")  # strategy mode has no bell (STRAT-1)
+    expected = {b.clause for b in VARIANT_BOXES if audience.mode in b.modes}
+    assert set(boxes) == expected and len(boxes) == len(expected), (name, audience.slug, boxes)
+    assert ("VAR-3" in boxes) is (audience.mode == "action")  # strategy mode has no bell (STRAT-1)
     with translation.override(lang):
         for box in VARIANT_BOXES:
             assert (str(box.title) in html) is (box.clause in expected)
 
 
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.slug)
-def test_the_examples_are_those_of_the_table(table):
-    html = sheet_html("quick-start", "en", table=table)
+@pytest.mark.parametrize("audience", AUDIENCES, ids=lambda t: t.slug)
+def test_the_examples_are_those_of_the_table(audience):
+    html = sheet_html("quick-start", "en", audience=audience)
     widths = {int(w) for w in re.findall(r'viewBox="0 0 (\d+) \d+" class="board-svg"', html)}
-    side = 3 if table.players == 2 else 4
+    side = 3 if audience.players == 2 else 4
     assert widths == {26 + side * 100 + (side - 1) * 8}, widths
-    assert ("seats red, blue)" in html) is (table.players == 2)
+    assert ("seats red, blue)" in html) is (audience.players == 2)
 
 
 def test_the_quick_start_leaves_the_first_round_to_the_table_and_the_full_script_keeps_it():
@@ -177,7 +178,7 @@ def test_the_quick_start_leaves_the_first_round_to_the_table_and_the_full_script
 # --- choosing a version --------------------------------------------------------------------------
 def test_sheets_page_offers_every_table_without_javascript(client):
     html = client.get("/de/sheets/").content.decode()
-    for name in TABLE_SHEETS:
+    for name in AUDIENCE_SHEETS:
         form = re.search(rf'<form[^>]*method="get"[^>]*action="/de/sheets/{name}\.pdf"[^>]*>(.*?)</form>',
                          html, re.DOTALL)
         assert form, name
@@ -220,25 +221,25 @@ STATED_BY = {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.slug)
-def test_quick_start_leaves_out_only_the_cards_it_states_elsewhere(table, lang):
+@pytest.mark.parametrize("audience", AUDIENCES, ids=lambda t: t.slug)
+def test_quick_start_leaves_out_only_the_cards_it_states_elsewhere(audience, lang):
     from tutorials.sheets.content import QUICK_STATED
     from tutorials.tutorial.comes_up import cards_for
     from tutorials.tutorial.reading import taught_clauses
     from tutorials.tutorial.teaching import stored_options
 
-    html = sheet_html("quick-start", lang, table=table)
-    options = stored_options({"script": "quick", "players": table.players, "mode": table.mode})
+    html = sheet_html("quick-start", lang, audience=audience)
+    options = stored_options({"script": "quick", "players": audience.players, "mode": audience.mode})
     on_sheet = set(re.findall(r'<dt>.*?<span class="cid">([A-Z]+-\d+)</span></dt>', html))
     presenter = {c.clause for c in cards_for(options, taught_clauses(options))}
     left_out = presenter - on_sheet
     assert on_sheet <= presenter
-    assert left_out == {c for c, modes in QUICK_STATED.items() if table.mode in modes} & presenter
-    assert "TRE-3" in on_sheet or table.mode == "action"
+    assert left_out == {c for c, modes in QUICK_STATED.items() if audience.mode in modes} & presenter
+    assert "TRE-3" in on_sheet or audience.mode == "action"
     with translation.override(lang):
         for clause in left_out:
             assert translation.gettext(STATED_BY[clause]) in html, clause
     full = set(re.findall(r'<dt>.*?<span class="cid">([A-Z]+-\d+)</span></dt>',
-                          sheet_html("teach", lang, table=table)))
+                          sheet_html("teach", lang, audience=audience)))
     full_options = {**options, "script": "full"}
     assert full == {c.clause for c in cards_for(full_options, taught_clauses(full_options))}

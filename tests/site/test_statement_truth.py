@@ -23,24 +23,37 @@ from functools import cache
 import pytest
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
-from profiles import examples
 
-from captain.rules import (AttackCard, AttackKind, Board, Collection, Colour, Event, Mode, Position, notation,
-                           RuleSet, Seating, Situation, collect_treasure, may_ring, situation_from_json)
-from captain.rules.game import (Claim, Phase, PlaceAttackCard, RingStartBell, apply,
-                                new_game)
+from captain.rules import (
+    AttackCard,
+    AttackKind,
+    Board,
+    Collection,
+    Colour,
+    Event,
+    Mode,
+    Position,
+    RuleSet,
+    Seating,
+    Situation,
+    collect_treasure,
+    may_ring,
+    notation,
+    situation_from_json,
+)
+from captain.rules.captains.facts import Fact, move_facts
+from captain.rules.game import Claim, Phase, PlaceAttackCard, RingStartBell, apply, new_game
 from captain.rules.model import cell_of
 from captain.rules.resolve.bell import bell_lines, bell_status
+from play_helpers import captain_game
+from profiles import examples
+from test_explanations_property import situations
+from test_hint_facts import check_fact
 from tests.engine.test_game import setting_time
-from captain.rules.captains.facts import Fact, move_facts
 from tutorials.play.hints import hint_pair
 from tutorials.walkthrough import Walkthrough
 from tutorials.wording.events import explain
 from tutorials.wording.glossary import COLUMN_LETTERS
-
-from play_helpers import captain_game
-from test_hint_facts import check_fact
-from test_explanations_property import situations
 from wording_helpers import ROOT, english_forms, message_pattern, source_messages, translated_everywhere
 
 R, B, G, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.WHITE

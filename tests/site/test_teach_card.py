@@ -16,9 +16,9 @@ from django.test import Client, override_settings
 from django.utils import timezone
 from PIL import Image
 
-from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.teach import card
+from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,7 @@ def test_a_table_that_is_gone_answers_as_its_other_pages(client, monkeypatch):
     unknown = client.get("/en/teach/nosuch/card.pdf")
     assert unknown.status_code == client.get("/en/teach/nosuch/").status_code == 404
     code = _start(client)
-    TeachSession.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
     ended = client.get(f"/en/teach/{code}/card.pdf")
     assert ended.status_code == client.get(f"/en/teach/{code}/").status_code == 410
     assert "no-store" in ended["Cache-Control"] or "no-cache" in ended["Cache-Control"]

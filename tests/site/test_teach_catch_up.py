@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.tutorial.teaching import sections
 
 pytestmark = pytest.mark.django_db
@@ -20,14 +20,14 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _start(client: Client, slug: str, script: str = "quick") -> TeachSession:
+def _start(client: Client, slug: str, script: str = "quick") -> Table:
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": script})
-    table = TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    table = Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
     table.change(table.version, section=[s.slug for s in sections(table.options)].index(slug))
     return table
 
 
-def _titles(table: TeachSession) -> list[str]:
+def _titles(table: Table) -> list[str]:
     return [str(s.title) for s in sections(table.options)]
 
 
@@ -94,7 +94,7 @@ def test_every_screen_warns_in_the_tables_last_half_hour(client):
     for url, who in ((f"/en/teach/{table.code}/", client), (f"/de/t/{table.code}/", guest)):
         calm = who.get(url).content.decode()
         assert re.search(r'data-testid="ends-soon" hidden', calm), url  # drawn for the script's clock
-    TeachSession.objects.filter(pk=table.pk).update(expires_at=timezone.now() + timedelta(minutes=20))
+    Table.objects.filter(pk=table.pk).update(expires_at=timezone.now() + timedelta(minutes=20))
     presenter = client.get(f"/en/teach/{table.code}/").content.decode()
     assert re.search(r'data-testid="ends-soon">This table ends within half an hour', presenter)
     phone = guest.get(f"/de/t/{table.code}/").content.decode()

@@ -15,10 +15,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from tests.site.test_races import _at_once
-from tutorials.http.log_filters import HideLinkKeys
-from tutorials.models import TeachSession, hash_key
-from tutorials.teach.handover import HandoverRefused, take
+from tutorials.models import Table, hash_key
 from tutorials.teach.access import PRESENTER
+from tutorials.teach.handover import HandoverRefused, take
+from tutorials.web.log_filters import HideLinkKeys
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def _take(client: Client, link: str, lang: str = "en"):
 
 def _can_move(client: Client, code: str) -> bool:
     """Whether ``client`` moves the table (a move is refused with 403 to anyone else)."""
-    version = TeachSession.objects.get(code=code).version
+    version = Table.objects.get(code=code).version
     status = client.post(f"/en/teach/{code}/go/", {"to": "1", "v": str(version)}).status_code
     assert status in (302, 403), status
     return status == 302
@@ -74,13 +74,13 @@ def test_making_a_link_needs_the_presenter(client):
     guest.get(f"/en/t/{code}/")
     refused = guest.post(f"/en/teach/{code}/handover/")
     assert refused.status_code == 403 and refused["Problem-Code"] == "not-presenter"
-    assert TeachSession.objects.get(code=code).handover_key_hash == ""
+    assert Table.objects.get(code=code).handover_key_hash == ""
     # a link, not a form, cannot make one; nor can another site's form
     assert client.get(f"/en/teach/{code}/handover/").status_code == 405
     cross_site = Client(enforce_csrf_checks=True)
     cross_site.cookies = client.cookies
     assert cross_site.post(f"/en/teach/{code}/handover/").status_code == 403
-    assert TeachSession.objects.get(code=code).handover_key_hash == ""
+    assert Table.objects.get(code=code).handover_key_hash == ""
 
 
 def test_the_presenters_page_offers_the_handover_as_a_form_with_csrf(client):
@@ -110,7 +110,7 @@ def test_the_link_moves_the_role_to_the_device_that_takes_it(client):
     confirm = phone.get(phone.get(_path(link))["Location"])
     assert confirm.status_code == 200 and confirm["Cache-Control"].startswith("max-age=0")
     assert f"Take over teaching table {code}?" in confirm.content.decode()
-    assert TeachSession.objects.get(code=code).presented_by(laptop_key)  # a look takes nothing
+    assert Table.objects.get(code=code).presented_by(laptop_key)  # a look takes nothing
 
     taken = _take(phone, link)
     assert taken.status_code == 302 and taken["Location"] == f"/en/teach/{code}/"
@@ -122,7 +122,7 @@ def test_the_link_moves_the_role_to_the_device_that_takes_it(client):
     assert client.get(f"/en/teach/{code}/poll/?v=1").status_code == 403
     assert client.get(f"/en/teach/{code}/")["Location"] == f"/en/t/{code}/"
     assert client.post(f"/en/teach/{code}/handover/").status_code == 403
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     assert not table.presented_by(laptop_key) and table.presented_by(_presenter_key(phone, code))
     assert (table.handover_key_hash, table.handover_until) == ("", None)
 
@@ -155,12 +155,12 @@ def test_a_link_taken_at_the_same_moment_elsewhere_says_it_was_used(client):
     """Both devices read the table with the link still open; only one is written."""
     code = _start(client)
     key = _key_of(_link(client, code))
-    first, second = TeachSession.objects.get(code=code), TeachSession.objects.get(code=code)
+    first, second = Table.objects.get(code=code), Table.objects.get(code=code)
     new_key = take(first, key)
     with pytest.raises(HandoverRefused) as refused:
         take(second, key)
     assert refused.value.kind == "used" and refused.value.status == 410
-    assert TeachSession.objects.get(code=code).presented_by(new_key)
+    assert Table.objects.get(code=code).presented_by(new_key)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -175,14 +175,14 @@ def test_two_devices_taking_at_once_make_one_presenter(client):
     assert sorted(a.status_code for a in answers) == [302, 410], answers
     loser = next(a for a in answers if a.status_code == 410).content.decode()
     assert 'data-kind="used"' in loser and "a moment ago" in loser
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     assert [table.presented_by(_presenter_key(d, code)) for d in devices].count(True) == 1
 
 
 def test_an_expired_link_is_refused(client):
     code = _start(client)
     link = _link(client, code)
-    TeachSession.objects.filter(code=code).update(handover_until=timezone.now() - timedelta(seconds=1))
+    Table.objects.filter(code=code).update(handover_until=timezone.now() - timedelta(seconds=1))
     phone = Client()
     for answer in (phone.get(phone.get(_path(link))["Location"]), _take(phone, link)):
         assert answer.status_code == 410
@@ -193,7 +193,7 @@ def test_an_expired_link_is_refused(client):
 
 
 def test_a_link_opens_for_ten_minutes():
-    table, _key = TeachSession.start({})
+    table, _key = Table.start({})
     before = timezone.now()
     key = table.offer_handover()
     table.refresh_from_db()
@@ -218,7 +218,7 @@ def test_a_wrong_key_is_refused_and_counted(client, settings):
     limited = guesser.post(f"/en/teach/{code}/take/{key}/")
     assert limited.status_code == 429 and limited["Retry-After"]
     assert not _can_move(guesser, code)
-    assert TeachSession.objects.get(code=code).handover_key_hash == hash_key(key)  # still open
+    assert Table.objects.get(code=code).handover_key_hash == hash_key(key)  # still open
     assert _take(Client(REMOTE_ADDR="10.1.2.3"), link).status_code == 302
 
 
@@ -226,12 +226,12 @@ def test_the_key_is_stored_only_as_a_hash(client):
     code = _start(client)
     key = _key_of(_link(client, code))
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", key)  # 24 random bytes
-    row = TeachSession.objects.filter(code=code).values().get()
+    row = Table.objects.filter(code=code).values().get()
     assert key not in str(row) and row["handover_key_hash"] == hash_key(key)
     phone = Client()
     _take(phone, _link(client, code))
     new_key = _presenter_key(phone, code)
-    assert new_key and new_key not in str(TeachSession.objects.filter(code=code).values().get())
+    assert new_key and new_key not in str(Table.objects.filter(code=code).values().get())
 
 
 @pytest.mark.parametrize("lang, asks, button", [
@@ -247,7 +247,7 @@ def test_the_pages_speak_the_visitors_language(client, lang, asks, button):
     html = phone.get(landed["Location"]).content.decode()
     assert f'lang="{lang}"' in html and asks in html and button in html and code in html
     assert "Take over" not in html
-    TeachSession.objects.filter(code=code).update(handover_until=timezone.now() - timedelta(seconds=1))
+    Table.objects.filter(code=code).update(handover_until=timezone.now() - timedelta(seconds=1))
     expired = phone.post(landed["Location"])
     assert expired.status_code == 410
     with translation.override(lang):
@@ -267,7 +267,7 @@ def test_the_pages_speak_the_visitors_language(client, lang, asks, button):
 def test_a_take_of_an_ended_table_says_the_table_has_ended(client):
     code = _start(client)
     link = _link(client, code)
-    TeachSession.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
     phone = Client()
     assert phone.post(phone.get(_path(link))["Location"]).status_code == 410
     assert phone.get(f"/en/teach/nosuch/take/{_key_of(link)}/").status_code == 404

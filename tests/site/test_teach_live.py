@@ -9,21 +9,20 @@ import re
 import pytest
 from django.test import Client
 
-from tutorials.http import bus
-from tutorials.models import TeachSession
-from tutorials.http import streams
+from tutorials.live import bus, streams
+from tutorials.models import Table
 from tutorials.teach import live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _start(client: Client) -> TeachSession:
+def _start(client: Client) -> Table:
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
     assert response.status_code == 302
-    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
 
 
-def _mark(table: TeachSession) -> str:
+def _mark(table: Table) -> str:
     return ".".join(map(str, live._current(table.code)))
 
 
@@ -104,7 +103,7 @@ def test_an_unknown_or_ended_table_and_a_server_without_streams_are_refused(clie
     unknown = client.get("/live/ZZZZZ/")
     assert unknown.status_code == 404 and unknown["Problem-Code"] == "table-unknown"
     table = _start(client)
-    TeachSession.objects.filter(pk=table.pk).update(expires_at=table.created_at)
+    Table.objects.filter(pk=table.pk).update(expires_at=table.created_at)
     ended = client.get(f"/live/{table.code}/")
     assert ended.status_code == 410 and ended["Problem-Code"] == "table-ended"
     # gunicorn in production: its threads are never held by streams; the page polls

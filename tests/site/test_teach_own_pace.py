@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.tutorial.teaching import sections
 
 pytestmark = pytest.mark.django_db
@@ -18,25 +18,25 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _start(client: Client) -> TeachSession:
+def _start(client: Client) -> Table:
     response = client.post("/en/teach/", {"players": "3", "mode": "action", "script": "quick",
                                           "seats": ["blue", "red", "green", "white"]})
     assert response.status_code == 302
-    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
 
 
-def _slug_index(table: TeachSession, slug: str) -> int:
+def _slug_index(table: Table, slug: str) -> int:
     return [s.slug for s in sections(table.options)].index(slug)
 
 
-def _go(client: Client, table: TeachSession, slug: str) -> None:
+def _go(client: Client, table: Table, slug: str) -> None:
     table.refresh_from_db()
     response = client.post(f"/en/teach/{table.code}/go/", {"to": str(_slug_index(table, slug)),
                                                            "v": str(table.version)})
     assert response.status_code == 302, response.content[:300]
 
 
-def _act(client: Client, table: TeachSession, do: str, at: str = "") -> str:
+def _act(client: Client, table: Table, do: str, at: str = "") -> str:
     table.refresh_from_db()
     response = client.post(f"/en/teach/{table.code}/board/round/",
                            {"do": do, "at": at, "v": str(table.version)}, **HX)
@@ -56,7 +56,7 @@ def _poll_url(html: str) -> str:
 
 
 @pytest.fixture
-def table(client) -> TeachSession:
+def table(client) -> Table:
     """A three-player table at "resolve our table" with its cards entered (red [1] A1 and
     blue [1] B1, red rang the bell), the presenter at step 4."""
     table = _start(client)
@@ -165,7 +165,7 @@ def test_a_step_past_the_last_shows_the_last(client, table):
 
 
 def test_the_guest_links_keep_the_tables_link_token_and_the_presenter_still_posts(client, table):
-    from tutorials.http.link_tokens import TABLE_LINK
+    from tutorials.web.link_tokens import TABLE_LINK
 
     token = TABLE_LINK.of(table.code)
     html = Client().get(f"/en/t/{table.code}/", {"k": token, "step": "2"}, **HX).content.decode()

@@ -10,19 +10,19 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.teach.screen import OPEN_SECONDS, screens
 from tutorials.tutorial.teaching import sections
 
 
-def _start(client: Client, script: str = "full") -> TeachSession:
+def _start(client: Client, script: str = "full") -> Table:
     response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": script})
     assert response.status_code == 302
-    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
 
 
 def _at(code: str) -> tuple[int, int, int]:
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     return table.section, table.screen, table.version
 
 
@@ -30,7 +30,7 @@ def _go(client: Client, code: str, to: int, v: int):
     return client.post(f"/en/teach/{code}/go/", {"to": str(to), "v": str(v)})
 
 
-def _many_screens(table: TeachSession) -> int:
+def _many_screens(table: Table) -> int:
     """The first section of ``table`` with more than one screen."""
     return next(i for i in range(len(sections(table.options))) if len(screens(table.options, i)) > 1)
 
@@ -47,10 +47,10 @@ def test_only_the_presenter_opens_the_projector(client):
     assert guest.get(f"/de/teach/{table.code}/screen/")["Location"] == f"/de/t/{table.code}/"
     assert guest.get(f"/de/teach/{table.code}/screen/?v=1", headers={"HX-Request": "true"}).status_code == 403
     # the guest's refused look is no projector: Next still moves the section
-    assert TeachSession.objects.get(code=table.code).projector_seen_at is not None
-    TeachSession.objects.filter(code=table.code).update(projector_seen_at=None)
+    assert Table.objects.get(code=table.code).projector_seen_at is not None
+    Table.objects.filter(code=table.code).update(projector_seen_at=None)
     guest.get(f"/de/teach/{table.code}/screen/")
-    assert TeachSession.objects.get(code=table.code).projector_seen_at is None
+    assert Table.objects.get(code=table.code).projector_seen_at is None
 
 
 @pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_the_projector_polls_cheaply_and_ended_tables_say_so(client):
     _go(client, table.code, 1, table.version)  # the projector opened: its first screen's step
     answer = client.get(poll, headers={"HX-Request": "true"})
     assert answer.status_code == 200 and 'data-screen="2"' in answer.content.decode()
-    TeachSession.objects.filter(code=table.code).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(code=table.code).update(expires_at=timezone.now() - timedelta(minutes=1))
     gone = client.get(poll, headers={"HX-Request": "true", "Accept-Language": "ja"})
     assert gone["HX-Retarget"] == "#projector-screen" and 'id="projector-screen"' in gone.content.decode()
     assert client.get(f"/ja/teach/{table.code}/screen/").status_code == 410
@@ -89,7 +89,7 @@ def test_with_a_projector_next_and_back_step_its_screens_first(client):
     code = table.code
     at = _many_screens(table)
     count = len(screens(table.options, at))
-    TeachSession.objects.filter(code=code).update(section=at)
+    Table.objects.filter(code=code).update(section=at)
     client.get(f"/en/teach/{code}/screen/")  # the projector opens
     _, _, v = _at(code)
     for screen in range(1, count):
@@ -116,7 +116,7 @@ def test_without_a_projector_next_and_back_move_sections(client):
     table = _start(client)
     code = table.code
     at = _many_screens(table)
-    TeachSession.objects.filter(code=code).update(section=at)
+    Table.objects.filter(code=code).update(section=at)
     _, _, v = _at(code)
     _go(client, code, at + 1, v)
     assert _at(code)[:2] == (at + 1, 0)
@@ -124,7 +124,7 @@ def test_without_a_projector_next_and_back_move_sections(client):
     # a projector closed a while ago no longer takes the moves
     client.get(f"/en/teach/{code}/screen/")
     long_ago = timezone.now() - timedelta(seconds=OPEN_SECONDS + 1)
-    TeachSession.objects.filter(code=code).update(projector_seen_at=long_ago)
+    Table.objects.filter(code=code).update(projector_seen_at=long_ago)
     _, _, v = _at(code)
     _go(client, code, at, v)
     assert _at(code)[:2] == (at, 0)

@@ -11,14 +11,14 @@ from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tutorials.management.commands.teach_length import QUICK_LIMITS
-from tutorials.templatetags.captain import read_time
-from tutorials.models import TeachSession
-from tutorials.tutorial.comes_up import CARDS, cards_for
-from teach_options import teach_options, teach_refusals
-from tutorials.tutorial.teaching import script_context, sections
-from tutorials.tutorial.reading import RATES, length_of, script_timing, taught_clauses
 from conformance import CLAUSE_IDS
+from teach_options import teach_options, teach_refusals
+from tutorials.management.commands.teach_length import QUICK_LIMITS
+from tutorials.models import Table
+from tutorials.templatetags.captain import read_time
+from tutorials.tutorial.comes_up import CARDS, cards_for
+from tutorials.tutorial.reading import RATES, length_of, script_timing, taught_clauses
+from tutorials.tutorial.teaching import script_context, sections
 
 LANGS = ("ja", "en", "de")
 QUICK_CORE = ("DICE-1", "DICE-2", "DICE-3", "DICE-4", "SET-1", "BAT-1", "BAT-2", "BAT-3", "BAT-4",
@@ -190,12 +190,12 @@ def test_meaningless_combinations_are_refused_with_a_reason(chosen, field):
                                           ("de", "Der Strategiemodus hat keine Glocke"),
                                           ("ja", "戦略モードにはベルがありません")])
 def test_start_form_refuses_and_keeps_every_choice(client, lang, reason):
-    before = TeachSession.objects.count()
+    before = Table.objects.count()
     response = client.post(f"/{lang}/teach/", {"players": "3", "mode": "strategy", "script": "full",
                                                "variants": ["v1", "v3"]})
     html = response.content.decode()
     assert response.status_code == 422 and reason in html
-    assert TeachSession.objects.count() == before
+    assert Table.objects.count() == before
     for name, value in (("players", "3"), ("mode", "strategy"), ("script", "full"), ("variants", "v1"),
                         ("variants", "v3")):
         assert re.search(rf'name="{name}" value="{value}" checked', html), (name, value)
@@ -214,17 +214,17 @@ def test_presenter_shows_times_from_the_text_and_the_timer_survives_reloads(clie
         total, first = read_time(sum(t.minutes for t in timing)), read_time(timing[1].minutes)
     assert re.search(rf'data-testid="total-minutes">[^<]*{re.escape(total)}', page), total
     assert "target 3–5 min" not in page
-    opened = TeachSession.objects.get(code=code)  # both timers run from the first section
+    opened = Table.objects.get(code=code)  # both timers run from the first section
     assert opened.started_at == opened.section_since is not None
     assert f'data-section-started="{opened.section_since.timestamp():.3f}"' in page
     client.post(f"/{lang}/teach/{code}/go/", {"to": "1", "v": "1"})
-    session = TeachSession.objects.get(code=code)
+    session = Table.objects.get(code=code)
     assert session.started_at == opened.started_at and session.section_since > opened.section_since
     again = client.get(f"/{lang}/teach/{code}/").content.decode()
     assert f'data-started="{session.started_at.timestamp():.3f}"' in again
     assert first in re.search(r'data-testid="section-minutes">([^<]*)<', again)[1]
     client.post(f"/{lang}/teach/{code}/go/", {"to": "2", "v": "2"})
-    later = TeachSession.objects.get(code=code)
+    later = Table.objects.get(code=code)
     assert later.started_at == session.started_at and later.section_since > session.section_since
 
 
@@ -284,7 +284,7 @@ def test_example_boards_are_those_of_the_table(client, players, variants, side, 
     response = client.post("/en/teach/", {"players": players, "mode": "action", "script": "full",
                                           "variants": variants})
     code = response["Location"].rstrip("/").split("/")[-1]
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     slugs = [s.slug for s in sections(table.options)]
     for slug in ("battle-time", "treasure-time"):
         table.refresh_from_db()

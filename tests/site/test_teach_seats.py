@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 
-
 import pytest
 from django.test import Client
 
-from tutorials.models import TableGuest, TableSeat, TeachSession, hash_key
+from tutorials.models import Table, TableGuest, TableSeat, hash_key
 from tutorials.teach import seats as seating
 from tutorials.tutorial.teaching import sections
 
@@ -17,23 +16,23 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _start(client: Client, lang: str = "en", **data) -> TeachSession:
+def _start(client: Client, lang: str = "en", **data) -> Table:
     response = client.post(f"/{lang}/teach/", {"players": "4", "mode": "action", "script": "quick", **data})
     assert response.status_code == 302, response.content[:300]
-    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
 
 
-def _index(table: TeachSession, slug: str) -> int:
+def _index(table: Table, slug: str) -> int:
     return [s.slug for s in sections(table.options)].index(slug)
 
 
-def _go(client: Client, table: TeachSession, slug: str, **headers):
+def _go(client: Client, table: Table, slug: str, **headers):
     table.refresh_from_db()
     data = {"to": str(_index(table, slug)), "v": str(table.version)}
     return client.post(f"/en/teach/{table.code}/go/", data, **headers)
 
 
-def _guest(table: TeachSession, lang: str = "en", colour: str | None = None) -> Client:
+def _guest(table: Table, lang: str = "en", colour: str | None = None) -> Client:
     guest = Client()
     assert guest.get(f"/{lang}/t/{table.code}/").status_code == 200
     if colour:
@@ -41,11 +40,11 @@ def _guest(table: TeachSession, lang: str = "en", colour: str | None = None) -> 
     return guest
 
 
-def _hand(guest: Client, table: TeachSession, lang: str = "en", **data):
+def _hand(guest: Client, table: Table, lang: str = "en", **data):
     return guest.post(f"/{lang}/t/{table.code}/hand/", data, **HX)
 
 
-def _seats(client: Client, table: TeachSession, do: str, at: str = "", **headers):
+def _seats(client: Client, table: Table, do: str, at: str = "", **headers):
     table.refresh_from_db()
     data = {"do": do, "at": at, "v": str(table.version)}
     return client.post(f"/en/teach/{table.code}/seats/", data, **headers)

@@ -17,12 +17,12 @@ from django.test import Client
 from django.urls import resolve
 from django.utils import translation
 
-from tutorials.http.link_tokens import TABLE_LINK
-from tutorials.models import TeachSession
+from tutorials.models import Table
 from tutorials.teach.seats import entries_stamp
 from tutorials.tutorial.teaching import sections
-from tutorials.wording.phrases import card_phrase
+from tutorials.web.link_tokens import TABLE_LINK
 from tutorials.wording.glossary import position_label
+from tutorials.wording.phrases import card_phrase
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -33,7 +33,7 @@ ENTRIES = (("en", "red", [("r3", (1, 2)), ("r5", (0, 0))]),
            ("ja", "green", [("g0", (2, 1)), ("g5", (0, 3))]))
 
 
-def _index(table: TeachSession, slug: str) -> int:
+def _index(table: Table, slug: str) -> int:
     return [s.slug for s in sections(table.options)].index(slug)
 
 
@@ -70,7 +70,7 @@ def _normal(html: str) -> str:
     return html
 
 
-class Table:
+class TaughtTable:
     """A 4-player table at the first round's Setting Time, its presenter (and a second
     presenter window: the projector), three seated guests, a watcher and the projector's
     guest page opened by the QR code."""
@@ -78,7 +78,7 @@ class Table:
     def __init__(self) -> None:
         self.presenter = Client()
         start = self.presenter.post("/ja/teach/", {"players": "4", "mode": "action", "script": "quick"})
-        self.table = TeachSession.objects.get(code=start["Location"].rstrip("/").split("/")[-1])
+        self.table = Table.objects.get(code=start["Location"].rstrip("/").split("/")[-1])
         self.code = self.table.code
         self.projector = Client()
         self.projector.cookies = self.presenter.cookies
@@ -133,7 +133,7 @@ class Table:
         return out
 
 
-def _answers_of_actions(t: Table) -> list[tuple[str, str, set[str], str, str]]:
+def _answers_of_actions(t: TaughtTable) -> list[tuple[str, str, set[str], str, str]]:
     """The answers of what each viewer can do between entry and reveal: (who, language,
     colours they may see, address, answer)."""
     out = []
@@ -184,12 +184,12 @@ def _answers_of_actions(t: Table) -> list[tuple[str, str, set[str], str, str]]:
         shown = t.projector.get(screen, **headers).content.decode()
         out.append(("projector view", "ja", set(), screen, shown))
     # the projector closes again: the moves after these are section moves
-    TeachSession.objects.filter(pk=t.table.pk).update(projector_seen_at=None)
+    Table.objects.filter(pk=t.table.pk).update(projector_seen_at=None)
     return out
 
 
 def test_no_endpoint_shows_an_entered_card_before_the_reveal():
-    t = Table()
+    t = TaughtTable()
     before = t.snapshot()
     t.enter()
     after = t.snapshot()

@@ -12,22 +12,22 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tutorials.models import TeachSession, normalize_code
+from tutorials.models import Table, normalize_code
 
 pytestmark = pytest.mark.django_db
 
 
-def _start(client: Client, lang: str = "en", **data) -> TeachSession:
+def _start(client: Client, lang: str = "en", **data) -> Table:
     response = client.post(f"/{lang}/teach/", {"players": "4", "mode": "action", "script": "quick", **data})
     assert response.status_code == 302, response.content[:300]
-    return TeachSession.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
 
 
-def _go(client: Client, table: TeachSession, to: int, seen: int, **headers):
+def _go(client: Client, table: Table, to: int, seen: int, **headers):
     return client.post(f"/en/teach/{table.code}/go/", {"to": str(to), "v": str(seen)}, **headers)
 
 
-def _act(client: Client, table: TeachSession, board: str, do: str, at: str = "", **headers):
+def _act(client: Client, table: Table, board: str, do: str, at: str = "", **headers):
     """A board action made from the version the table is at now (a fresh screen)."""
     table.refresh_from_db()
     return client.post(f"/en/teach/{table.code}/board/{board}/",
@@ -100,7 +100,7 @@ def test_an_ended_table_says_so_and_stops_the_polling(client):
     table = _start(client)
     guest = Client()
     guest.get(f"/de/t/{table.code}/")
-    TeachSession.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
     poll = guest.get(f"/de/t/{table.code}/poll/?v=1&i=0", HTTP_HX_REQUEST="true")
     html = poll.content.decode()
     assert poll.status_code == 200 and "Dieser Tisch ist beendet" in html
@@ -143,7 +143,7 @@ def test_board_answers_carry_the_new_version(client):
 
 
 # --- board actions carry the version they were made from -------------------------------------------
-def _round_table(client: Client) -> TeachSession:
+def _round_table(client: Client) -> Table:
     """A table at "resolve our table", red [1] chosen as the brush."""
     from tutorials.tutorial.teaching import sections
 
@@ -154,7 +154,7 @@ def _round_table(client: Client) -> TeachSession:
     return table
 
 
-def _from(client: Client, table: TeachSession, seen: int, do: str, at: str = "", **headers):
+def _from(client: Client, table: Table, seen: int, do: str, at: str = "", **headers):
     """A board action from a screen that showed version ``seen``, as the board's forms post it."""
     return client.post(f"/en/teach/{table.code}/board/round/?v={seen}", {"do": do, "at": at}, **headers)
 
@@ -233,10 +233,10 @@ def test_a_board_action_without_a_readable_version_is_refused(client, sent):
 # --- the start form, from the try to break it -----------------------------------------------------
 def test_a_start_form_that_is_not_a_form_is_refused(client):
     client.get("/en/teach/")
-    before = TeachSession.objects.count()
+    before = Table.objects.count()
     response = client.post("/en/teach/", '{"players": "9"}', content_type="application/json")
     assert response.status_code == 415
-    assert TeachSession.objects.count() == before
+    assert Table.objects.count() == before
 
 
 def test_refused_forms_do_not_count_as_tables_started(client):
@@ -262,7 +262,7 @@ def test_a_refused_move_page_links_to_the_presenter_in_every_language(client):
 
 
 # --- the guided first round: "resolve our table" ----------------------------------------------------
-def _post(client: Client, table: TeachSession, do: str, at: str = ""):
+def _post(client: Client, table: Table, do: str, at: str = ""):
     return _act(client, table, "round", do, at, HTTP_HX_REQUEST="true")
 
 

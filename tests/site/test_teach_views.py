@@ -7,8 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from tutorials.models import TeachSession
 from teach_options import teach_options, teach_refusals
+from tutorials.models import Table
 from tutorials.tutorial.teaching import sections, stored_options
 
 
@@ -72,7 +72,7 @@ def test_unknown_or_expired_code_says_so(client):
 
     from django.utils import timezone
 
-    TeachSession.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
+    Table.objects.filter(code=code).update(expires_at=timezone.now() - timedelta(minutes=1))
     assert client.get(f"/en/teach/join/?code={code}").status_code == 404
     # the guest's own page says the table has ended, in the guest's language
     ended = client.get(f"/de/t/{code}/")
@@ -86,10 +86,10 @@ def test_expired_sessions_are_cleared_when_a_new_one_starts(client):
     from django.utils import timezone
 
     old = _start(client)
-    TeachSession.objects.filter(code=old).update(expires_at=timezone.now() - timedelta(hours=1))
+    Table.objects.filter(code=old).update(expires_at=timezone.now() - timedelta(hours=1))
     new = _start(client)
-    assert not TeachSession.objects.filter(code=old).exists()
-    assert TeachSession.objects.filter(code=new).exists()
+    assert not Table.objects.filter(code=old).exists()
+    assert Table.objects.filter(code=new).exists()
 
 
 @pytest.mark.django_db
@@ -112,11 +112,11 @@ def test_presenter_board_actions_are_posts_with_csrf(client):
     cross_site = Client(enforce_csrf_checks=True)
     cross_site.cookies = client.cookies
     assert cross_site.post(f"{board_url}?v=2", {"do": "roll"}).status_code == 403
-    assert TeachSession.objects.get(code=code).board_states == {}
+    assert Table.objects.get(code=code).board_states == {}
     # without JavaScript the form posts and comes back to the presenter's page
     response = client.post(f"{board_url}?v=2", {"do": "roll"})
     assert response.status_code == 302 and response["Location"] == f"/en/teach/{code}/#board-dice"
-    rolled = TeachSession.objects.get(code=code).board_states["dice"]
+    rolled = Table.objects.get(code=code).board_states["dice"]
     assert rolled
     # with htmx the board comes back as a fragment, its forms at the new version
     fragment = client.post(f"{board_url}?v=3", {"do": "claim", "at": "00"}, HTTP_HX_REQUEST="true")
@@ -132,7 +132,7 @@ def test_a_choice_sent_twice_is_refused_never_silently_the_last(client):
     response = client.post("/en/teach/", {"players": ["2", "3"], "mode": "action"})
     assert response.status_code == 422
     assert "This choice was sent more than once" in response.content.decode()
-    assert not TeachSession.objects.exists()
+    assert not Table.objects.exists()
 
 
 @pytest.mark.django_db
@@ -146,9 +146,9 @@ def test_the_presenter_key_is_stored_only_as_a_hash(client):
     holder = RequestFactory().get("/")
     holder.COOKIES = {name: morsel.value for name, morsel in client.cookies.items()}
     key = PRESENTER.read(holder, code)
-    table = TeachSession.objects.get(code=code)
+    table = Table.objects.get(code=code)
     assert len(key) >= 32 and table.presenter_key_hash == hash_key(key)
-    assert key not in str(TeachSession.objects.filter(code=code).values().get())
+    assert key not in str(Table.objects.filter(code=code).values().get())
     assert client.get(f"/en/teach/{code}/").status_code == 200  # the key still opens it
 
 
@@ -173,7 +173,7 @@ def test_stored_options_seat_two_to_four_players(stored, players, seats):
 @pytest.mark.parametrize("stored", [{"players": 1, "seats": ["red"]}, {"players": 5, "seats": ["red"] * 5}])
 def test_a_stored_table_of_one_or_five_seats_opens_as_four(client, stored):
     code = _start(client)
-    TeachSession.objects.filter(code=code).update(options={**stored, "script": "quick"})
+    Table.objects.filter(code=code).update(options={**stored, "script": "quick"})
     for url in (f"/en/teach/{code}/", f"/en/t/{code}/"):
         response = client.get(url)
         assert response.status_code == 200, url

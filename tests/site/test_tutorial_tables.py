@@ -11,10 +11,9 @@ import pytest
 
 from captain.rules import Colour
 from captain.rules.game import Phase
+from test_tutorial_views import visible_text
 from tutorials.tutorial.boards import TurnsBoard
 from tutorials.tutorial.script import LESSONS
-
-from test_tutorial_views import visible_text
 from wording_helpers import english_messages
 
 LANGS = ["ja", "en", "de"]

@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from tutorials.tutorial.script import LESSONS
-
 from wording_helpers import english_messages
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from captain.rules import Colour, InvalidInput, Position, RulesError, Situation, notation
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edits import Tool
-from tutorials.http.positions import read_position
+from tutorials.web.positions import read_position
 from tutorials.wording.problems import describe, expected_text
 
 
@@ -52,7 +52,7 @@ class EditLinks:
 
 # --- reading a link back -----------------------------------------------------------------------
 def _position_arg(arg: str) -> Position:
-    """A grid position, as every link writes it (:mod:`tutorials.http.positions`)."""
+    """A grid position, as every link writes it (:mod:`tutorials.web.positions`)."""
     pos = read_position(arg)
     if pos is None:
         raise InvalidInput("bad position", code="bad-position")

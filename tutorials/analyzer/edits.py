@@ -21,6 +21,7 @@ from captain.rules import (
     AttackCard,
     AttackKind,
     Board,
+    Cell,
     Colour,
     Dice,
     InvalidInput,
@@ -29,15 +30,14 @@ from captain.rules import (
     RuleSet,
     Seating,
     Situation,
-    Cell,
     Treasure,
     notation,
     solve,
 )
 from captain.rules.situation import BellRule, Collection, Mode, SpeedOrder
 from captain.rules.typed import normalize_mapped, normalize_typed
-from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
+from tutorials.wording.phrases import card_phrase
 
 #: The position a fresh analyzer opens with: the tutorial's practice grid, four players.
 DEFAULT_NOTATION = ("Rbgw_12.35.44.26-15.33.24.56-11.46.23.13-34.66.25.14")

@@ -24,10 +24,10 @@ from tutorials.analyzer.edit_links import EditLinks, read_history, write_history
 from tutorials.analyzer.edits import Tool
 from tutorials.analyzer.palette import EditControls
 from tutorials.drawing.cells import CellView, board_cells
-from tutorials.http.links import analyzer_url
-from tutorials.http.numbers import query_number
-from tutorials.http.positions import position_arg
 from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.web.links import analyzer_url
+from tutorials.web.numbers import query_number
+from tutorials.web.positions import position_arg
 from tutorials.wording.clauses import reading_label
 from tutorials.wording.events import Explanation, explain
 from tutorials.wording.facts import facts

@@ -8,11 +8,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_safe
 
-from tutorials.http.limits import check_limit, miss
-from tutorials.http.link_tokens import SHORT_LINK
-from tutorials.http.links import analyzer_url
 from tutorials.models import normalize_code
 from tutorials.services import find_saved
+from tutorials.web.limits import check_limit, miss
+from tutorials.web.link_tokens import SHORT_LINK
+from tutorials.web.links import analyzer_url
 
 
 @require_safe
@@ -23,7 +23,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponseRedirect:
     language cookie or ``Accept-Language``. Unknown codes are 404. The redirect is
     temporary (302) because it depends on the viewer. Unknown codes count towards the
     client's failed lookups (rate limit ``code-miss``); past that limit
-    :class:`~tutorials.http.limits.RateLimited` is raised for any code, unless the link
+    :class:`~tutorials.web.limits.RateLimited` is raised for any code, unless the link
     carries its token (``?k=``, as the site gives short links), which is never limited.
     """
     linked = SHORT_LINK.opens(request, normalize_code(code))

@@ -13,11 +13,10 @@ from tutorials.analyzer.edit_links import HISTORY_SEP, TOOL_OPS, apply_edit, des
 from tutorials.analyzer.forms import SavePositionForm, read_position
 from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
-from tutorials.http.limits import hit
-from tutorials.http.refused import require_form_body
 from tutorials.services import find_saved, save_position, short_link
+from tutorials.web.limits import hit
+from tutorials.web.refused import require_form_body
 from tutorials.wording.problems import describe
-
 
 Page = AnalyzerPage | UnreadablePage
 

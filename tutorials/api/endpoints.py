@@ -22,7 +22,7 @@ The API is public and unauthenticated: no session auth, so ninja does not check 
 and non-browser clients can POST freely. What a browser form on another site could send
 is refused: bodies must be declared ``application/json`` (415 otherwise), which a form
 cannot declare without a CORS preflight. Saves and failed short-code lookups are
-rate-limited per client (429, :mod:`tutorials.http.limits`).
+rate-limited per client (429, :mod:`tutorials.web.limits`).
 """
 
 from __future__ import annotations
@@ -43,14 +43,22 @@ from tutorials import services
 from tutorials.api import games
 from tutorials.api.bodies import EngineJSONParser, UnicodeJSONRenderer, decode_json
 from tutorials.api.problems import Problems, answer_errors, refusal, rules_problem
-from tutorials.api.schemas import (CASE_SCHEMA, CODE_OR_NOTATION_PATTERN, ERRORS, PositionIn, PositionOut,
-                                   ProblemsOut, RuleSearchOut, SavedPositionOut, SolveOut)
-from tutorials.http.limits import check_limit, hit, miss
-from tutorials.http.link_tokens import SHORT_LINK
+from tutorials.api.schemas import (
+    CASE_SCHEMA,
+    CODE_OR_NOTATION_PATTERN,
+    ERRORS,
+    PositionIn,
+    PositionOut,
+    ProblemsOut,
+    RuleSearchOut,
+    SavedPositionOut,
+    SolveOut,
+)
 from tutorials.models import normalize_code
 from tutorials.search.answers import MAX_QUESTION, answer
 from tutorials.services import SHORT_CODE
-
+from tutorials.web.limits import check_limit, hit, miss
+from tutorials.web.link_tokens import SHORT_LINK
 
 # --- the API ----------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ from ninja import Path, Query, Router, Status
 from captain.rules.errors import InvalidInput
 from tutorials.api.problems import Problems, refusal
 from tutorials.api.schemas import ERRORS, ActionIn, GameIn, GameOut, GameStateOut, ProblemsOut
-from tutorials.http.limits import check_limit, hit, miss
 from tutorials.models import Stale
 from tutorials.practice import games
+from tutorials.web.limits import check_limit, hit, miss
 
 router = Router()
 

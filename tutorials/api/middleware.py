@@ -8,7 +8,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from tutorials.http.problem_json import api_problem
+from tutorials.web.problem_json import api_problem
 
 #: Largest request body the JSON API accepts (bytes). A case object of the largest
 #: board the engine accepts (12 × 12) is well under 4 KiB.

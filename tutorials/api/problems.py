@@ -22,9 +22,9 @@ from ninja.errors import HttpError, ValidationError
 
 from captain.rules import RulesError
 from captain.rules.errors import InvalidInput
-from tutorials.http import database
-from tutorials.http.limits import RateLimited
-from tutorials.http.problem_json import mark_problem
+from tutorials.web import database
+from tutorials.web.limits import RateLimited
+from tutorials.web.problem_json import mark_problem
 from tutorials.wording.problems import describe
 
 
@@ -124,7 +124,7 @@ def answer_errors(api: NinjaAPI) -> None:
     @api.exception_handler(InterfaceError)
     def on_database_unreachable(request: HttpRequest, exc: Exception) -> HttpResponse:
         """503 ``unavailable`` with ``Retry-After``, as every request that needs the database
-        while it cannot be reached (:mod:`tutorials.http.database`)."""
+        while it cannot be reached (:mod:`tutorials.web.database`)."""
         return database.unavailable(request, exc)
 
     @api.exception_handler(Exception)

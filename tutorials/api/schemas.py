@@ -18,15 +18,22 @@ from pydantic import ConfigDict, PrivateAttr, StrictInt, WithJsonSchema, model_v
 
 from captain.rules import COLOURS, Colour
 from captain.rules.captains.pace import Pace
-from captain.rules.game import ACTION_TYPES, Phase
 from captain.rules.cases import META_KEYS
 from captain.rules.errors import InvalidInput
+from captain.rules.game import ACTION_TYPES, Phase
 from captain.rules.model import MAX_ROWS
 from captain.rules.notation import FACES_PATTERN
 from captain.rules.notation import MAX_LENGTH as NOTATION_MAX_LENGTH
 from captain.rules.notation import PATTERN as _NOTATION
-from captain.rules.situation import (PLAYER_COUNTS, BellRule, Collection, Mode, RuleSet, SpeedOrder,
-                                     check_table_rules)
+from captain.rules.situation import (
+    PLAYER_COUNTS,
+    BellRule,
+    Collection,
+    Mode,
+    RuleSet,
+    SpeedOrder,
+    check_table_rules,
+)
 from tutorials.models import CODE_ALPHABET
 from tutorials.practice import games
 from tutorials.services import TITLE_MAX_LENGTH, TITLE_PATTERN

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from django.utils.translation import gettext as _
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from captain.rules import AttackCard, Board, Colour, Dice, Position, Treasure
-
-from tutorials.wording.phrases import card_phrase
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
+from tutorials.wording.phrases import card_phrase
+
 
 @dataclass(frozen=True)
 class BoardAction:

@@ -10,11 +10,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from captain.rules import AttackKind, Board, Position, Cell, Treasure
+from captain.rules import AttackKind, Board, Cell, Position, Treasure
 from captain.rules.situation import RuleSet
-
-from tutorials.wording.phrases import list_join
 from tutorials.wording.glossary import CARD_EFFECTS, CARD_NAMES, card_label
+from tutorials.wording.phrases import list_join
 
 
 @dataclass(frozen=True)

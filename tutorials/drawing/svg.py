@@ -19,8 +19,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from captain.rules import AttackCard, Colour
-from tutorials.wording.phrases import card_phrase, sentences
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_LETTERS, COLUMN_LETTERS
+from tutorials.wording.phrases import card_phrase, sentences
 
 FILL = {Colour.RED: "#c0282d", Colour.BLUE: "#1f5fbf", Colour.GREEN: "#1c7c3a", Colour.WHITE: "#f4f4f4"}
 INK = {Colour.RED: "#ffffff", Colour.BLUE: "#ffffff", Colour.GREEN: "#ffffff", Colour.WHITE: "#1d2430"}

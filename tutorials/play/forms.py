@@ -9,11 +9,20 @@ from captain.rules import Colour
 from captain.rules.captains.pace import Pace
 from captain.rules.situation import PLAYER_COUNTS, Collection, Mode, RuleSet
 from captain.rules.typed import normalize_typed
-from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
-                             TickField, mode_field, sentence_of)
-from tutorials.http.positions import PATTERN as POSITION, read_position
+from tutorials.forms import (
+    COLOUR_VALUES,
+    TICKED,
+    DefaultChoiceField,
+    RuleChoicesForm,
+    StrictForm,
+    TickField,
+    mode_field,
+    sentence_of,
+)
 from tutorials.play.guide import GUIDES
 from tutorials.practice import games
+from tutorials.web.positions import PATTERN as POSITION
+from tutorials.web.positions import read_position
 
 #: Who is the first start player: drawn at random, the learner, the captain after them.
 STARTS = ("random", "me", "left")

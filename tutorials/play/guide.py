@@ -165,7 +165,7 @@ def _note(topic: str, mode: Mode, done: set[str]) -> tuple[str, tuple[str, ...]]
 
 
 def pointer(page, code: str) -> Pointer | None:
-    """The pointer of a guided game's page (:class:`~tutorials.play.table.GamePage`), or
+    """The pointer of a guided game's page (:class:`~tutorials.play.page.GamePage`), or
     ``None`` while the captains play."""
     practice, state = page.practice, page.state
     mode = state.rules.mode

@@ -26,20 +26,28 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from captain.rules import Colour, Position
 from captain.rules.captains.facts import Fact, best_move, move_facts
 from captain.rules.captains.strengths import StrongCaptain
-from captain.rules.game import (Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
-                                legal_actions)
+from captain.rules.game import (
+    Action,
+    Claim,
+    Pass,
+    PlaceAttackCard,
+    RingBell,
+    RingStartBell,
+    Roll,
+    legal_actions,
+)
 from captain.rules.game.view import determinize
 from captain.rules.model import AttackKind
 from captain.rules.situation import Mode
-from tutorials.wording.glossary import COLOUR_NAMES, card_label, position_label
 from tutorials.wording.facts import FACTS
+from tutorials.wording.glossary import COLOUR_NAMES, card_label, position_label
 from tutorials.wording.phrases import either, list_join, sentences
 
 

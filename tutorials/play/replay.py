@@ -15,17 +15,16 @@ from functools import cached_property
 from urllib.parse import urlencode
 
 from django.urls import reverse
-
 from django.utils.translation import gettext as _
 
 from captain.rules.captains.practice import replay
 from captain.rules.game import action_from_json
 from tutorials.drawing.cells import board_cells
 from tutorials.play.hints import move_sentence
-from tutorials.http.numbers import query_number
+from tutorials.play.page import final_standings
 from tutorials.play.rounds import PlayedRound, history
-from tutorials.play.table import final_standings
 from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.web.numbers import query_number
 from tutorials.wording.events import explain
 
 

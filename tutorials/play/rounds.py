@@ -1,7 +1,7 @@
 """The rounds of a practice game as its pages tell them: every round that reached Battle
 Time (:class:`PlayedRound`: the position Setting Time left and the public events of its Dice
 and Setting Time, with the board after each), replayed from the deal
-(:func:`history`); the game page (:mod:`tutorials.play.table`) and the replay
+(:func:`history`); the game page (:mod:`tutorials.play.page`) and the replay
 (:mod:`tutorials.play.replay`) read them.
 """
 
@@ -12,7 +12,7 @@ from functools import cached_property
 
 from captain.rules import Situation
 from captain.rules.game import apply
-from tutorials.http.links import analyzer_url
+from tutorials.web.links import analyzer_url
 from tutorials.wording.events import Explanation, explain
 
 #: event codes told in "this round so far" (Battle and Treasure Time have their own steps)

@@ -21,7 +21,7 @@ from tutorials.forms import COLOUR_VALUES
 from tutorials.models import PracticeGame, key_opens
 from tutorials.play import action
 from tutorials.play.guide import GUIDES, guide_of
-from tutorials.play.table import STRENGTH_LABELS
+from tutorials.play.page import STRENGTH_LABELS
 from tutorials.practice import games
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES

@@ -18,19 +18,19 @@ from django_htmx.http import reswap, retarget
 from captain.rules import RulesError
 from captain.rules.situation import Mode
 from tutorials.forms import Query
-from tutorials.http.cookies import SignedCookie
-from tutorials.http.limits import check_limit, hit, miss
-from tutorials.http.numbers import query_number
-from tutorials.http.positions import read_position
-from tutorials.http.refused import require_form_body
 from tutorials.models import PracticeGame, Stale
-from tutorials.play.hints import hint_level, hints_upto
-from tutorials.play.replay import ReplayPage
 from tutorials.play.action import play_live, unchanged
 from tutorials.play.forms import GuidedStartForm, MoveForm, PlayStartForm
+from tutorials.play.hints import hint_level, hints_upto
+from tutorials.play.page import GamePage
+from tutorials.play.replay import ReplayPage
 from tutorials.play.start import DEFAULT_CHOICES, guided_offers, start_context
-from tutorials.play.table import GamePage
 from tutorials.practice import games
+from tutorials.web.cookies import SignedCookie
+from tutorials.web.limits import check_limit, hit, miss
+from tutorials.web.numbers import query_number
+from tutorials.web.positions import read_position
+from tutorials.web.refused import require_form_body
 from tutorials.wording.problems import describe
 
 #: the learner's key of each game this browser plays, of the newest twelve: starting one

@@ -31,9 +31,18 @@ from django.utils import timezone
 
 from captain.rules import Colour, IllegalAction, InvalidInput, RuleSet
 from captain.rules.captains.pace import Pace
-from captain.rules.captains.practice import (ENGINE_VERSION, Practice, TimedAction, advance,
-                                             learner_acts, learner_continues, next_due, replay,
-                                             start_practice, take_back)
+from captain.rules.captains.practice import (
+    ENGINE_VERSION,
+    Practice,
+    TimedAction,
+    advance,
+    learner_acts,
+    learner_continues,
+    next_due,
+    replay,
+    start_practice,
+    take_back,
+)
 from captain.rules.game import GameState, action_from_json, action_to_json, apply, legal_actions
 from tutorials.models import PracticeGame, Stale, hash_key, insert_with_free_code, key_opens, new_code
 

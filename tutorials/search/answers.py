@@ -17,10 +17,10 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
 
-from tutorials.http.links import analyzer_url
 from tutorials.search.documents import EXAMPLES, RELATED, section_title
 from tutorials.search.index import Hit, answers, rules_index
 from tutorials.search.words import normalize
+from tutorials.web.links import analyzer_url
 from tutorials.wording.clauses import clause_summary
 
 #: at most this many characters of a question are read

@@ -19,10 +19,15 @@ from django.utils.translation import gettext_lazy as _
 from captain.rules import AttackKind, Board, Colour, RuleSet, Seating, Situation
 from captain.rules.situation import Mode
 from tutorials.tutorial.comes_up import CARDS
-from tutorials.tutorial.examples import (DICE_BOARD_2, DICE_BOARD_4, EX_BATTLE, EX_BATTLE_SEATS,
-                                         TREASURE_EXAMPLES)
-from tutorials.wording.faq import FAQ
+from tutorials.tutorial.examples import (
+    DICE_BOARD_2,
+    DICE_BOARD_4,
+    EX_BATTLE,
+    EX_BATTLE_SEATS,
+    TREASURE_EXAMPLES,
+)
 from tutorials.wording.clauses import CLAUSES, SECTIONS, clause_summary
+from tutorials.wording.faq import FAQ
 from tutorials.wording.glossary import CARD_EFFECTS, PHASE_NAMES, card_label
 
 LANGUAGES = ("ja", "en", "de")

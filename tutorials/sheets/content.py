@@ -12,16 +12,22 @@ from captain.rules import Board, Seating, Situation
 from tutorials.drawing.cells import CellView
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import board_description, board_svg
-from tutorials.walkthrough import Walkthrough
-from tutorials.tutorial.examples import (EX_BATTLE, EX_BATTLE_2P, EX_BATTLE_2P_SEATS, EX_BATTLE_SEATS,
-                                         TREASURE_EXAMPLES, TREASURE_EXAMPLES_2P)
+from tutorials.tutorial.audience import AUDIENCE_MODES, DEFAULT_AUDIENCE, Audience
 from tutorials.tutorial.comes_up import cards_for
+from tutorials.tutorial.examples import (
+    EX_BATTLE,
+    EX_BATTLE_2P,
+    EX_BATTLE_2P_SEATS,
+    EX_BATTLE_SEATS,
+    TREASURE_EXAMPLES,
+    TREASURE_EXAMPLES_2P,
+)
 from tutorials.tutorial.reading import taught_clauses
-from tutorials.tutorial.table import DEFAULT_TABLE, TABLE_MODES, Table
 from tutorials.tutorial.teaching import FIRST_ROUND, script_context, sections, stored_options
+from tutorials.walkthrough import Walkthrough
 from tutorials.wording.clauses import clause_summary, clause_texts, sections_by_anchor
-from tutorials.wording.faq import FAQ
 from tutorials.wording.facts import facts, table_facts
+from tutorials.wording.faq import FAQ
 from tutorials.wording.glossary import PHASE_NAMES
 
 PHASES = (
@@ -94,8 +100,8 @@ def examples(two: bool = False) -> dict[str, dict]:
     return out
 
 
-#: Sheets whose text depends on the table; the others are the same for every table.
-TABLE_SHEETS = ("quick-start", "teach")
+#: Sheets whose text depends on the audience; the others are the same for every audience.
+AUDIENCE_SHEETS = ("quick-start", "teach")
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ class VariantBox:
     after: tuple[str, ...]
     title: object
     text: object
-    modes: tuple[str, ...] = TABLE_MODES
+    modes: tuple[str, ...] = AUDIENCE_MODES
 
 
 VARIANT_BOXES = (
@@ -124,12 +130,12 @@ VARIANT_BOXES = (
 )
 
 
-def variant_boxes(table: Table) -> dict[str, list[dict]]:
-    """The variant boxes of a table's sheet, by the slug of the section they follow."""
-    numbers = {**facts(), "hand": table_facts(table.players, no_scouts=True)["hand"]}
+def variant_boxes(audience: Audience) -> dict[str, list[dict]]:
+    """The variant boxes of an audience's sheet, by the slug of the section they follow."""
+    numbers = {**facts(), "hand": table_facts(audience.players, no_scouts=True)["hand"]}
     out: dict[str, list[dict]] = {}
     for box in VARIANT_BOXES:
-        if table.mode in box.modes:
+        if audience.mode in box.modes:
             shown = {"clause": box.clause, "title": box.title, "text": str(box.text) % numbers}
             for slug in box.after:
                 out.setdefault(slug, []).append(shown)
@@ -150,10 +156,10 @@ def _small(svg: str) -> SafeString:
     return mark_safe(_CARD_NAME.sub("", svg))
 
 
-def _teaching_examples(table: Table, script: str) -> dict[str, dict]:
+def _teaching_examples(audience: Audience, script: str) -> dict[str, dict]:
     """The worked examples at the teaching sheets' small board size; the quick start's
     battle told in the steps that add to what its section says, each kind once."""
-    out = examples(table.players == 2)
+    out = examples(audience.players == 2)
     for example in out.values():
         for key in ("before", "after", "board"):
             if key in example:
@@ -174,12 +180,13 @@ def _teaching_examples(table: Table, script: str) -> dict[str, dict]:
 #: dice and goes round until none are left), SET-4 (the DICE-7 card), BAT-5 (the ranges are
 #: given as positions), TRE-3 (the bell section: the start player goes first whenever things
 #: happen at the same time; strategy mode has no bell section, so its sheet keeps the card).
-QUICK_STATED = {"SET-2": TABLE_MODES, "SET-4": TABLE_MODES, "BAT-5": TABLE_MODES, "TRE-3": ("action",)}
+QUICK_STATED = {"SET-2": AUDIENCE_MODES, "SET-4": AUDIENCE_MODES, "BAT-5": AUDIENCE_MODES,
+                "TRE-3": ("action",)}
 
 
-def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
-    """Template context of a fixed sheet; the teaching sheets (:data:`TABLE_SHEETS`) are
-    those of ``table``."""
+def context_for(name: str, audience: Audience = DEFAULT_AUDIENCE) -> dict:
+    """Template context of a fixed sheet; the teaching sheets (:data:`AUDIENCE_SHEETS`) are
+    those of ``audience``."""
     ctx: dict = {"cards": all_diagrams()}
     if name in ("rules", "reference"):
         numbers = facts()
@@ -189,17 +196,17 @@ def context_for(name: str, table: Table = DEFAULT_TABLE) -> dict:
                    strategy_clauses=[(cid, clause_summary(cid, in_section=True))
                                      for cid in ("STRAT-1", "STRAT-2", "STRAT-3", "STRAT-4")])
     if name in ("teach", "quick-start"):
-        # the script for this table without variants, as read aloud; the variants are boxes
+        # the script for this audience without variants, as read aloud; the variants are boxes
         options = stored_options({"script": "full" if name == "teach" else "quick",
-                                  "players": table.players, "mode": table.mode})
+                                  "players": audience.players, "mode": audience.mode})
         # printed: the round sections say what the table does, not what a phone shows; the
         # quick start, one sheet of paper, ends where the table starts playing
         shown = [s for s in sections(options) if name == "teach" or s not in FIRST_ROUND]
-        stated = {c for c, modes in QUICK_STATED.items() if table.mode in modes and name == "quick-start"}
+        stated = {c for c, modes in QUICK_STATED.items() if audience.mode in modes and name == "quick-start"}
         said = taught_clauses(options) | stated
-        ctx.update(script_context(options), examples=_teaching_examples(table, options["script"]),
-                   sheet_examples=True, printed=True, script_sections=shown, table_sheet=table,
-                   variant_boxes=variant_boxes(table), comes_up=cards_for(options, said))
+        ctx.update(script_context(options), examples=_teaching_examples(audience, options["script"]),
+                   sheet_examples=True, printed=True, script_sections=shown, audience=audience,
+                   variant_boxes=variant_boxes(audience), comes_up=cards_for(options, said))
     return ctx
 
 

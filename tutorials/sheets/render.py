@@ -2,10 +2,10 @@
 language, paper and code version.
 
 * :data:`SHEETS` — the fixed sheets: ``rules``, ``reference``, ``quick-start``, ``teach``;
-  the two teaching sheets in a version for each table (:data:`~tutorials.tutorial.table.TABLES`:
+  the two teaching sheets in a version for each audience (:data:`~tutorials.tutorial.audience.AUDIENCES`:
   2 or 3-4 players, action or strategy mode).
 * :func:`sheet_pdf` — a fixed sheet's PDF bytes; rendered once per
-  ``(sheet, table, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
+  ``(sheet, audience, language, paper, code version)`` and then read from ``SHEET_CACHE_DIR``
   (``manage.py prerender_sheets`` fills it at release time).
 * :func:`position_pdf` — the analyzer's position with its step-by-step answer, rendered on
   the first request and then kept beside the sheets (per position, share link, saved title,
@@ -13,7 +13,7 @@ language, paper and code version.
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
 Renders run in one of the host's render children at the lowest CPU priority, and
-WeasyPrint reads only the static files the page refers to: :mod:`tutorials.http.pdf`, which
+WeasyPrint reads only the static files the page refers to: :mod:`tutorials.rendering.pdf`, which
 every PDF of the site goes through (the teaching table's card too).
 """
 
@@ -37,11 +37,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from tutorials.http.pdf import Rendered, render_pdf
-from tutorials.http.render_limit import Lease, render_slot
-from tutorials.sheets.content import TABLE_SHEETS, context_for, position_context
-from tutorials.tutorial.table import DEFAULT_TABLE, TABLES, Table
+from tutorials.rendering.pdf import Rendered, render_pdf
+from tutorials.rendering.render_limit import Lease, render_slot
+from tutorials.sheets.content import AUDIENCE_SHEETS, context_for, position_context
 from tutorials.sheets.typesetting import typeset_japanese
+from tutorials.tutorial.audience import AUDIENCES, DEFAULT_AUDIENCE, Audience
 from tutorials.wording.facts import facts
 
 logger = logging.getLogger(__name__)
@@ -86,9 +86,9 @@ class SheetError(LookupError):
     """Unknown sheet or paper."""
 
 
-def tables_of(name: str) -> tuple[Table, ...]:
-    """The tables a sheet has a version for: every table for a teaching sheet, else one."""
-    return TABLES if name in TABLE_SHEETS else (DEFAULT_TABLE,)
+def audiences_of(name: str) -> tuple[Audience, ...]:
+    """The audiences a sheet has a version for: every one for a teaching sheet, else one."""
+    return AUDIENCES if name in AUDIENCE_SHEETS else (DEFAULT_AUDIENCE,)
 
 
 #: What shapes a sheet, relative to ``BASE_DIR``: every file below these folders
@@ -133,11 +133,11 @@ def code_version() -> str:
 
 
 def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None, *,
-                 table: Table = DEFAULT_TABLE, timeout: float | None = None) -> Rendered:
+                 audience: Audience = DEFAULT_AUDIENCE, timeout: float | None = None) -> Rendered:
     """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile), within
-    ``timeout`` seconds (default: a request's, see :func:`~tutorials.http.pdf.render_pdf`).
+    ``timeout`` seconds (default: a request's, see :func:`~tutorials.rendering.pdf.render_pdf`).
     Raises :class:`SheetError` for an unknown sheet or paper."""
-    return render_pdf(printed_html(sheet_html(name, lang, paper, table=table), lang), lease, timeout)
+    return render_pdf(printed_html(sheet_html(name, lang, paper, audience=audience), lang), lease, timeout)
 
 
 #: What only a screen shows (a pointer to the interactive board next to the text): paper
@@ -145,15 +145,15 @@ def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = 
 _WEB_ONLY = re.compile(r'<(p|div|span)\b[^>]*class="web-only"[^>]*>.*?</\1>\s*', re.DOTALL)
 
 
-def sheet_html(name: str, lang: str, paper: str = "a4", *, table: Table = DEFAULT_TABLE) -> str:
-    """The HTML a fixed sheet is printed from, in ``lang``, for ``table`` where the sheet has
-    a version per table. Raises :class:`SheetError` for an unknown sheet or paper."""
+def sheet_html(name: str, lang: str, paper: str = "a4", *, audience: Audience = DEFAULT_AUDIENCE) -> str:
+    """The HTML a fixed sheet is printed from, in ``lang``, for ``audience`` where the sheet
+    has a version per audience. Raises :class:`SheetError` for an unknown sheet or paper."""
     sheet = SHEETS.get(name)
     if sheet is None or paper not in PAPERS:
         raise SheetError(f"unknown sheet {name!r} or paper {paper!r}")
     with translation.override(lang):
-        html = render_to_string(sheet.template, {**context_for(name, table), "sheet": sheet, "facts": facts(),
-                                                 "paper": PAPERS[paper], "lang": lang})
+        html = render_to_string(sheet.template, {**context_for(name, audience), "sheet": sheet,
+                                                 "facts": facts(), "paper": PAPERS[paper], "lang": lang})
     return _WEB_ONLY.sub("", html)
 
 
@@ -164,16 +164,16 @@ def printed_html(html: str, lang: str) -> str:
 
 
 def cache_path(name: str, lang: str, paper: str, suffix: str = "pdf", *,
-               table: Table = DEFAULT_TABLE) -> Path:
+               audience: Audience = DEFAULT_AUDIENCE) -> Path:
     """Where the sheet's file for this code version is cached (``suffix`` pdf or png)."""
-    return CACHE_DIR / code_version() / f"{sheet_stem(name, table)}-{lang}-{paper}.{suffix}"
+    return CACHE_DIR / code_version() / f"{sheet_stem(name, audience)}-{lang}-{paper}.{suffix}"
 
 
-def sheet_stem(name: str, table: Table = DEFAULT_TABLE) -> str:
-    """A sheet version's name in files: a teaching sheet for another table than the default
-    one carries that table (``quick-start-2-strategy``); the default keeps the sheet's name,
+def sheet_stem(name: str, audience: Audience = DEFAULT_AUDIENCE) -> str:
+    """A sheet version's name in files: a teaching sheet for another audience than the
+    default one carries that audience (``quick-start-2-strategy``); the default keeps the sheet's name,
     the file its URL without a query has always had."""
-    return f"{name}-{table.slug}" if name in TABLE_SHEETS and table != DEFAULT_TABLE else name
+    return f"{name}-{audience.slug}" if name in AUDIENCE_SHEETS and audience != DEFAULT_AUDIENCE else name
 
 
 #: A kept file's mode: the release step (``prerender_sheets``) may run as another user than
@@ -217,7 +217,7 @@ def _nothing() -> None:
 
 
 def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing, *,
-              table: Table = DEFAULT_TABLE) -> bytes:
+              audience: Audience = DEFAULT_AUDIENCE) -> bytes:
     """The sheet's PDF from the cache, rendering it first if needed; ``admitted`` is called
     once a render holds its slot, before it starts (where a caller counts renders: one
     refused busy then counts nothing), and may refuse it by raising.
@@ -225,11 +225,11 @@ def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], No
     A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
     is served but never cached, and the warnings are logged as an error.
     Raises :class:`SheetError` for an unknown sheet or paper, and
-    :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
+    :class:`~tutorials.rendering.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken.
     """
-    return kept_pdf(cache_path(name, lang, paper, table=table),
-                    lambda: printed_html(sheet_html(name, lang, paper, table=table), lang), admitted)
+    return kept_pdf(cache_path(name, lang, paper, audience=audience),
+                    lambda: printed_html(sheet_html(name, lang, paper, audience=audience), lang), admitted)
 
 
 def kept_pdf(path: Path, html: Callable[[], str], admitted: Callable[[], None] = _nothing) -> bytes:
@@ -253,13 +253,13 @@ def kept_pdf(path: Path, html: Callable[[], str], admitted: Callable[[], None] =
 
 
 def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing, *,
-                table: Table = DEFAULT_TABLE) -> bytes:
+                audience: Audience = DEFAULT_AUDIENCE) -> bytes:
     """Page 1 of the sheet as a PNG (about 300 px wide), cached; ``admitted`` as for
     :func:`sheet_pdf`."""
-    path = cache_path(name, lang, paper, "png", table=table)
+    path = cache_path(name, lang, paper, "png", audience=audience)
     if path.exists():
         return path.read_bytes()
-    pdf = sheet_pdf(name, lang, paper, admitted, table=table)
+    pdf = sheet_pdf(name, lang, paper, admitted, audience=audience)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "sheet.pdf"
         src.write_bytes(pdf)
@@ -267,14 +267,15 @@ def preview_png(name: str, lang: str, paper: str = "a4", admitted: Callable[[], 
                         "-scale-to-x", "420", "-scale-to-y", "-1", str(src), str(Path(tmp) / "page")],
                        check=True, capture_output=True, timeout=60)
         data = (Path(tmp) / "page.png").read_bytes()
-    if cache_path(name, lang, paper, table=table).exists():  # never keep a preview of a render with warnings
+    # never keep a preview of a render with warnings
+    if cache_path(name, lang, paper, audience=audience).exists():
         keep(path, data)
     return data
 
 
-def is_cached(name: str, lang: str, paper: str, *, table: Table = DEFAULT_TABLE) -> bool:
+def is_cached(name: str, lang: str, paper: str, *, audience: Audience = DEFAULT_AUDIENCE) -> bool:
     """Whether :func:`sheet_pdf` would answer from the cache, without rendering."""
-    return cache_path(name, lang, paper, table=table).exists()
+    return cache_path(name, lang, paper, audience=audience).exists()
 
 
 def position_cache_path(situation, *, lang: str, paper: str, share_url: str, title: str = "") -> Path:
@@ -293,7 +294,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str, title: str
     kept like the sheets (:func:`kept_pdf`); ``admitted`` as for :func:`sheet_pdf`.
 
     Raises :class:`SheetError` for an unknown paper and
-    :class:`~tutorials.http.render_limit.RenderBusy` when it would have to render while every
+    :class:`~tutorials.rendering.render_limit.RenderBusy` when it would have to render while every
     render slot of this host is taken (the render is refused, not queued).
     """
     path = position_cache_path(situation, lang=lang, paper=paper, share_url=share_url, title=title)

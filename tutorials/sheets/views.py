@@ -9,18 +9,24 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from captain.rules import RulesError
-
 from tutorials.analyzer.forms import read_position
 from tutorials.forms import Query
-from tutorials.http.links import analyzer_url
-from tutorials.http.pdf import pdf_quota
-from tutorials.sheets.content import TABLE_SHEETS
-from tutorials.tutorial.table import DEFAULT_TABLE, Table
-from tutorials.tutorial.table import read_table
-from tutorials.sheets.render import (SHEETS, is_cached, position_cache_path, position_pdf, preview_png,
-                                     sheet_pdf, sheet_stem)
+from tutorials.rendering.pdf import pdf_quota
 from tutorials.services import find_saved, short_link
+from tutorials.sheets.content import AUDIENCE_SHEETS
+from tutorials.sheets.render import (
+    SHEETS,
+    is_cached,
+    position_cache_path,
+    position_pdf,
+    preview_png,
+    sheet_pdf,
+    sheet_stem,
+)
+from tutorials.tutorial.audience import DEFAULT_AUDIENCE, Audience, read_audience
+from tutorials.web.links import analyzer_url
 from tutorials.wording.problems import describe
+
 
 # --- printable sheets -------------------------------------------------------------------------
 @require_safe
@@ -28,7 +34,7 @@ def sheets_index(request: HttpRequest) -> HttpResponse:
     """The printable sheets with previews, in A4 and US Letter."""
 
     return render(request, "tutorials/sheets.html", {
-        "sheets": SHEETS.values(), "table_sheets": TABLE_SHEETS, "default_table": DEFAULT_TABLE})
+        "sheets": SHEETS.values(), "audience_sheets": AUDIENCE_SHEETS, "default_audience": DEFAULT_AUDIENCE})
 
 
 class _BadPaper(Exception):
@@ -39,11 +45,11 @@ class _BadTable(Exception):
     """A ``players`` or ``mode`` value no sheet is printed for; the message says which."""
 
 
-def _table(request: HttpRequest) -> Table:
-    table, problem = read_table(request)
+def _table(request: HttpRequest) -> Audience:
+    audience, problem = read_audience(request)
     if problem:
         raise _BadTable(problem)
-    return table
+    return audience
 
 
 def _paper(request: HttpRequest) -> str:
@@ -62,30 +68,30 @@ def _bad_paper() -> HttpResponse:
 def _sheet_file(request: HttpRequest, name: str, render_file, content_type: str,
                 filename: str | None = None) -> HttpResponse:
     """Answer with a cached sheet file: 404 for an unknown sheet, 400 for a bad paper or
-    table (the teaching sheets are printed per table; the others take the same values)."""
+    audience (the teaching sheets are printed per audience; the others take the same values)."""
 
     if name not in SHEETS:
         raise Http404("no such sheet")
     try:
         paper = _paper(request)
-        table = _table(request)
+        audience = _table(request)
     except _BadPaper:
         return _bad_paper()
     except _BadTable as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
-    if name not in TABLE_SHEETS:
-        table = DEFAULT_TABLE
+    if name not in AUDIENCE_SHEETS:
+        audience = DEFAULT_AUDIENCE
     lang = get_language()
-    cached = is_cached(name, lang, paper, table=table)
+    cached = is_cached(name, lang, paper, audience=audience)
     if request.method == "HEAD" and not cached:
         response = HttpResponse(content_type=content_type)  # what GET would answer, unrendered
     elif cached:
-        response = HttpResponse(render_file(name, lang, paper, table=table), content_type=content_type)
+        response = HttpResponse(render_file(name, lang, paper, audience=audience), content_type=content_type)
     else:  # only a render counts
-        data = render_file(name, lang, paper, pdf_quota(request), table=table)
+        data = render_file(name, lang, paper, pdf_quota(request), audience=audience)
         response = HttpResponse(data, content_type=content_type)
     if filename:
-        shown = filename.format(name=sheet_stem(name, table), lang=lang, paper=paper)
+        shown = filename.format(name=sheet_stem(name, audience), lang=lang, paper=paper)
         response["Content-Disposition"] = f'inline; filename="{shown}"'
     response["Cache-Control"] = "public, max-age=3600"
     return response

@@ -6,7 +6,7 @@ that is gone in the visitor's language.
 
 :func:`live_session` counts failed lookups per client (rate limit ``table-miss``) but never
 limits the presenter, a guest who has already opened that table, or the table's own guest
-link (the QR code, whose token :data:`~tutorials.http.link_tokens.TABLE_LINK` checks).
+link (the QR code, whose token :data:`~tutorials.web.link_tokens.TABLE_LINK` checks).
 """
 
 from __future__ import annotations
@@ -17,22 +17,22 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from tutorials.http.cookies import SignedCookie
-from tutorials.http.limits import check_limit, miss
-from tutorials.http.link_tokens import TABLE_LINK
-from tutorials.http.not_found import shown_code
-from tutorials.models import TeachSession, normalize_code
+from tutorials.models import Table, normalize_code
 from tutorials.teach import seats as seating
 from tutorials.teach.selectors import table_by_code
+from tutorials.web.cookies import SignedCookie
+from tutorials.web.limits import check_limit, miss
+from tutorials.web.link_tokens import TABLE_LINK
+from tutorials.web.not_found import shown_code
 
 #: the presenter's key of each table this browser teaches
-PRESENTER = SignedCookie("teach_", "teach-presenter", TeachSession.LIFETIME_HOURS)
+PRESENTER = SignedCookie("teach_", "teach-presenter", Table.LIFETIME_HOURS)
 #: the guest's key of each table this browser follows (the table keeps only its hash:
 #: :mod:`tutorials.teach.seats`); it holds the guest's seat and cards
-GUEST = SignedCookie("follow_", "teach-guest", TeachSession.LIFETIME_HOURS)
+GUEST = SignedCookie("follow_", "teach-guest", Table.LIFETIME_HOURS)
 
 
-def is_presenter(request: HttpRequest, session: TeachSession) -> bool:
+def is_presenter(request: HttpRequest, session: Table) -> bool:
     return session.presented_by(PRESENTER.read(request, session.code))
 
 
@@ -50,11 +50,11 @@ class TableGone(Exception):
         self.expired = expired
 
 
-def live_session(request: HttpRequest, code: str) -> TeachSession:
+def live_session(request: HttpRequest, code: str) -> Table:
     """The live session under ``code`` (normalised, :func:`normalize_code`).
 
     Raises :class:`TableGone` for an unknown or expired code (a failed lookup, counted),
-    and :class:`~tutorials.http.limits.RateLimited` when the client has used up its failed
+    and :class:`~tutorials.web.limits.RateLimited` when the client has used up its failed
     lookups, unless it holds a cookie of this very table or its guest link's token. A
     lookup with the token is never counted: only the site can have written that link.
     """
@@ -114,6 +114,6 @@ def forbidden(message: str) -> HttpResponse:
     return response
 
 
-def guest_of(request: HttpRequest, session: TeachSession):
+def guest_of(request: HttpRequest, session: Table):
     """The guest this browser is at ``session`` (its cookie's key), or ``None``."""
     return seating.guest_by_key(session, GUEST.read(request, session.code))

@@ -5,7 +5,7 @@ One A4 page cut into four A6 cards to lay on the table, one in each language of 
 presenter's: the table code in large type, the QR code with the same token link as the
 presenter's screen, the short address to type, and how to join, take a seat and how long
 the code works. Each card is rendered in its own language; the page goes through the same
-render as the rule sheets (:mod:`tutorials.http.pdf`: fonts, static files, no network).
+render as the rule sheets (:mod:`tutorials.rendering.pdf`: fonts, static files, no network).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tutorials.http.pdf import pdf_quota, render_pdf
-from tutorials.http.render_limit import render_slot
-from tutorials.models import TeachSession
+from tutorials.models import Table
+from tutorials.rendering.pdf import pdf_quota, render_pdf
+from tutorials.rendering.render_limit import render_slot
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.views import guest_addresses
 
@@ -41,7 +41,7 @@ def card_languages(first: str) -> list[str]:
     return (cards * CARDS_PER_PAGE)[:CARDS_PER_PAGE] if len(cards) < CARDS_PER_PAGE else cards
 
 
-def _card(lang: str, session: TeachSession, addresses: dict, qr) -> str:
+def _card(lang: str, session: Table, addresses: dict, qr) -> str:
     """One card in ``lang``: every text on it, the QR code's alternative text among them."""
     with translation.override(lang):
         # its <title> is the QR code's text alternative (the Figure's /Alt in the tagged PDF)
@@ -49,10 +49,10 @@ def _card(lang: str, session: TeachSession, addresses: dict, qr) -> str:
                             title=_("QR code: follow this table, %(url)s") % {"url": addresses["qr_url"]})
         return render_to_string("teach/card.html#card", {
             "lang": lang, "session": session, "qr_svg": svg, **addresses,
-            "hours": TeachSession.LIFETIME_HOURS})
+            "hours": Table.LIFETIME_HOURS})
 
 
-def card_html(request: HttpRequest, session: TeachSession) -> str:
+def card_html(request: HttpRequest, session: Table) -> str:
     """The page the cards are printed from, in the request's language around them."""
     addresses = guest_addresses(request, session)
     qr = segno.make(addresses["qr_url"], error="m")

@@ -7,8 +7,17 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from captain.rules.typed import normalize_typed
-from tutorials.forms import (COLOUR_VALUES, TICKED, DefaultChoiceField, RuleChoicesForm, StrictForm,
-                             TextField, mode_field, players_field, sentence_of)
+from tutorials.forms import (
+    COLOUR_VALUES,
+    TICKED,
+    DefaultChoiceField,
+    RuleChoicesForm,
+    StrictForm,
+    TextField,
+    mode_field,
+    players_field,
+    sentence_of,
+)
 from tutorials.tutorial.teaching import SCRIPTS
 
 
@@ -17,7 +26,7 @@ class TeachStartForm(RuleChoicesForm):
 
     Missing choices take the form's defaults (the quick start, four players in action mode,
     no variants; seats red, blue, green, white). :meth:`options` is the table's options as
-    :class:`~tutorials.models.TeachSession` stores them.
+    :class:`~tutorials.models.Table` stores them.
     """
 
     script = DefaultChoiceField(choices=[(s, s) for s in SCRIPTS], default="quick",

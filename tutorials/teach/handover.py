@@ -2,8 +2,8 @@
 
 The presenter asks for a link (:func:`teach_handover`): a fresh key of
 ``secrets.token_urlsafe(24)`` in its address, of which the table keeps only the hash
-(:meth:`~tutorials.models.TeachSession.offer_handover`), open for
-:attr:`~tutorials.models.TeachSession.HANDOVER_MINUTES`. The device that opens it is asked
+(:meth:`~tutorials.models.Table.offer_handover`), open for
+:attr:`~tutorials.models.Table.HANDOVER_MINUTES`. The device that opens it is asked
 to confirm (GET, :func:`teach_take`); its POST gives it a new presenter key, and the
 table keeps only that key's hash, so the old device's cookie opens nothing any more and
 its next poll or move is refused with ``not-presenter``. The link leaves the language out
@@ -26,12 +26,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tutorials.http.limits import check_limit, miss
-from tutorials.http.refused import require_form_body
-from tutorials.models import TeachSession, key_opens
-from tutorials.teach.forms import HandoverKeyForm
+from tutorials.models import Table, key_opens
 from tutorials.teach.access import PRESENTER, forbidden, is_presenter, live_session, table_view
+from tutorials.teach.forms import HandoverKeyForm
 from tutorials.teach.views import _context
+from tutorials.web.limits import check_limit, miss
+from tutorials.web.refused import require_form_body
 
 
 class HandoverRefused(Exception):
@@ -50,7 +50,7 @@ class HandoverRefused(Exception):
         return self.STATUS[self.kind]
 
 
-def judge(session: TeachSession, key: str | None) -> None:
+def judge(session: Table, key: str | None) -> None:
     """Raise :class:`HandoverRefused` unless ``key`` is the table's open handover key
     (compared in constant time, :func:`~tutorials.models.key_opens`)."""
     if not key_opens(session.handover_key_hash, key):
@@ -59,7 +59,7 @@ def judge(session: TeachSession, key: str | None) -> None:
         raise HandoverRefused("expired")
 
 
-def take(session: TeachSession, key: str | None) -> str:
+def take(session: Table, key: str | None) -> str:
     """The new presenter key of the device that took the role with ``key``; raises
     :class:`HandoverRefused` when ``key`` opens nothing, or another device was first."""
     judge(session, key)
@@ -95,7 +95,7 @@ def teach_handover(request: HttpRequest, code: str) -> HttpResponse:
     ctx["qr_svg"] = segno.make(ctx["qr_url"], error="m").svg_inline(scale=4, dark="#11394a")
     ctx["handover_url"] = link
     ctx["handover_qr_svg"] = segno.make(link, error="m").svg_inline(scale=4, dark="#11394a")
-    ctx["handover_minutes"] = TeachSession.HANDOVER_MINUTES
+    ctx["handover_minutes"] = Table.HANDOVER_MINUTES
     return render(request, "teach/present.html", ctx)
 
 
@@ -118,7 +118,7 @@ def teach_take(request: HttpRequest, code: str, key: str) -> HttpResponse:
     except HandoverRefused as refused:
         if refused.kind == "wrong":
             miss(request, "table-miss")
-        ctx = {"session": session, "kind": refused.kind, "minutes": TeachSession.HANDOVER_MINUTES}
+        ctx = {"session": session, "kind": refused.kind, "minutes": Table.HANDOVER_MINUTES}
         return render(request, "teach/handover_refused.html", ctx, status=refused.status)
     response = redirect("tutorials:teach-present", code=session.code)
     PRESENTER.give(request, response, session.code, new_key)

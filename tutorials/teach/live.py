@@ -1,9 +1,9 @@
-"""A table's live stream (:mod:`tutorials.http.streams`): every screen following a table (the
+"""A table's live stream (:mod:`tutorials.live.streams`): every screen following a table (the
 guests' phones, the projector, each presenter tab) hears of a change the moment it is made.
 
 A change of a table (:data:`~tutorials.models.table_changed`: a move, a new
-:attr:`~tutorials.models.TeachSession.version`; a seat taken or freed, its
-:attr:`~tutorials.models.TeachSession.seating`; a card a player entered, which only the
+:attr:`~tutorials.models.Table.version`; a seat taken or freed, its
+:attr:`~tutorials.models.Table.seating`; a card a player entered, which only the
 presenter's screen shows) is announced on the live bus once its transaction is committed;
 each open stream of that table (``/live/<code>/``) passes it on as an event whose id is the
 table's mark, ``<version>.<seating>.<entries>``, and the page asks for its section as its
@@ -19,8 +19,8 @@ from django.db.models.functions import Coalesce
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 
-from tutorials.http import bus, streams
-from tutorials.models import TeachSession, normalize_code, table_changed
+from tutorials.live import bus, streams
+from tutorials.models import Table, normalize_code, table_changed
 from tutorials.teach.access import TableGone, live_session
 
 Mark = tuple[int, int, int]
@@ -32,7 +32,7 @@ def topic(code: str) -> str:
 
 def _current(code: str) -> Mark | None:
     """The table's mark now, or ``None`` when it is gone."""
-    row = (TeachSession.objects.filter(code=code)
+    row = (Table.objects.filter(code=code)
            .annotate(entries=Coalesce(Sum("seats__version"), 0))
            .values_list("version", "seating", "entries").first())
     return (row[0], row[1], row[2]) if row else None

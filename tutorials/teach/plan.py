@@ -18,6 +18,7 @@ from tutorials.tutorial.comes_up import cards_for
 from tutorials.tutorial.reading import RATES, script_timing, taught_clauses
 from tutorials.tutorial.teaching import Section, sections, stored_options
 
+
 # --- changing a table (services of the presenter's views) ----------------------------------
 def current_section(session) -> Section:
     """The section the table is at (the last one if the script got shorter)."""

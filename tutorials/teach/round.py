@@ -23,17 +23,26 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from captain.rules import (COLOURS, AttackCard, AttackKind, Board, Colour, Position, RuleSet, Seating,
-                           Situation)
+from captain.rules import (
+    COLOURS,
+    AttackCard,
+    AttackKind,
+    Board,
+    Colour,
+    Position,
+    RuleSet,
+    Seating,
+    Situation,
+)
 from captain.rules.situation import SpeedOrder
 from tutorials.drawing.cells import CellView, board_cells
-from tutorials.http.positions import READ_PATTERN, position_arg, read_position
-from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.tutorial.boards import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
-from tutorials.wording.phrases import card_phrase
+from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.web.positions import READ_PATTERN, position_arg, read_position
 from tutorials.wording.facts import table_facts
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
+from tutorials.wording.phrases import card_phrase
 
 #: The two uses of the board: entering the table's cards, stepping through the answer.
 ENTER, RESOLVE = "round-table", "round-resolve"
@@ -140,7 +149,7 @@ class RoundBoard(ExampleBoard):
 
     def apply(self, action: str, arg: str, rng: random.Random) -> RoundBoard:
         """``start`` (a seat's letter: who rang the bell), ``brush`` (``r3``), ``put`` (a
-        position, :func:`~tutorials.http.positions.read_position`: the brush's card there,
+        position, :func:`~tutorials.web.positions.read_position`: the brush's card there,
         or off again), ``clear``, and ``step`` (``next``, ``back``, ``reset``, ``end``)
         while resolving."""
         if action == "start":

@@ -29,14 +29,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tutorials.forms import Query
-from tutorials.http.link_tokens import TABLE_LINK
-from tutorials.models import TeachSession, table_changed
+from tutorials.models import Table, table_changed
 from tutorials.teach import seats
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.plan import load_board, move
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial.reading import Paragraph, paragraphs
 from tutorials.tutorial.teaching import Section, script_context, sections, stored_options
+from tutorials.web.link_tokens import TABLE_LINK
 
 #: a projector that asked for the table this recently is open: its screens take the
 #: presenter's Next and Back first
@@ -241,7 +241,7 @@ def teach_screen(request: HttpRequest, code: str) -> HttpResponse:
     opened = not projector_open(session)
     session.projector_asked()
     if opened:  # the presenter's page says so at once, not at its next poll
-        table_changed.send(TeachSession, code=session.code, always=True)
+        table_changed.send(Table, code=session.code, always=True)
     if request.htmx and Query(request).get("v", "") == str(session.version):
         return HttpResponse(status=204)
     template = "teach/screen.html#screen" if request.htmx else "teach/screen.html"

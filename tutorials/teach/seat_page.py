@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
-from tutorials.http.positions import position_arg
-from tutorials.models import TableGuest, TeachSession
+from tutorials.models import Table, TableGuest
 from tutorials.teach import seats as seating
 from tutorials.tutorial.teaching import stored_options
+from tutorials.web.positions import position_arg
 from tutorials.wording.facts import table_facts
 from tutorials.wording.glossary import COLOUR_NAMES, position_label
 
@@ -25,13 +25,13 @@ from tutorials.wording.glossary import COLOUR_NAMES, position_label
 ROUND_PREFIX = "round-"
 
 
-def _seat_rows(session: TeachSession, mine: str | None) -> list[dict]:
+def _seat_rows(session: Table, mine: str | None) -> list[dict]:
     return [{"colour": s.colour, "name": COLOUR_NAMES[s.colour], "phone": s.phone, "here": s.here,
              "entered": s.entered, "ready": s.ready, "mine": s.colour.value == mine}
             for s in seating.seat_summary(session)]
 
 
-def _hand_view(session: TeachSession, seat) -> dict:
+def _hand_view(session: Table, seat) -> dict:
     hand = seating.hand_of(session, seat)
     colour = Colour(seat.colour)
     side = table_facts(stored_options(session.options)["players"])["side"]
@@ -50,7 +50,7 @@ def _hand_view(session: TeachSession, seat) -> dict:
             "grid": grid, "ready": seat.ready}
 
 
-def guest_seats(session: TeachSession, guest: TableGuest | None, slug: str) -> dict:
+def guest_seats(session: Table, guest: TableGuest | None, slug: str) -> dict:
     """The seat bar and, for a seated guest, their own hand (``hand``); ``entry_open``
     while they can lay cards (the guided round's Setting Time, before the reveal)."""
     mine = seating.own_seat(session, guest)
@@ -62,7 +62,7 @@ def guest_seats(session: TeachSession, guest: TableGuest | None, slug: str) -> d
             "clash_note": guest_clash_note(seating.open_clashes(session))}
 
 
-def presenter_seats(session: TeachSession) -> dict:
+def presenter_seats(session: Table) -> dict:
     """Who sits where, who is still here, how many follow and, before the reveal, who has
     entered how many cards (never which)."""
     rows = _seat_rows(session, None)

@@ -14,11 +14,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from tutorials.models import Stale
-from tutorials.http.refused import require_form_body
 from tutorials.teach import seats as seating
-from tutorials.teach.forms import HandForm, SeatForm, SeatsForm
 from tutorials.teach.access import forbidden, guest_of, is_presenter, live_session, table_view
+from tutorials.teach.forms import HandForm, SeatForm, SeatsForm
 from tutorials.teach.views import _context, _present_page, _stale_message
+from tutorials.web.refused import require_form_body
 from tutorials.wording.glossary import COLOUR_NAMES
 
 #: why a seat action was refused, by :class:`~tutorials.teach.seats.SeatRefused` code

@@ -26,10 +26,10 @@ from django.db.models import F, Sum
 from django.utils import timezone
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
-from tutorials.http.positions import position_arg, read_position
-from tutorials.models import Stale, TableGuest, TableSeat, TeachSession, hash_key, table_changed
+from tutorials.models import Stale, Table, TableGuest, TableSeat, hash_key, table_changed
 from tutorials.teach.round import RoundBoard
 from tutorials.tutorial.teaching import sections, stored_options
+from tutorials.web.positions import position_arg, read_position
 from tutorials.wording.facts import table_facts
 
 #: a guest counts as following while they asked for the table this recently
@@ -63,7 +63,7 @@ def _is_key(key: str | None) -> bool:
     return bool(key) and re.fullmatch(r"[A-Za-z0-9_-]{32}", key) is not None
 
 
-def guest_by_key(session: TeachSession, key: str | None) -> TableGuest | None:
+def guest_by_key(session: Table, key: str | None) -> TableGuest | None:
     """The guest of ``session`` whose cookie holds ``key`` (looked up by its hash), made
     when a browser first comes back with the key the table gave it.
 
@@ -87,7 +87,7 @@ def guest_by_key(session: TeachSession, key: str | None) -> TableGuest | None:
     return guest
 
 
-def follow(session: TeachSession, key: str | None) -> tuple[TableGuest | None, str]:
+def follow(session: Table, key: str | None) -> tuple[TableGuest | None, str]:
     """The guest a page view comes from (``None`` on a browser's first visit) and the key
     for the browser's cookie, a new one when it brought none. Marks the guest as seen now."""
     guest = guest_by_key(session, key)
@@ -105,14 +105,14 @@ def seen(guest: TableGuest) -> None:
         guest.seen_at = now
 
 
-def following(session: TeachSession) -> int:
+def following(session: Table) -> int:
     """How many guests asked for the table in the last :data:`FOLLOWING_SECONDS`."""
     since = timezone.now() - timedelta(seconds=FOLLOWING_SECONDS)
     return TableGuest.objects.filter(session=session, seen_at__gte=since).count()
 
 
 # --- seats --------------------------------------------------------------------------------------
-def seat_rows(session: TeachSession) -> list[TableSeat]:
+def seat_rows(session: Table) -> list[TableSeat]:
     """The table's seats in seating order (clockwise), made when first asked for."""
     colours = stored_options(session.options)["seats"]
     rows = {s.colour: s for s in TableSeat.objects.filter(session=session).select_related("guest")}
@@ -124,7 +124,7 @@ def seat_rows(session: TeachSession) -> list[TableSeat]:
     return [rows[c] for c in colours]
 
 
-def entries_stamp(session: TeachSession) -> str:
+def entries_stamp(session: Table) -> str:
     """What the presenter's poll compares: the seats as every screen shows them
     (``seating``) and every change of a seat's cards, which only the presenter's screen
     counts. A guest's screen asks for ``seating`` alone, so another player's entries never
@@ -133,20 +133,20 @@ def entries_stamp(session: TeachSession) -> str:
     return f"{session.seating}-{total}"
 
 
-def _bump(session: TeachSession) -> None:
+def _bump(session: Table) -> None:
     """Tell every screen's poll that a seat changed."""
-    TeachSession.objects.filter(pk=session.pk).update(seating=F("seating") + 1)
+    Table.objects.filter(pk=session.pk).update(seating=F("seating") + 1)
     session.refresh_from_db(fields=["seating"])
-    table_changed.send(TeachSession, code=session.code)
+    table_changed.send(Table, code=session.code)
 
 
-def own_seat(session: TeachSession, guest: TableGuest | None) -> TableSeat | None:
+def own_seat(session: Table, guest: TableGuest | None) -> TableSeat | None:
     if guest is None:
         return None
     return next((s for s in seat_rows(session) if s.guest_id == guest.pk), None)
 
 
-def take_seat(session: TeachSession, guest: TableGuest | None, colour: str) -> TableSeat:
+def take_seat(session: Table, guest: TableGuest | None, colour: str) -> TableSeat:
     """Seat ``guest`` at ``colour`` (leaving any seat they held). Refused when the colour
     is not at this table, someone else sits there, or the browser is not a counted guest."""
     if guest is None:
@@ -179,13 +179,13 @@ def _vacate(seats) -> int:
     return emptied
 
 
-def leave_seat(session: TeachSession, guest: TableGuest | None) -> None:
+def leave_seat(session: Table, guest: TableGuest | None) -> None:
     """``guest`` stands up and watches."""
     if guest is not None and _vacate(TableSeat.objects.filter(session=session, guest=guest)):
         _bump(session)
 
 
-def free_seat(session: TeachSession, colour: str) -> None:
+def free_seat(session: Table, colour: str) -> None:
     """The presenter frees ``colour`` (a phone lost, a player swapped) for the next phone."""
     if _vacate(TableSeat.objects.filter(session=session, colour=colour)):
         _bump(session)
@@ -203,7 +203,7 @@ class SeatSummary:
     ready: bool
 
 
-def seat_summary(session: TeachSession) -> list[SeatSummary]:
+def seat_summary(session: Table) -> list[SeatSummary]:
     since = timezone.now() - timedelta(seconds=FOLLOWING_SECONDS)
     return [SeatSummary(Colour(s.colour), s.guest_id is not None,
                         s.guest is not None and s.guest.seen_at >= since,
@@ -244,7 +244,7 @@ def _laid(seat: TableSeat, side: int) -> dict[Position, int]:
     return out
 
 
-def hand_of(session: TeachSession, seat: TableSeat) -> Hand:
+def hand_of(session: Table, seat: TableSeat) -> Hand:
     """``seat``'s hand as its cards stand (anything a damaged row holds beyond the
     player's cards is dropped)."""
     options = stored_options(session.options)
@@ -271,7 +271,7 @@ def _write_seat(seat: TableSeat, **fields) -> bool:
         version=seat.version + 1, **fields))
 
 
-def _entry(session: TeachSession, guest: TableGuest | None, change) -> str:
+def _entry(session: Table, guest: TableGuest | None, change) -> str:
     """Apply ``change(hand) -> (fields, note)`` to ``guest``'s seat, from the seat as it is
     (read again when another tap changed it meanwhile). Returns the note."""
     for _attempt in range(5):
@@ -284,25 +284,25 @@ def _entry(session: TeachSession, guest: TableGuest | None, change) -> str:
             raise SeatRefused("not-setting")
         fields, note = change(hand_of(session, seat))
         if _write_seat(seat, **fields):  # only the presenter's screen shows it: see entries_stamp
-            table_changed.send(TeachSession, code=session.code)
+            table_changed.send(Table, code=session.code)
             return note
     raise SeatRefused("busy")
 
 
-def current_slug(session: TeachSession) -> str:
+def current_slug(session: Table) -> str:
     script = sections(session.options)
     return script[min(session.section, len(script) - 1)].slug
 
 
-def session_revealed(session: TeachSession) -> bool:
-    return TeachSession.objects.filter(pk=session.pk, revealed=True).exists()
+def session_revealed(session: Table) -> bool:
+    return Table.objects.filter(pk=session.pk, revealed=True).exists()
 
 
 def _cards_field(laid: dict[Position, int]) -> dict[str, int]:
     return {position_arg(p): v for p, v in sorted(laid.items())}
 
 
-def lay(session: TeachSession, guest: TableGuest | None, at: str, speed: int | None) -> str:
+def lay(session: Table, guest: TableGuest | None, at: str, speed: int | None) -> str:
     """The seated ``guest`` lays their card ``speed`` face down at position ``at`` (a card
     of theirs already there goes back to the hand); with no card chosen (``None``), a tap
     on their own card takes it back, as on the table's board. Returns a note code:
@@ -338,7 +338,7 @@ def lay(session: TeachSession, guest: TableGuest | None, at: str, speed: int | N
     return _entry(session, guest, change)
 
 
-def take_back(session: TeachSession, guest: TableGuest | None, at: str) -> str:
+def take_back(session: Table, guest: TableGuest | None, at: str) -> str:
     """The seated ``guest`` takes their card at ``at`` back into the hand."""
     pos = read_position(at)
 
@@ -349,7 +349,7 @@ def take_back(session: TeachSession, guest: TableGuest | None, at: str) -> str:
     return _entry(session, guest, change)
 
 
-def set_ready(session: TeachSession, guest: TableGuest | None, ready: bool) -> str:
+def set_ready(session: Table, guest: TableGuest | None, ready: bool) -> str:
     """The seated ``guest`` says all their cards are down (or not yet); when the presenter
     chose it, the last seated player to say so reveals the table (:func:`reveal`)."""
     note = _entry(session, guest, lambda hand: ({"ready": ready}, ""))
@@ -360,14 +360,14 @@ def set_ready(session: TeachSession, guest: TableGuest | None, ready: bool) -> s
     return note
 
 
-def set_reveal_when_all(session: TeachSession, on: bool) -> None:
-    TeachSession.objects.filter(pk=session.pk).update(reveal_when_all=on)
+def set_reveal_when_all(session: Table, on: bool) -> None:
+    Table.objects.filter(pk=session.pk).update(reveal_when_all=on)
     session.reveal_when_all = on
     _bump(session)
 
 
 # --- the reveal and the next round ------------------------------------------------------------------
-def reveal(session: TeachSession, seen: int, **also) -> list[Position]:
+def reveal(session: Table, seen: int, **also) -> list[Position]:
     """Turn every card over: close every seat's entries and put the seats' cards into the
     table's own board (beside any the presenter entered), as one change made from version
     ``seen`` of the table that also writes the fields ``also`` (a move to the next
@@ -407,7 +407,7 @@ def reveal(session: TeachSession, seen: int, **also) -> list[Position]:
     return clashes
 
 
-def open_clashes(session: TeachSession) -> list[Position]:
+def open_clashes(session: Table) -> list[Position]:
     """After the reveal, the positions two seats both entered where the table's board has
     no card yet: :func:`reveal` put neither there, and the presenter has still to enter
     the one that lies there. Empty before the reveal, so it says nothing of any entry."""
@@ -418,7 +418,7 @@ def open_clashes(session: TeachSession) -> list[Position]:
     return sorted(p for p, n in entered.items() if n > 1 and p not in board.cards)
 
 
-def next_round(session: TeachSession, seen: int) -> None:
+def next_round(session: Table, seen: int) -> None:
     """Start the table's next round with the site: every card of the round just resolved
     goes to its owner's discard pile (BAT-4, TRE-4), the seats open again and the table
     goes back to the first round's Dice Time. Raises :class:`~tutorials.models.Stale`

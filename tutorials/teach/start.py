@@ -12,13 +12,13 @@ from django.views.decorators.http import require_http_methods, require_safe
 from captain.rules import Colour
 from captain.rules.situation import VARIANTS
 from tutorials.forms import COLOUR_VALUES
-from tutorials.http.limits import RateLimited, hit
-from tutorials.http.middleware import refusal
-from tutorials.http.refused import require_form_body
-from tutorials.models import TeachSession, normalize_code
+from tutorials.models import Table, normalize_code
 from tutorials.teach.access import PRESENTER, TableGone, live_session
 from tutorials.teach.forms import JoinForm, TeachStartForm
 from tutorials.teach.plan import reading_minutes
+from tutorials.web.limits import RateLimited, hit
+from tutorials.web.middleware import refusal
+from tutorials.web.refused import require_form_body
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.glossary import COLOUR_NAMES
 
@@ -41,7 +41,7 @@ def teach_start(request: HttpRequest) -> HttpResponse:
                           status=422)
         options = form.options()
         hit(request, "table")
-        session, key = TeachSession.start(options)
+        session, key = Table.start(options)
         response = redirect("tutorials:teach-present", code=session.code)
         PRESENTER.give(request, response, session.code, key)
         return response

@@ -25,20 +25,19 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
 from tutorials.forms import Query
-from tutorials.http.link_tokens import PARAMETER as LINK_TOKEN
-from tutorials.http.link_tokens import TABLE_LINK
-from tutorials.http.refused import require_form_body
-from tutorials.models import Stale, TeachSession, normalize_code
-from tutorials.teach.forms import BoardActionForm, GoForm
+from tutorials.models import Stale, Table, normalize_code
 from tutorials.teach import seats as seating
+from tutorials.teach.access import GUEST, forbidden, guest_of, is_presenter, live_session, table_view
+from tutorials.teach.forms import BoardActionForm, GoForm
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, reading_minutes
 from tutorials.teach.round import RoundBoard
 from tutorials.teach.screen import for_presenter, go, present_stamp
-from tutorials.teach.access import (GUEST, forbidden, guest_of, is_presenter,
-                                    live_session, table_view)
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
+from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
+from tutorials.web.link_tokens import TABLE_LINK
+from tutorials.web.refused import require_form_body
 
 #: the query parameter of the step a guest's phone shows at its own pace (``k`` is taken:
 #: it carries the guest link's token)
@@ -50,7 +49,7 @@ OWN_SECTION = "at"
 ENDS_SOON = timedelta(minutes=30)
 
 
-def _boards(session: TeachSession, section, *, presenter: bool, own_step: int | None = None,
+def _boards(session: Table, section, *, presenter: bool, own_step: int | None = None,
             token: str = "") -> list:
     """The section's boards as the table holds them; a guest's are read-only, but the
     table's own round steps at the guest's pace (``own_step``, ``None``: the table's step),
@@ -89,7 +88,7 @@ def _own_step(request: HttpRequest, name: str = OWN_STEP) -> int | None:
     return int(value) if re.fullmatch(r"[0-9]{1,3}", value) else None
 
 
-def _catching_up(session: TeachSession, script: list, index: int, token: str, *, joined: bool) -> dict:
+def _catching_up(session: Table, script: list, index: int, token: str, *, joined: bool) -> dict:
     """What lets a guest read at their own pace: every section the table has covered, with
     links to it, back and forward, and the way back to the table's section (``live``).
     ``index``: the section the phone shows; ``joined``: the guest's first view of a table
@@ -109,7 +108,7 @@ def _catching_up(session: TeachSession, script: list, index: int, token: str, *,
             "digest": covered[:-1] if joined and live > 0 and index == live else []}
 
 
-def _presenter_urls(board, session: TeachSession) -> None:
+def _presenter_urls(board, session: Table) -> None:
     """Route ``board``'s actions to the presenter's endpoint, with the table's version
     this screen shows in the address (every form of the board posts there, and
     :func:`teach_board` refuses an action from another version), and its page to the
@@ -119,7 +118,7 @@ def _presenter_urls(board, session: TeachSession) -> None:
     board.page_base = reverse("tutorials:teach-present", args=[session.code])
 
 
-def _timing(session: TeachSession, index: int) -> dict:
+def _timing(session: Table, index: int) -> dict:
     """Estimated minutes per section from its read-aloud text in the active language
     (:mod:`tutorials.tutorial.reading`), the total, and the timers' starting points."""
     minutes = reading_minutes(session.options)
@@ -129,7 +128,7 @@ def _timing(session: TeachSession, index: int) -> dict:
             "section_started": f"{session.section_since.timestamp():.3f}" if session.section_since else ""}
 
 
-def guest_addresses(request: HttpRequest, session: TeachSession) -> dict:
+def guest_addresses(request: HttpRequest, session: Table) -> dict:
     """Where guests join ``session``: ``guest_url`` to type by hand, so short, and
     ``qr_url``, the link behind the QR code, which carries the token (the presenter's
     screen and the printed card show the same two)."""
@@ -138,7 +137,7 @@ def guest_addresses(request: HttpRequest, session: TeachSession) -> dict:
             "qr_url": request.build_absolute_uri(TABLE_LINK.url(guest_path, session.code))}
 
 
-def _context(request: HttpRequest, session: TeachSession, *, presenter: bool, guest=None,
+def _context(request: HttpRequest, session: Table, *, presenter: bool, guest=None,
              own_step: int | None = None, own_section: int | None = None, joined: bool = False) -> dict:
     """What the presenter's or a guest's page shows; ``own_step`` and ``own_section``: the
     round's step and the section a guest's phone shows at its own pace (:func:`_own_step`);
@@ -198,7 +197,7 @@ def teach_present(request: HttpRequest, code: str) -> HttpResponse:
     return _present_page(request, session)
 
 
-def _present_page(request: HttpRequest, session: TeachSession, *, note: str = "",
+def _present_page(request: HttpRequest, session: Table, *, note: str = "",
                   status: int = 200) -> HttpResponse:
     ctx = _context(request, session, presenter=True)
     ctx["qr_svg"] = segno.make(ctx["qr_url"], error="m").svg_inline(scale=4, dark="#11394a")
@@ -257,9 +256,9 @@ def teach_present_poll(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "teach/present.html#section", _context(request, session, presenter=True))
 
 
-def _unchanged(request: HttpRequest, session: TeachSession, seats: str | None = None) -> bool:
+def _unchanged(request: HttpRequest, session: Table, seats: str | None = None) -> bool:
     """Whether a poll's screen shows the table as it is: its version ``v`` and its seats
-    ``s`` (``seats``: a guest's screen :attr:`~tutorials.models.TeachSession.seating`, the
+    ``s`` (``seats``: a guest's screen :attr:`~tutorials.models.Table.seating`, the
     presenter's :func:`~tutorials.teach.seats.entries_stamp`; a page that sends none, drawn
     before the seats existed, asks for the version only)."""
     seats = str(session.seating) if seats is None else seats
@@ -302,7 +301,7 @@ def teach_board(request: HttpRequest, code: str, board_id: str) -> HttpResponse:
     return push_url(response, False)
 
 
-def _table_as_it_is(request: HttpRequest, session: TeachSession, *, note: str, status: int) -> HttpResponse:
+def _table_as_it_is(request: HttpRequest, session: Table, *, note: str, status: int) -> HttpResponse:
     """A refused board action's answer: the presenter's section as the table is now, with
     ``note`` — for htmx in place of the whole section (the board asked, but the table may
     have moved to another section since), else the whole page."""

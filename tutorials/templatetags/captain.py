@@ -9,8 +9,8 @@ from django import template
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.urls import translate_url as _translate_url
-from django.utils.html import format_html
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -19,12 +19,12 @@ from tutorials.drawing import controls
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
-from tutorials.http.language import chosen_url
+from tutorials.web.language import chosen_url
 from tutorials.wording.clauses import clause_summary
-from tutorials.wording.phrases import card_phrase as phrase
 from tutorials.wording.facts import facts
 from tutorials.wording.facts import table_facts as facts_of_table
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, COLUMN_LETTERS
+from tutorials.wording.phrases import card_phrase as phrase
 
 register = template.Library()
 
@@ -93,7 +93,7 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
 
     ``page_url`` overrides the request's path: an htmx partial names the page it
     pushed into the address bar, so the switcher keeps the new state. Each url is marked
-    as the visitor's choice (:func:`~tutorials.http.language.chosen_url`): following it
+    as the visitor's choice (:func:`~tutorials.web.language.chosen_url`): following it
     stores the language in the language cookie, then shows the page at its clean address.
     """
 
@@ -265,21 +265,21 @@ def list_join(items) -> str:
 
 
 @register.simple_tag
-def lesson_url(slug: str, table=None) -> str:
-    """``{% lesson_url lesson.slug tutorial_table %}``: a tutorial lesson's address, keeping
-    the table it is read for (:class:`~tutorials.tutorial.table.Table`)."""
+def lesson_url(slug: str, audience=None) -> str:
+    """``{% lesson_url lesson.slug audience %}``: a tutorial lesson's address, keeping
+    the audience it is read for (:class:`~tutorials.tutorial.audience.Audience`)."""
     url = reverse("tutorials:lesson", args=[slug])
-    return table.with_query(url) if table is not None else url
+    return audience.with_query(url) if audience is not None else url
 
 
 @register.simple_tag
-def tutorial_url(table=None) -> str:
-    """The tutorial's contents for the table it is read for."""
+def tutorial_url(audience=None) -> str:
+    """The tutorial's contents for the audience it is read for."""
     url = reverse("tutorials:index")
-    return table.with_query(url) if table is not None else url
+    return audience.with_query(url) if audience is not None else url
 
 
 @register.filter
-def lesson_title(lesson, table) -> str:
-    """A lesson's title for the table it is read for (strategy mode has its own for two)."""
-    return lesson.title_for(table.strategy)
+def lesson_title(lesson, audience) -> str:
+    """A lesson's title for the audience it is read for (strategy mode has its own for two)."""
+    return lesson.title_for(audience.strategy)

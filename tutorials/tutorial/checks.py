@@ -17,11 +17,31 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from captain.rules import (AttackKind, Board, Colour, Event, Mode, Position, RuleSet, Seating,
-                           Situation, Treasure, bell_status, end_round)
-from captain.rules.game import (Claim, GameState, Phase, PlaceAttackCard, RingBell, apply,
-                                legal_actions, new_game, starting_hand)
-
+from captain.rules import (
+    AttackKind,
+    Board,
+    Colour,
+    Event,
+    Mode,
+    Position,
+    RuleSet,
+    Seating,
+    Situation,
+    Treasure,
+    bell_status,
+    end_round,
+)
+from captain.rules.game import (
+    Claim,
+    GameState,
+    Phase,
+    PlaceAttackCard,
+    RingBell,
+    apply,
+    legal_actions,
+    new_game,
+    starting_hand,
+)
 from tutorials.tutorial.examples import DICE_BOARD_4
 from tutorials.tutorial.quiz import for_examples
 

@@ -11,9 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from captain.rules import (AttackCard, AttackKind, Board, Colour, InvalidSituation, Position,
-                           Seating, Situation, solve)
-
+from captain.rules import (
+    AttackCard,
+    AttackKind,
+    Board,
+    Colour,
+    InvalidSituation,
+    Position,
+    Seating,
+    Situation,
+    solve,
+)
 from tutorials.tutorial.examples import EX_BATTLE, EX_BATTLE_SEATS, TREASURE_EXAMPLES
 
 

@@ -24,8 +24,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from tutorials.tutorial.audience import DEFAULT_AUDIENCE, Audience
 from tutorials.tutorial.script import LESSONS_BY_SLUG
-from tutorials.tutorial.table import DEFAULT_TABLE, Table
 from tutorials.tutorial.teaching import Section, lesson_context, script_context, sections, stored_options
 
 #: language -> (units per minute, unit): see the module docstring.
@@ -142,13 +142,13 @@ def read_aloud(section: Section, options: Mapping[str, object], lang: str) -> Re
 
 
 @lru_cache(maxsize=64)
-def lesson_reading(slug: str, lang: str, table: Table = DEFAULT_TABLE) -> ReadAloud:
-    """The tutorial lesson ``slug`` as its page shows it for ``table``, measured as the
+def lesson_reading(slug: str, lang: str, audience: Audience = DEFAULT_AUDIENCE) -> ReadAloud:
+    """The tutorial lesson ``slug`` as its page shows it for ``audience``, measured as the
     teaching scripts are: the one reading-time measure of the site."""
     lesson = LESSONS_BY_SLUG[slug]
     parser = _Paragraphs()
     with translation.override(lang):
-        parser.feed(render_to_string(lesson.template_for(table.strategy), lesson_context(table)))
+        parser.feed(render_to_string(lesson.template_for(audience.strategy), lesson_context(audience)))
     parser.close()
     return _measured(parser.found, lang)
 

@@ -152,24 +152,25 @@ def shown_boards(board_ids: tuple[str, ...], players: int, variants=()) -> tuple
     return board_ids
 
 
-def lesson_boards(lesson, table) -> tuple[str, ...]:
-    """The boards of tutorial ``lesson`` read for ``table`` (a :class:`~tutorials.tutorial.table.Table`)."""
-    return shown_boards(lesson.boards_for(table.strategy), table.players)
+def lesson_boards(lesson, audience) -> tuple[str, ...]:
+    """The boards of tutorial ``lesson`` read for ``audience``
+    (a :class:`~tutorials.tutorial.audience.Audience`)."""
+    return shown_boards(lesson.boards_for(audience.strategy), audience.players)
 
 
-def lesson_context(table) -> dict[str, object]:
-    """Template variables of a tutorial lesson read for ``table``: the script's for that
-    table; a 3-4 player table also reads the two-player rules, in boxes aside."""
-    context = script_context(table.options())
+def lesson_context(audience) -> dict[str, object]:
+    """Template variables of a tutorial lesson read for ``audience``: the script's for
+    that audience; a 3-4 player table also reads the two-player rules, in boxes aside."""
+    context = script_context(audience.options())
     # ``teach`` states the rules in force in place: the two-player ones when two play
-    context.update(teach=table.two, tutorial=True)
+    context.update(teach=audience.two, tutorial=True)
     return context
 
 
-def table_context(table, problem: str = "") -> dict[str, object]:
-    """What a tutorial page needs to show and change the table it is read for: the
-    table, the lesson variables for it, and the sentence saying a choice was not read."""
-    return {**lesson_context(table), "tutorial_table": table, "table_problem": problem}
+def audience_context(audience, problem: str = "") -> dict[str, object]:
+    """What a tutorial page needs to show and change the audience it is read for:
+    the audience, the lesson variables for it, and the sentence saying a choice was not read."""
+    return {**lesson_context(audience), "audience": audience, "audience_problem": problem}
 
 
 def script_context(options: Mapping[str, object]) -> dict[str, object]:

@@ -21,8 +21,8 @@ from captain.rules import CardTurn, Outcome, Position, Situation, Solution, solv
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.wording.events import Explanation, explain
-from tutorials.wording.phrases import card_at
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES, position_label
+from tutorials.wording.phrases import card_at
 
 STEP_TITLES = {
     "reveal": gettext_lazy("All cards revealed"),

@@ -12,11 +12,9 @@ from dataclasses import dataclass
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from captain.rules import Board, Event
-
 from tutorials.wording.clauses import reading_label
 from tutorials.wording.facts import FACTS
 from tutorials.wording.glossary import position_label

@@ -15,8 +15,7 @@ from types import MappingProxyType
 from django.utils.translation import get_language, pgettext
 
 from captain.rules import FULL_DECK, AttackKind
-from captain.rules.situation import (BELL_CARDS, DICE_PER_PLAYER, END_AT, SpeedOrder, speed_ranks,
-                                     table_setup)
+from captain.rules.situation import BELL_CARDS, DICE_PER_PLAYER, END_AT, SpeedOrder, speed_ranks, table_setup
 
 
 def _speeds(order: SpeedOrder) -> tuple[int, ...]:

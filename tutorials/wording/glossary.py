@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from captain.rules import AttackKind, Colour, Position
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from captain.rules import AttackKind, Colour
-
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
 

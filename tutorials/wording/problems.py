@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from captain.rules import AttackKind, Colour, RulesError
-
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import CARD_NAMES, COLOUR_NAMES, position_label
 
@@ -314,7 +313,7 @@ _FIXED.update({
                              "no request of this API needs more than a few levels."),
     "unsupported-media-type": gettext_lazy("Send the request body as JSON, with the header Content-Type: "
                                            "application/json."),
-    # answers no endpoint worded (tutorials.http.problem_json): a request refused before
+    # answers no endpoint worded (tutorials.web.problem_json): a request refused before
     # any endpoint, an unknown route, a failed view
     "bad-request": gettext_lazy("The request could not be read."),
     "forbidden": gettext_lazy("This request is not allowed."),
@@ -323,7 +322,7 @@ _FIXED.update({
     "server-error": gettext_lazy("Something went wrong on the server, so this request could not be "
                                  "answered. Please try again in a moment."),
     "unavailable": gettext_lazy("The server cannot answer right now. Please try again in a moment."),
-    # refused by nginx in front (tutorials.http.proxy_site) before the site saw them
+    # refused by nginx in front (tutorials.web.proxy_site) before the site saw them
     "address-too-long": gettext_lazy("The request's address is too long for the server; send long "
                                      "input in a request body."),
     "headers-too-large": gettext_lazy("The request's headers are too large for the server."),

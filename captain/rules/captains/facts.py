@@ -75,8 +75,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..game import (Action, Claim, GameState, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
-                    apply, legal_actions, pairs_shown)
+from ..game import (
+    Action,
+    Claim,
+    GameState,
+    Pass,
+    PlaceAttackCard,
+    RingBell,
+    RingStartBell,
+    Roll,
+    apply,
+    legal_actions,
+    pairs_shown,
+)
 from ..game.state import Phase
 from ..game.view import determinize
 from ..model import AttackKind, Board, Colour, Position, cell_of

@@ -12,8 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..game import (Action, Claim, GameState, LegalActions, PlaceAttackCard, RingBell,
-                    RingStartBell, Roll)
+from ..game import Action, Claim, GameState, LegalActions, PlaceAttackCard, RingBell, RingStartBell, Roll
 from ..model import AttackKind, Colour, Position
 from ..situation import Mode
 

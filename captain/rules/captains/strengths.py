@@ -23,8 +23,19 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..game import (Action, Claim, GameState, LegalActions, Pass, PlaceAttackCard, RingBell,
-                    RingStartBell, Roll, legal_actions, pairs_shown)
+from ..game import (
+    Action,
+    Claim,
+    GameState,
+    LegalActions,
+    Pass,
+    PlaceAttackCard,
+    RingBell,
+    RingStartBell,
+    Roll,
+    legal_actions,
+    pairs_shown,
+)
 from ..game.view import determinize
 from ..model import AttackKind, Board, Colour, Position, cell_of
 from ..resolve.bell import may_ring

@@ -23,12 +23,22 @@ LegalActions([RingStartBell(player=Colour.RED)])
 
 from ..errors import IllegalAction
 from ..model import Colour
-from .actions import (ACTION_TYPES, Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell,
-                      Roll, action_from_json, action_to_json)
-from .transitions import LegalActions, apply, attack_cards_of, legal_actions, refill, transition
+from .actions import (
+                      ACTION_TYPES,
+                      Action,
+                      Claim,
+                      Pass,
+                      PlaceAttackCard,
+                      RingBell,
+                      RingStartBell,
+                      Roll,
+                      action_from_json,
+                      action_to_json,
+)
 from .legal import can_place_in_principle, check, pair_left, pairs_shown
 from .setup import new_game, starting_hand
 from .state import GameState, Phase, PlayerState, RoundRecord
+from .transitions import LegalActions, apply, attack_cards_of, legal_actions, refill, transition
 
 __all__ = [
     "ACTION_TYPES", "Action", "action_from_json", "action_to_json", "Claim", "Colour", "GameState",

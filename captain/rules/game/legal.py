@@ -12,14 +12,13 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from ..resolve.bell import may_ring
 from ..caches import ACTIONS, PAIRS
 from ..clauses import implements
 from ..errors import IllegalAction, InvalidInput
 from ..model import Colour
+from ..resolve.bell import may_ring
 from ..situation import Mode
-from .actions import (Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll,
-                      placements, shared)
+from .actions import Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll, placements, shared
 from .state import GameState, Phase, PlayerState
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from ..resolve.battle import BattleResult
 from ..errors import InvalidInput
 from ..events import Event, EventLog
 from ..model import AttackKind, Board, Colour, Position, Treasure
+from ..resolve.battle import BattleResult
 from ..resolve.round_end import Standing, rank_players
-from ..situation import DICE_PER_PLAYER, RuleSet, Seating, Situation
 from ..resolve.treasure import TreasureResult
+from ..situation import DICE_PER_PLAYER, RuleSet, Seating, Situation
 
 
 class Phase(enum.Enum):

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
 from types import MappingProxyType
+from typing import Any
 
-from ..resolve.bell import bell_status, may_ring
 from ..clauses import implements
 from ..events import Event, EventLog
 from ..model import AttackKind, Board, Colour, Treasure, cell_of
+from ..resolve.bell import bell_status, may_ring
 from ..resolve.round_end import end_round, lay_out, refill_plan
-from ..situation import DICE_PER_PLAYER, Mode, Seating, table_setup
 from ..resolve.treasure import after_treasure_time, resolve_round
+from ..situation import DICE_PER_PLAYER, Mode, Seating, table_setup
 from .actions import Action, Claim, Pass, PlaceAttackCard, RingBell, RingStartBell, Roll
 from .legal import can_place_in_principle, check, listing, pair_left, pairs_shown, without_values
 from .setup import rolled_faces

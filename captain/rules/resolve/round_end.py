@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..clauses import implements
 from ..events import Event
-from ..model import Board, Colour, Cell, Treasure, cell_of
+from ..model import Board, Cell, Colour, Treasure, cell_of
 from ..situation import END_AT, Seating, table_setup
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .battle import BattleResult
-from .bell import BellStatus, bell_status
 from ..events import Event
 from ..model import Colour, Position, Treasure
-from .round_end import RoundEnd, end_round
 from ..situation import Situation
+from .battle import BattleResult
+from .bell import BellStatus, bell_status
+from .round_end import RoundEnd, end_round
 from .treasure import TreasureResult, resolve_round
 
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .battle import BattleResult, resolve_battle
 from ..clauses import implements
 from ..events import Event
-from ..model import AttackCard, Board, Colour, Position, Cell, cell_of
+from ..model import AttackCard, Board, Cell, Colour, Position, cell_of
 from ..situation import Collection, RuleSet, Seating
+from .battle import BattleResult, resolve_battle
 
 
 @dataclass(frozen=True)

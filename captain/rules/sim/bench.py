@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import GameState, apply, legal_actions
-from ..model import AttackCard, AttackKind, Board, Colour, Position, Cell, Treasure
+from ..model import AttackCard, AttackKind, Board, Cell, Colour, Position, Treasure
 from ..resolve.solve import solve
 from ..resolve.treasure import resolve_round
 from ..situation import RuleSet, Seating, Situation

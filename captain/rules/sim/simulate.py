@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from ..captains.policies import Policy
 from ..captains.strengths import captain
-from ..resolve.battle import Outcome
 from ..game import GameState
 from ..model import Colour
-from .players import POLICIES, DiceTimeLength, play_game
+from ..resolve.battle import Outcome
 from ..situation import Mode, RuleSet
+from .players import POLICIES, DiceTimeLength, play_game
 
 
 @dataclass

@@ -4,7 +4,7 @@ Writes ``<folder>/site.conf`` and ``<folder>/stream.conf``, to be included in ng
 ``http`` and ``stream`` blocks, the two files site.conf includes (``front.conf``,
 ``security_headers.conf``), and the pages and API problems nginx answers with itself
 below ``<folder>/errors/``
-(:mod:`tutorials.http.proxy_site`). Run it after ``collectstatic`` on every release, then
+(:mod:`tutorials.web.proxy_site`). Run it after ``collectstatic`` on every release, then
 ``nginx -s reload``; docs/production.md shows the whole set-up. With several application
 hosts, ``--upstream`` and ``--stream-upstream`` are given once per host.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tutorials.http.proxy_site import ProxySite, write_site
+from tutorials.web.proxy_site import ProxySite, write_site
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """``python manage.py prerender_sheets``: the release step that fills the sheet cache.
 
-Renders every sheet in :data:`tutorials.sheets.render.SHEETS` × every table it is printed for
+Renders every sheet in :data:`tutorials.sheets.render.SHEETS` × every audience it is printed for
 (the teaching sheets: 2 or 3-4 players, action or strategy mode) × every language × every
 paper, with its preview, into ``SHEET_CACHE_DIR/<code version>/``, so the first reader after a
 deploy gets a cached file instead of waiting for a render. Run it after ``collectstatic``
@@ -25,7 +25,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tutorials.http.render_limit import RenderBusy, render_slot_in_turn
+from tutorials.rendering.render_limit import RenderBusy, render_slot_in_turn
 from tutorials.sheets import render as sheets
 
 
@@ -49,22 +49,22 @@ class Command(BaseCommand):
         rendered = kept = 0
         missing: list[str] = []
         for name in sheets.SHEETS:
-            for table in sheets.tables_of(name):
+            for audience in sheets.audiences_of(name):
                 for lang in languages:
                     for paper in sheets.PAPERS:
-                        label = f"{sheets.sheet_stem(name, table)}-{lang}-{paper}"
-                        path = sheets.cache_path(name, lang, paper, table=table)
+                        label = f"{sheets.sheet_stem(name, audience)}-{lang}-{paper}"
+                        path = sheets.cache_path(name, lang, paper, audience=audience)
                         if path.exists() and not force:
                             kept += 1
                         else:
-                            failure = self._render(name, lang, paper, table, wait, timeout)
+                            failure = self._render(name, lang, paper, audience, wait, timeout)
                             if failure:
                                 missing.append(f"{label} ({failure})")
                                 self.stderr.write(f"{label}: not cached: {failure}")
                                 continue
                             rendered += 1
                         try:
-                            sheets.preview_png(name, lang, paper, table=table)
+                            sheets.preview_png(name, lang, paper, audience=audience)
                         except (OSError, subprocess.SubprocessError) as error:
                             missing.append(f"{label} preview ({error})")
                             self.stderr.write(f"{label}: preview not cached: {error}")
@@ -83,14 +83,14 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(summary))
 
     @staticmethod
-    def _render(name: str, lang: str, paper: str, table, wait: float, timeout: float) -> str:
+    def _render(name: str, lang: str, paper: str, audience, wait: float, timeout: float) -> str:
         """Render one sheet into the cache, in its turn; what went wrong, or "" when it is kept."""
-        path = sheets.cache_path(name, lang, paper, table=table)
+        path = sheets.cache_path(name, lang, paper, audience=audience)
         holding = False
         try:
             with render_slot_in_turn(wait) as lease:
                 holding = True
-                result = sheets.render_sheet(name, lang, paper, lease, table=table, timeout=timeout)
+                result = sheets.render_sheet(name, lang, paper, lease, audience=audience, timeout=timeout)
         except RenderBusy:
             if holding:
                 return f"the render took over {timeout:.0f} s"
@@ -103,5 +103,5 @@ class Command(BaseCommand):
             sheets.store(path, result.pdf)
         except OSError as error:
             return f"could not be written: {error}"
-        sheets.cache_path(name, lang, paper, "png", table=table).unlink(missing_ok=True)
+        sheets.cache_path(name, lang, paper, "png", audience=audience).unlink(missing_ok=True)
         return ""

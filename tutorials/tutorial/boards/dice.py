@@ -33,12 +33,11 @@ from captain.rules.game import (
     pair_left,
 )
 from tutorials.drawing.cells import CellView, board_cells, pips
-from tutorials.http.positions import position_arg, read_position
+from tutorials.tutorial.boards.example import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
+from tutorials.web.positions import position_arg, read_position
 from tutorials.wording.events import Explanation, explain
 from tutorials.wording.glossary import COLOUR_LETTERS, COLOUR_NAMES
-from tutorials.tutorial.boards.example import ExampleBoard
-
 
 #: a move of the state: start, re-roll, ring, or a claim or practice dice at a position of
 #: the 4 × 4 grid (either way positions were written)
@@ -56,7 +55,7 @@ class DiceBoard(ExampleBoard):
     re-roll, ``c`` + a position claim, ``x`` ring the bell. Practice dice of the other
     colours, ``b``/``g``/``w`` + a position (placed, or taken back when already there),
     edit the board: the engine's bell function judges them like any dice. Positions are
-    written as every link writes them (``c0-1``, :mod:`tutorials.http.positions`); states
+    written as every link writes them (``c0-1``, :mod:`tutorials.web.positions`); states
     written before, with two digits (``c01``), are read too.
     """
 

@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy
 
 from captain.rules import Situation
 from tutorials.drawing.cells import BoardAction, CellView
-from tutorials.http.links import analyzer_url
+from tutorials.tutorial.audience import DEFAULT_AUDIENCE
 from tutorials.tutorial.script import LESSONS
-from tutorials.tutorial.table import DEFAULT_TABLE
+from tutorials.web.links import analyzer_url
 from tutorials.wording.facts import facts
 from tutorials.wording.glossary import COLUMN_LETTERS
 
@@ -88,8 +88,8 @@ class ExampleBoard:
         self.post_url: str | None = None
         #: where the board lives when it is not a tutorial lesson (the teaching pages)
         self.page_base: str | None = None
-        #: the table the tutorial page is read for: its links keep it
-        self.table = DEFAULT_TABLE
+        #: the audience the tutorial page is read for: its links keep it
+        self.audience = DEFAULT_AUDIENCE
 
     # to implement
     def state(self) -> str:
@@ -114,7 +114,7 @@ class ExampleBoard:
         if self.page_base is not None:
             return f"{self.page_base}#{self.anchor}"
         url = reverse("tutorials:lesson", args=[self.lesson])
-        query = {**self.table.query(), self.board_id: self.state()}
+        query = {**self.audience.query(), self.board_id: self.state()}
         if self.note:
             query[f"{self.board_id}-note"] = self.note
         return f"{url}?{urlencode(query)}#{self.anchor}"
@@ -125,7 +125,7 @@ class ExampleBoard:
         lesson = next((item.slug for item in LESSONS if self.board_id in item.boards + item.strategy_boards),
                       self.lesson)
         url = reverse("tutorials:lesson", args=[lesson])
-        return f"{url}?{urlencode({**self.table.query(), self.board_id: self.state()})}#{self.anchor}"
+        return f"{url}?{urlencode({**self.audience.query(), self.board_id: self.state()})}#{self.anchor}"
 
     @property
     def posts(self) -> bool:
@@ -140,7 +140,7 @@ class ExampleBoard:
         query = {"state": self.state(), "do": action}
         if arg:
             query["at"] = arg
-        query.update(self.table.query())
+        query.update(self.audience.query())
         url = reverse("tutorials:board", args=[self.lesson, self.board_id])
         return BoardAction(action, arg, f"{url}?{urlencode(query)}")
 

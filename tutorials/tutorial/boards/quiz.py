@@ -13,14 +13,14 @@ from django.utils.translation import gettext as _
 
 from captain.rules import Colour, Situation
 from tutorials.drawing.cells import CellView, board_cells
-from tutorials.http.positions import position_arg, read_position
-from tutorials.walkthrough import Walkthrough
-from tutorials.tutorial.checks import CHECK_KINDS, order, pool
 from tutorials.tutorial.boards.check_words import MARKS, choice_label, prompt, rule_notes
-from tutorials.wording.events import Explanation, explain
-from tutorials.wording.phrases import card_phrase
-from tutorials.wording.glossary import COLOUR_NAMES, position_label
 from tutorials.tutorial.boards.example import ExampleBoard
+from tutorials.tutorial.checks import CHECK_KINDS, order, pool
+from tutorials.walkthrough import Walkthrough
+from tutorials.web.positions import position_arg, read_position
+from tutorials.wording.events import Explanation, explain
+from tutorials.wording.glossary import COLOUR_NAMES, position_label
+from tutorials.wording.phrases import card_phrase
 
 _PICKS = r"(?:[0-9]-[0-9](?:\.[0-9]-[0-9]){0,19}|(?:[0-9][0-9]){0,20}|[a-f])"
 #: the state: place in the order, picks, a flag, then the score (right, asked). States

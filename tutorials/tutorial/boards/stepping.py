@@ -8,10 +8,10 @@ import re
 from functools import cached_property
 
 from captain.rules import Board, Colour, RuleSet, Seating, Situation, SpeedOrder
-from captain.rules.situation import Collection
 from captain.rules.resolve.battle import BattleResult
+from captain.rules.situation import Collection
 from tutorials.drawing.cells import CellView
-from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.tutorial.boards.example import ExampleBoard
 from tutorials.tutorial.examples import (
     EX_BATTLE,
     EX_BATTLE_2P,
@@ -19,10 +19,10 @@ from tutorials.tutorial.examples import (
     EX_BATTLE_SEATS,
     TREASURE_SETS,
 )
+from tutorials.walkthrough import StepNav, Walkthrough
 from tutorials.wording.clauses import reading_label
 from tutorials.wording.events import Explanation
 from tutorials.wording.glossary import COLOUR_NAMES
-from tutorials.tutorial.boards.example import ExampleBoard
 
 
 def _step_arg(arg: str, current: int) -> int:

@@ -13,9 +13,9 @@ from captain.rules.captains.strengths import GreedyCaptain
 from captain.rules.game import Claim, GameState, Phase, RingStartBell, Roll, apply, new_game, pair_left
 from captain.rules.situation import Mode
 from tutorials.drawing.cells import CellView, board_cells, pips
-from tutorials.http.positions import position_arg, read_position
 from tutorials.tutorial.boards.example import ExampleBoard
 from tutorials.tutorial.examples import DICE_BOARD_2, DICE_BOARD_4
+from tutorials.web.positions import position_arg, read_position
 from tutorials.wording.events import Explanation, explain
 from tutorials.wording.glossary import COLOUR_NAMES
 

@@ -12,10 +12,8 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import escape_leading_slashes
 from django.utils.translation import get_language_from_path
-from django.utils.translation import gettext as _
 
-from tutorials.http.limits import RateLimited
-from tutorials.http.render_limit import RenderBusy
+from tutorials.web.limits import TryLater
 
 
 def _static(request: HttpRequest) -> bool:
@@ -66,8 +64,8 @@ class WaitPagesMiddleware:
     """Answer a refused render (503, problem code ``busy``) or a rate limit (429,
     ``rate-limited``) at once with a short page in the request's language and ``Retry-After``.
 
-    Views and services raise :class:`~tutorials.http.render_limit.RenderBusy` and
-    :class:`~tutorials.http.limits.RateLimited`; the JSON API answers the latter itself, in
+    Views and services raise :class:`~tutorials.rendering.render_limit.RenderBusy` and
+    :class:`~tutorials.web.limits.RateLimited`; the JSON API answers the latter itself, in
     its problem shape (:mod:`tutorials.api.endpoints`). The page stands alone (no site header) so
     that a refusal costs little. It is never delayed: a pause would hold one of the worker's
     few threads per refused request, so a client asking again and again would crowd out
@@ -81,15 +79,9 @@ class WaitPagesMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if isinstance(exception, RateLimited):
-            status, code, message = 429, "rate-limited", exception.message
-        elif isinstance(exception, RenderBusy):
-            status, code = 503, "busy"
-            message = _("The server is busy making other PDFs right now. Please try again in "
-                        "%(seconds)s seconds.") % {"seconds": exception.retry_after}
-        else:
+        if not isinstance(exception, TryLater):
             return None
-        return wait_page(request, message, status, code, exception.retry_after)
+        return wait_page(request, exception.message, exception.status, exception.code, exception.retry_after)
 
 
 def wait_page(request: HttpRequest, message: str, status: int, code: str, retry_after: int) -> HttpResponse:

@@ -8,7 +8,7 @@ is taken the render is refused at once with :class:`RenderBusy` (the views answe
 with ``Retry-After``): a queue of renders would hold every worker and starve ordinary
 pages.
 
-While the shared cache cannot be reached (:mod:`tutorials.http.shared_cache`), a render
+While the shared cache cannot be reached (:mod:`tutorials.web.shared_cache`), a render
 holds one of ``RENDER_LIMIT`` lock files of the host instead (``flock`` on
 ``RENDER_LOCK_DIR``, :func:`_host_slot`): PDFs keep coming, and the host still renders at
 most ``RENDER_LIMIT`` at once, whichever worker asks. The kernel frees the lock of a worker
@@ -27,8 +27,10 @@ from contextlib import contextmanager, suppress
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
-from tutorials.http import shared_cache
+from tutorials.web import shared_cache
+from tutorials.web.limits import TryLater
 
 logger = logging.getLogger(__name__)
 
@@ -39,12 +41,19 @@ RETRY_AFTER = 5
 TURN_POLL_SECONDS = 0.5
 
 
-class RenderBusy(Exception):
+class RenderBusy(TryLater):
     """Every render lease of this host is taken; try again after ``retry_after`` seconds."""
+
+    status, code = 503, "busy"
 
     def __init__(self, retry_after: int = RETRY_AFTER) -> None:
         super().__init__(f"all render slots are busy; retry after {retry_after} s")
         self.retry_after = retry_after
+
+    @property
+    def message(self) -> str:
+        return _("The server is busy making other PDFs right now. Please try again in "
+                 "%(seconds)s seconds.") % {"seconds": self.retry_after}
 
 
 def _lease_key(slot: int) -> str:

@@ -1,7 +1,7 @@
 """The shared cache (Redis in production) as a part that may fail.
 
-Rate-limit counts (:mod:`tutorials.http.limits`) and render leases
-(:mod:`tutorials.http.render_limit`) live in the shared cache. When it cannot be reached
+Rate-limit counts (:mod:`tutorials.web.limits`) and render leases
+(:mod:`tutorials.rendering.render_limit`) live in the shared cache. When it cannot be reached
 (Redis stopped or restarting, the network to it down, a full memory), the site goes on in
 a degraded mode instead of failing every request that counts something: rate limits let
 requests through, and renders take the host's own slots. Saved links, saves, PDFs, tables

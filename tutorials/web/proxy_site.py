@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy as _
 from django_permissions_policy import PermissionsPolicyMiddleware
 
 from captain.rules.notation import MAX_LENGTH
-from tutorials.http.problem_json import api_problem
+from tutorials.web.problem_json import api_problem
 
 #: The statuses nginx answers itself, and the problem code of each (the ``Problem-Code``
 #: header an htmx request's notice reads, and the API's ``code``). 431 is nginx's 494

@@ -6,7 +6,7 @@ bits and written url-safe in 16 characters. The site can check a token without a
 database row, and nobody can make one without the secret key, so a request with the right
 token for its code was given the link and is no guess: it is neither refused by nor
 counted in the failed-lookup limits (``table-miss``, ``code-miss``,
-:mod:`tutorials.http.limits`). A wrong token is no token: that request is limited like a
+:mod:`tutorials.web.limits`). A wrong token is no token: that request is limited like a
 code typed by hand, which keeps scanning bounded and the limit no oracle.
 
 The code people type by hand stays short; only the links carry the token.
@@ -31,7 +31,7 @@ class LinkToken:
     a table never opens a position, and a table's token never opens another table."""
 
     def __init__(self, salt: str) -> None:
-        self.salt = f"tutorials.http.link_tokens.{salt}"
+        self.salt = f"tutorials.web.link_tokens.{salt}"
 
     def of(self, code: str) -> str:
         """The token of ``code`` (its canonical form)."""

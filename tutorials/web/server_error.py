@@ -18,9 +18,9 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from tutorials.http import database
-from tutorials.http.language import page_language
-from tutorials.http.problem_json import api_problem, mark_problem
+from tutorials.web import database
+from tutorials.web.language import page_language
+from tutorials.web.problem_json import api_problem, mark_problem
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """500: ``templates/500.html`` in the reader's language (the address's prefix, else the
     language cookie or ``Accept-Language``); under ``/api/`` the problem ``server-error``. A
     failure to reach the database (raised before any view) is answered as a view's would be,
-    503 (:func:`tutorials.http.database.unavailable`)."""
+    503 (:func:`tutorials.web.database.unavailable`)."""
     failure = sys.exc_info()[1]  # Django calls this while it handles the request's exception
     if isinstance(failure, database.ERRORS):
         return database.unavailable(request, failure)

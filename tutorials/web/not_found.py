@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.html import format_html
 
-from tutorials.http.language import page_language
+from tutorials.web.language import page_language
 
 #: Route (``namespace:name``) → what its 404 means and the route argument that names it.
 MISSING = {

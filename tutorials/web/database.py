@@ -12,14 +12,14 @@ in the settings), so the first request after the database is back is answered.
 The error reaches one of three places, and each answers with :func:`unavailable`: a
 view's goes to :class:`DatabaseOutageMiddleware`, an API endpoint's to the API's own
 handler (:mod:`tutorials.api.problems`), and one raised before any view (a middleware) to
-``handler500`` (:mod:`tutorials.http.server_error`).
+``handler500`` (:mod:`tutorials.web.server_error`).
 
 The log says it once per outage in each process, not once per request: a warning when the
 process first answers so, and one when it connects again, with how long it lasted and how
 many requests were answered 503 meanwhile. Django's own line per refused request (with a
 traceback where ``handler500`` answered) is left out by
-:class:`~tutorials.http.log_filters.HideDatabaseOutageRequests`. The state is the process's
-own, as for the shared cache (:mod:`tutorials.http.shared_cache`): each process finds the
+:class:`~tutorials.web.log_filters.HideDatabaseOutageRequests`. The state is the process's
+own, as for the shared cache (:mod:`tutorials.web.shared_cache`): each process finds the
 outage on its own connections, and keeping the state in the shared cache would make this
 log depend on a second part that may be down at the same time (a host cut off from both);
 the lines are bounded by the number of processes, not of requests.
@@ -37,10 +37,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from tutorials.http.language import page_language
-from tutorials.http.log_filters import DATABASE_OUTAGE
-from tutorials.http.middleware import wait_page
-from tutorials.http.problem_json import api_problem
+from tutorials.web.language import page_language
+from tutorials.web.log_filters import DATABASE_OUTAGE
+from tutorials.web.middleware import wait_page
+from tutorials.web.problem_json import api_problem
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ def _connected(sender, connection, **kwargs) -> None:
                    lasted, answered)
 
 
-connection_created.connect(_connected, dispatch_uid="tutorials.http.database")
+connection_created.connect(_connected, dispatch_uid="tutorials.web.database")
 
 
 def is_down() -> bool:

@@ -13,7 +13,6 @@ Learner moves come from the page's forms (:class:`tutorials.play.forms.MoveForm`
 
 from __future__ import annotations
 
-
 from functools import cached_property
 from urllib.parse import urlencode
 
@@ -25,19 +24,26 @@ from django.utils.translation import gettext_lazy
 from captain.rules import Colour, InvalidInput, Position
 from captain.rules.captains.practice import take_back
 from captain.rules.game import GameState, Phase
-from captain.rules.situation import Mode
 from captain.rules.model import AttackKind
 from captain.rules.resolve.round_end import rank_players
+from captain.rules.situation import Mode
 from tutorials.drawing.cells import BoardAction, CellView, board_cells, pips
-from tutorials.http.positions import position_arg
 from tutorials.play.action import Live
 from tutorials.play.guide import guide_of, pointer
 from tutorials.play.rounds import MOVES, history, notes_once
 from tutorials.practice import games
 from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.web.positions import position_arg
 from tutorials.wording.events import Explanation, explain
-from tutorials.wording.glossary import (CARD_EFFECTS, CARD_NAMES, COLOUR_LETTERS, COLOUR_NAMES, PHASE_NAMES,
-                                        card_label, position_label)
+from tutorials.wording.glossary import (
+    CARD_EFFECTS,
+    CARD_NAMES,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    PHASE_NAMES,
+    card_label,
+    position_label,
+)
 
 #: the captains' strengths as the start form names them
 STRENGTH_LABELS = {

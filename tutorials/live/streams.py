@@ -1,6 +1,6 @@
 """Live streams (server-sent events): a page hears the moment what it shows has changed.
 
-A *topic* on the live bus (:mod:`tutorials.http.bus`: a table) has a *mark*,
+A *topic* on the live bus (:mod:`tutorials.live.bus`: a table) has a *mark*,
 a few counters that only go up (a version and the like), read from the database by the
 caller's ``current``. A stream says the mark first when it is news to the page, then a new
 event whenever a message on its topic brings a mark the stream has not passed on (or one
@@ -31,7 +31,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
-from tutorials.http import bus
+from tutorials.live import bus
 
 #: seconds between two comment lines on a quiet stream (nginx drops a proxied connection
 #: silent for 60 s; phones' networks drop idle ones sooner)
@@ -64,7 +64,7 @@ def parse_mark(text: str | None, size: int) -> Mark | None:
 
 
 def message(mark: Mark, always: bool = False) -> dict:
-    """What the bus carries for ``mark`` (:func:`~tutorials.http.bus.publish`)."""
+    """What the bus carries for ``mark`` (:func:`~tutorials.live.bus.publish`)."""
     return {"m": list(mark), "a": always}
 
 

@@ -6,15 +6,15 @@ practice game or starts a table;
 ``table-miss`` and ``code-miss`` count only lookups of codes that do not exist, so a
 guessing client is stopped while the guests of a real table (and the readers of a real
 link) never add to the count, and a link the site wrote (its token,
-:mod:`tutorials.http.link_tokens`) is neither counted nor refused. The client is the
-address ``tutorials.http.clients.client_ip`` finds behind ``TRUSTED_PROXY_HOPS`` proxies.
+:mod:`tutorials.web.link_tokens`) is neither counted nor refused. The client is the
+address ``tutorials.web.clients.client_ip`` finds behind ``TRUSTED_PROXY_HOPS`` proxies.
 
 Over a limit, :class:`RateLimited` is raised; the site answers it with a 429 page and the
-API with its problem list, both with ``Retry-After`` (:mod:`tutorials.http.middleware`,
+API with its problem list, both with ``Retry-After`` (:mod:`tutorials.web.middleware`,
 :mod:`tutorials.api.endpoints`).
 
 While the shared cache cannot be reached the limits fail open: the request goes on,
-uncounted, and :mod:`tutorials.http.shared_cache` counts it and says so in the log. A save
+uncounted, and :mod:`tutorials.web.shared_cache` counts it and says so in the log. A save
 or a guest joining a table must not fail because a counter is out of reach; the limits
 count again once the cache answers.
 """
@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext
 from django_ratelimit.core import get_usage
 
-from tutorials.http import shared_cache
+from tutorials.web import shared_cache
 
 #: What the 429 page and the API say for each group, before how long to wait.
 MESSAGES = {
@@ -44,8 +44,26 @@ MESSAGES = {
 }
 
 
-class RateLimited(Exception):
+class TryLater(Exception):
+    """A request refused for now, answered at once with HTTP ``status``, the problem
+    ``code``, :attr:`message` and ``Retry-After: retry_after``
+    (:class:`~tutorials.web.middleware.WaitPagesMiddleware`): the limits here, and the host's
+    render limit (:class:`~tutorials.rendering.render_limit.RenderBusy`)."""
+
+    status: int
+    code: str
+    retry_after: int
+
+    @property
+    def message(self) -> str:
+        """In the active language: what was refused, then how long to wait."""
+        raise NotImplementedError
+
+
+class RateLimited(TryLater):
     """The client went over the limit of ``group``; it may try again after ``retry_after`` s."""
+
+    status, code = 429, "rate-limited"
 
     def __init__(self, group: str, retry_after: int) -> None:
         super().__init__(f"rate limit {group} ({settings.RATE_LIMITS[group]}) reached")

@@ -1,11 +1,11 @@
 """The PDF render itself, run in one of the host's render children at the lowest CPU
-priority (:mod:`tutorials.http.render_children` starts them and hands them the renders).
+priority (:mod:`tutorials.rendering.render_children` starts them and hands them the renders).
 
 Rendering a sheet keeps a core busy for seconds. Done inside a web worker, it would
 compete with ordinary pages on equal terms; in a child process niced to 19 the operating
 system runs page requests first and renders with the time left over. The child knows
 nothing of Django: it gets the HTML and the static files the HTML refers to (already read
-by :func:`tutorials.http.pdf.render_pdf`), and refuses every other URL.
+by :func:`tutorials.rendering.pdf.render_pdf`), and refuses every other URL.
 
 This module imports nothing of Django, so that a spawned child starts quickly.
 """
@@ -30,7 +30,7 @@ PDF_OPTIONS = {"pdf_tags": True}
 def lower_priority() -> None:
     """Run at the lowest CPU priority, and load WeasyPrint now (it takes a second or two)
     rather than on the first render: the render children's supervisor does this before it
-    forks them (:mod:`tutorials.http.render_children`)."""
+    forks them (:mod:`tutorials.rendering.render_children`)."""
     current = os.nice(0)
     if current < NICENESS:
         os.nice(NICENESS - current)

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
-from tutorials.http.language import page_language
+from tutorials.web.language import page_language
 
 #: the bodies a browser sends a form as; :func:`require_form_body` refuses others (JSON) with 415
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

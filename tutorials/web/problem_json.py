@@ -1,6 +1,6 @@
 """The API's problem shape for answers no endpoint worded: an unknown route, a wrong method, a
 request Django refused before any endpoint, a view that failed (``handler500``,
-:mod:`tutorials.http.server_error`). The endpoints' own problems are built in
+:mod:`tutorials.web.server_error`). The endpoints' own problems are built in
 :mod:`tutorials.api.problems`; both have the same keys, and both take their sentences from
 :mod:`tutorials.wording.problems`.
 """

@@ -27,7 +27,7 @@ class HideLinkKeys(logging.Filter):
 
 
 #: Set (to True) on a request the site answered 503 because the database could not be
-#: reached (:mod:`tutorials.http.database`), which logs each outage once.
+#: reached (:mod:`tutorials.web.database`), which logs each outage once.
 DATABASE_OUTAGE = "answered_database_outage"
 
 

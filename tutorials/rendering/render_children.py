@@ -8,7 +8,7 @@ render at once. So the host has one set::
     starter: gunicorn's arbiter (``on_starting`` in gunicorn.conf.py), so that every worker
     │        it forks uses the same set; elsewhere (runserver, a management command, the
     │        tests) the first process that renders
-    └── supervisor (``python -m tutorials.http.render_children``, nice 19): loads WeasyPrint
+    └── supervisor (``python -m tutorials.rendering.render_children``, nice 19): loads WeasyPrint
         │   and the fonts once, then forks the children and forks a new one for each that ends
         ├── child 1  each takes one render from the supervisor's socket (an abstract
         └── child N  Unix socket; only processes of the same user are answered), then ends
@@ -32,7 +32,7 @@ How each dies with its parent, and why these means:
 * **a web worker killed mid-render** owns no process; the child rendering for it sees its
   connection end and exits at once (so does one whose worker stopped waiting, past
   ``RENDER_TIMEOUT``), and a fresh child takes its place. The render limit's lease frees
-  itself as before (:mod:`tutorials.http.render_limit`).
+  itself as before (:mod:`tutorials.rendering.render_limit`).
 
 This module imports nothing of Django: gunicorn's arbiter starts the supervisor without
 loading the site.
@@ -56,7 +56,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from tutorials.http import pdf_worker
+from tutorials.rendering import pdf_worker
 
 logger = logging.getLogger(__name__)
 
@@ -100,8 +100,8 @@ def start(children: int) -> Host:
     lifeline_read, lifeline_write = os.pipe()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tutorials.http.render_children", str(children), str(listener.fileno()),
-             str(lifeline_read)],
+            [sys.executable, "-m", "tutorials.rendering.render_children", str(children),
+             str(listener.fileno()), str(lifeline_read)],
             pass_fds=(listener.fileno(), lifeline_read), stdin=subprocess.DEVNULL)
     finally:
         listener.close()

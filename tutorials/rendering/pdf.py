@@ -1,6 +1,6 @@
 """Every PDF the site prints goes through here: WeasyPrint in one of the host's render
-children at the lowest CPU priority (:mod:`tutorials.http.render_children`, which runs
-:mod:`tutorials.http.pdf_worker`), so ordinary pages go first, with the static
+children at the lowest CPU priority (:mod:`tutorials.rendering.render_children`, which runs
+:mod:`tutorials.rendering.pdf_worker`), so ordinary pages go first, with the static
 files the page refers to read from disk (:func:`static_resources`) and nothing else
 reachable: no render ever fetches ``/static/…`` from this very server, or anything from the
 network. Rule sheets (:mod:`tutorials.sheets.render`) and the teaching table's card
@@ -22,9 +22,9 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest
 
-from tutorials.http import render_children
-from tutorials.http.limits import check_limit, hit
-from tutorials.http.render_limit import Lease, RenderBusy
+from tutorials.rendering import render_children
+from tutorials.rendering.render_limit import Lease, RenderBusy
+from tutorials.web.limits import check_limit, hit
 
 logger = logging.getLogger(__name__)
 
@@ -106,11 +106,11 @@ _MIME = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 def render_pdf(html: str, lease: Lease | None = None, timeout: float | None = None) -> Rendered:
     """Render ``html`` in one of the host's render children at the lowest CPU priority
-    (:mod:`tutorials.http.render_children`), with the static files it refers to read from
+    (:mod:`tutorials.rendering.render_children`), with the static files it refers to read from
     disk here and nothing else reachable. While waiting, renews ``lease`` (the render
     limit's) every third of its life.
 
-    Raises :class:`~tutorials.http.render_limit.RenderBusy` when the render is not done after
+    Raises :class:`~tutorials.rendering.render_limit.RenderBusy` when the render is not done after
     ``timeout`` seconds (default ``RENDER_TIMEOUT``, what a request waits; the release step
     waits longer). A render whose child died is tried once more.
     """
