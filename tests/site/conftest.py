@@ -1,5 +1,7 @@
 """Fixtures of the site tests.
 
+``clock``: the practice games' clock, moved by the test instead of waiting.
+
 ``sheet_renders``: every printable sheet is rendered once per test process, through the
 site, and the sheet, accessibility and preview tests read the one render. Every test of
 one sheet joins that sheet's pytest-xdist group, so a parallel run renders each sheet
@@ -10,12 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from tutorials.practice import games
 from tutorials.sheets import render as sheets
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The server's clock, moved by the test: ``clock.wait(seconds)``."""
+
+    class Clock:
+        now = timezone.now()
+
+        def wait(self, seconds: float) -> None:
+            self.now += timedelta(seconds=seconds)
+
+    fake = Clock()
+    monkeypatch.setattr(games, "_now", lambda now=None: now if now is not None else fake.now)
+    return fake
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,11 @@ act exactly when the test lets time pass."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.html import escape
 
 from captain.rules import Colour
@@ -31,21 +30,6 @@ pytestmark = pytest.mark.django_db
 ACTION = {"players": "2", "colour": "red", "start": "me", "strength": "greedy",
           "collection": "sequential", "mode": "action", "pace": "first-game"}
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The server's clock, moved by the test: ``clock.wait(seconds)``."""
-
-    class Clock:
-        now = timezone.now()
-
-        def wait(self, seconds: float) -> None:
-            self.now += timedelta(seconds=seconds)
-
-    fake = Clock()
-    monkeypatch.setattr(games, "_now", lambda now=None: now if now is not None else fake.now)
-    return fake
 
 
 def _start(client: Client, lang: str = "en", **choices) -> str:

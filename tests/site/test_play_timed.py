@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import re
 import threading
-from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
-from django.utils import timezone
 
 from captain.rules.captains.pace import Pace
 from tests.site.play_helpers import first_move, start_game
@@ -30,21 +28,6 @@ ACTION = {"players": "3", "colour": "red", "start": "me", "strength": "greedy",
 HX = {"HTTP_HX_REQUEST": "true"}
 #: hx-trigger words that make a request by themselves, without the visitor
 TIMED = re.compile(r"\b(every|load|revealed|intersect)\b")
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The server's clock, moved by the test: ``clock.wait(seconds)``."""
-
-    class Clock:
-        now = timezone.now()
-
-        def wait(self, seconds: float) -> None:
-            self.now += timedelta(seconds=seconds)
-
-    fake = Clock()
-    monkeypatch.setattr(games, "_now", lambda now=None: now if now is not None else fake.now)
-    return fake
 
 
 def _version(html: str) -> str:
