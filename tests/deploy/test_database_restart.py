@@ -1,4 +1,5 @@
-"""PostgreSQL stopped for ten seconds under a running production server while readers go on:
+"""PostgreSQL stopped for ten seconds under a running production server while readers go on,
+and the operator's load through nginx (tests/deploy/operator_load.py):
 no request answers 500; every request that needs the database answers 503 with
 ``Retry-After`` in its reader's language (the wait page, or the API's problem JSON) while
 it is down, the rest of the site 200; once PostgreSQL is back the site answers as before,
@@ -27,7 +28,9 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from harness import finish, free_port, manage, serve
+from harness import finish, free_port, manage, serve_behind_nginx
+from operator_load import DATABASE_KINDS, OperatorLoad
+from operator_load import NORMAL as LOAD_NORMAL
 
 #: seconds PostgreSQL stays stopped
 OUTAGE = 10
@@ -101,13 +104,13 @@ def cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture(scope="module")
-def server(bare_release, cluster):
+def proxy(bare_release, cluster):
     env = {**bare_release.env, "DATABASE_URL": cluster.url}
     finish(manage("migrate", "--noinput", env=env), "migrate (own PostgreSQL)")
     rates = ",".join(f"{group}=100000/m" for group in settings.RATE_LIMITS)
-    with serve(bare_release, workers=WORKERS, name="database-restart",
-               env={"DATABASE_URL": cluster.url, "DJANGO_RATE_LIMITS": rates,
-                    "GUNICORN_THREADS": "4"}) as running:
+    with serve_behind_nginx(bare_release, workers=WORKERS, streams=1,
+                            env={"DATABASE_URL": cluster.url, "DJANGO_RATE_LIMITS": rates,
+                                 "GUNICORN_THREADS": "4"}) as running:
         yield running
 
 
@@ -162,7 +165,8 @@ def _wait(condition, what: str, timeout: float = 90) -> None:
         time.sleep(0.1)
 
 
-def test_postgresql_stopped_under_load_gives_503s_and_the_site_recovers(server, cluster):
+def test_postgresql_stopped_under_load_gives_503s_and_the_site_recovers(proxy, cluster):
+    server = proxy.server  # the readers ask the site itself; the operator's load goes through nginx
     status, _headers, body = server.request("POST", "/api/v1/positions", body=json.dumps(
         {"notation": POSITION}).encode(), headers={"Content-Type": "application/json"})
     assert status == 201, body[:500]
@@ -179,11 +183,12 @@ def test_postgresql_stopped_under_load_gives_503s_and_the_site_recovers(server, 
 
     kinds = set(NORMAL)
     database_kinds = {kind for kind, *_rest, database in _requests(code, "en") if database}
-    with ThreadPoolExecutor(len(LANGS)) as pool:
+    with ThreadPoolExecutor(len(LANGS)) as pool, OperatorLoad(proxy) as load:
         readers = [pool.submit(_reader, server, code, lang, stop, answers) for lang in LANGS]
         try:
             begun = time.monotonic()
             _wait(lambda: since(begun, kinds), "a round of every request before the outage")
+            load.wait_for_every_kind(begun)
             cluster.stop()
             stopped = time.monotonic()
             _wait(lambda: since(stopped, database_kinds, 503) and time.monotonic() - stopped >= OUTAGE,
@@ -195,6 +200,7 @@ def test_postgresql_stopped_under_load_gives_503s_and_the_site_recovers(server, 
                                                if a.started > back and a.status == NORMAL[a.kind]}
                               for kind in kinds for lang in LANGS),
                   "every request answered as before once PostgreSQL is back")
+            load.wait_for_every_kind(back)
         finally:
             stop.set()
             for reader in readers:
@@ -224,3 +230,25 @@ def test_postgresql_stopped_under_load_gives_503s_and_the_site_recovers(server, 
     assert 1 <= log.count("database answers again") <= log.count("database unreachable"), log
     status, _headers, body = server.get(f"/api/v1/positions/{code}")
     assert status == 200 and json.loads(body)["notation"] == POSITION
+    _check_the_load(load, stopped, restarting)
+
+
+def _check_the_load(load: OperatorLoad, stopped: float, restarting: float) -> None:
+    """The operator's load met the outage as the readers did: no 500 and no failed request;
+    what needs the database 503 with ``Retry-After`` in the request's language, or as usual;
+    everything else as usual; whatever needed it while it was down, 503."""
+    assert not load.server_errors(), (load.server_errors()[:5], load.summary())
+    for answer in load.answers:
+        if answer.kind not in DATABASE_KINDS:
+            assert answer.status in LOAD_NORMAL[answer.kind], (answer, load.summary())
+        elif answer.status not in LOAD_NORMAL[answer.kind]:
+            assert answer.status == 503, (answer, load.summary())
+            assert answer.retry_after == "10" and answer.content_language == answer.lang, answer
+            assert answer.problem == "unavailable", answer
+    down = [a for a in load.answers
+            if a.kind in DATABASE_KINDS and a.started > stopped and a.ended < restarting]
+    assert {a.kind for a in down} >= {"poll", "move", "save"}, load.summary()
+    assert all(a.status == 503 for a in down), [(a.kind, a.status) for a in down if a.status != 503]
+    assert any(a.kind == "pdf" and stopped < a.started and a.ended < restarting for a in load.answers)
+    # the streams: none answered 500 (a stream opened while the database was down may be refused)
+    assert all(500 not in f.statuses and f.events for f in load.followers), load.summary()

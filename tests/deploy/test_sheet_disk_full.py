@@ -1,5 +1,6 @@
-"""The sheet cache's disk full under a running production server: every PDF (sheets, their
-previews, position PDFs) is still served, 200, from the render in memory; nothing half
+"""The sheet cache's disk full under a running production server and the operator's load
+(tests/deploy/operator_load.py), through nginx: every PDF (sheets, their previews, position
+PDFs) is still served, 200, from the render in memory, and no request answers 500; nothing half
 written is left in the cache; once there is room again, renders are kept as before, each
 readable by every user (0644).
 
@@ -16,12 +17,15 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from harness import fresh_position_pdf, serve
+from harness import fresh_position_pdf, serve_behind_nginx
+from operator_load import NORMAL, OperatorLoad
+from processes import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +45,8 @@ def small_disk() -> Iterator[Path]:
 
 
 @pytest.fixture(scope="module")
-def server(bare_release, small_disk):
-    with serve(bare_release, workers=2, name="disk-full", env={
+def proxy(bare_release, small_disk):
+    with serve_behind_nginx(bare_release, workers=2, streams=1, env={
             "DJANGO_SHEET_CACHE_DIR": str(small_disk / "sheets"),
             "DJANGO_RATE_LIMITS": "pdf=1000/m"}) as running:
         yield running
@@ -65,8 +69,9 @@ def _files(disk: Path) -> set[str]:
     return {p.relative_to(disk).as_posix() for p in (disk / "sheets").rglob("*") if p.is_file()}
 
 
-def test_pdfs_are_served_from_a_full_disk_and_nothing_half_written_is_left(server, small_disk):
-    status, _headers, body = server.get("/en/sheets/reference.pdf")
+def test_pdfs_are_served_from_a_full_disk_and_nothing_half_written_is_left(proxy, small_disk):
+    server = proxy.server
+    status, _headers, body = proxy.get("/en/sheets/reference.pdf")
     assert status == 200 and body.startswith(b"%PDF")
     kept = _files(small_disk)
     assert len(kept) == 1
@@ -75,20 +80,29 @@ def test_pdfs_are_served_from_a_full_disk_and_nothing_half_written_is_left(serve
     filler = _fill(small_disk)
     try:
         log_start = server.log_size()
-        asked = [("/de/sheets/reference.pdf", "application/pdf", b"%PDF"),
-                 ("/de/sheets/reference.png", "image/png", b"\x89PNG"),
-                 (fresh_position_pdf("ja"), "application/pdf", b"%PDF")]
-        for path, content_type, magic in asked:
-            status, headers, body = server.get(path)
-            assert status == 200, (path, body[:300])
-            assert headers["Content-Type"] == content_type and body.startswith(magic), path
+        # the operator's load while the disk is full: its PDFs too are renders not kept
+        with OperatorLoad(proxy) as load:
+            full = time.monotonic()
+            load.wait_for_every_kind(full)
+            asked = [("/de/sheets/reference.pdf", "application/pdf", b"%PDF"),
+                     ("/de/sheets/reference.png", "image/png", b"\x89PNG"),
+                     (fresh_position_pdf("ja"), "application/pdf", b"%PDF")]
+            for path, content_type, magic in asked:
+                status, headers, body = proxy.get(path, timeout=180)
+                assert status == 200, (path, body[:300])
+                assert headers["Content-Type"] == content_type and body.startswith(magic), path
+            # a position PDF and a sheet of the load's own, each rendered on the full disk
+            wait_for(lambda: {a.path.split("/")[2] for a in load.since(full, "pdf") if a.status == 200}
+                     >= {"analyze", "sheets"}, 120, f"the load's PDFs were not served: {load.summary()}")
         assert _files(small_disk) == kept, "a file was left in the cache of the full disk"
         log = server.log_since(log_start)
-        assert log.count("served but not kept") >= 3 and "No space left on device" in log, log
+        assert log.count("served but not kept") >= 5 and "No space left on device" in log, log
         assert "Traceback" not in log and "Internal Server Error" not in log, log
     finally:
         filler.unlink()
+    assert not load.server_errors(), (load.server_errors()[:5], load.summary())
+    assert all(a.status in NORMAL[a.kind] for a in load.answers), load.summary()  # PDFs 200
     # room again: the next render is kept, readable by every user
-    assert server.get("/de/sheets/reference.pdf")[0] == 200
+    assert proxy.get("/de/sheets/reference.pdf")[0] == 200
     now = _files(small_disk)
     assert len(now) == 2 and all(stat.S_IMODE((small_disk / p).stat().st_mode) == 0o644 for p in now)

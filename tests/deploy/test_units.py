@@ -4,9 +4,10 @@ reloads it with its ``ExecReload``, tests/deploy/harness.py). The units pass
 ``systemd-analyze verify`` where systemd is installed.
 
 No process of the site outlives its parent: an arbiter killed with SIGKILL leaves no worker
-holding the port, and the unit's restart binds it again. A release by the units' reload,
-while readers load pages, follow a table's stream and the presenter moves through nginx,
-answers every request (no 502, nothing refused) and loses no move. Stopping the units ends
+holding the port, and the unit's restart binds it again; the stream process's, under the
+operator's load (tests/deploy/operator_load.py), costs no request a 500. A release by the
+units' reload, under that load, answers every request (no 502, nothing refused) and loses
+no move. Stopping the units ends
 every process of theirs before systemd would have to kill one.
 """
 
@@ -20,9 +21,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
-import time
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -30,7 +28,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_streams
-from live_clients import Follower
+from operator_load import NORMAL, OperatorLoad
 from processes import alive, wait_for
 
 SERVICES = ("captain-site.service", "captain-streams.service")
@@ -92,45 +90,47 @@ def _open_stream(streams: Server, code: str):
         conn.close()
 
 
-@pytest.mark.parametrize("unit", ["site", "streams"])
-def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, unit):
-    with serve(bare_release, workers=2, name=f"killed-{unit}") as site:
-        code = Browser(site, "127.0.2.1").start_table()
-        with contextlib.ExitStack() as stack:
-            server = site if unit == "site" else stack.enter_context(serve_streams(site, name="killed"))
-            # the stream process's workers hold streams while their arbiter dies
-            for _ in range(2 if unit == "streams" else 0):
-                stack.enter_context(_open_stream(server, code))
-            group = server.group()
-            assert len(group) > 2, group  # the arbiter and its workers (and the site's render children)
-            server.process.kill()
-            server.process.wait()
-            wait_for(lambda: not server.group(), 30, "processes left behind by the killed arbiter")
-            assert not any(alive(pid) for pid in group)
-            assert not _listening(server.port)
-            # systemd's Restart=on-failure starts the unit again: it binds the same port
-            again = (serve(bare_release, workers=2, name=f"restarted-{unit}", port=server.port,
-                           env={"REDIS_URL": site.env["REDIS_URL"]})
-                     if unit == "site" else serve_streams(site, name="restarted", port=server.port))
-            with again as restarted:
-                status, _headers, body = restarted.get("/healthz")
-                assert status == 200 and body == b"ok"
-                if unit == "streams":
-                    with _open_stream(restarted, code):
-                        pass
+def _kill_arbiter(server: Server) -> None:
+    """SIGKILL of the unit's main process, then: none of its processes is left and nothing
+    listens on its port."""
+    group = server.group()
+    assert len(group) > 2, group  # the arbiter and its workers (and the site's render children)
+    server.process.kill()
+    server.process.wait()
+    wait_for(lambda: not server.group(), 30, "processes left behind by the killed arbiter")
+    assert not any(alive(pid) for pid in group)
+    assert not _listening(server.port)
 
 
-def _reader(proxy, source: str, stop: threading.Event, answers: Counter) -> None:
-    """Pages one after another, each on a new connection, until ``stop``: every status (or
-    the error a request met) counted in ``answers``."""
-    paths = ("/en/tutorial/", "/de/rules/", "/ja/analyze/", "/healthz")
-    while not stop.is_set():
-        for path in paths:
-            try:
-                status, _headers, _body = proxy.get(path, source=source, timeout=60)
-                answers[status] += 1
-            except (OSError, http.client.HTTPException) as error:
-                answers[type(error).__name__] += 1
+def test_a_killed_site_arbiter_leaves_no_process_and_the_restart_binds(bare_release):
+    with serve(bare_release, workers=2, name="killed-site") as site:
+        _kill_arbiter(site)
+        # systemd's Restart=on-failure starts the unit again: it binds the same port
+        with serve(bare_release, workers=2, name="restarted-site", port=site.port,
+                   env={"REDIS_URL": site.env["REDIS_URL"]}) as restarted:
+            status, _headers, body = restarted.get("/healthz")
+            assert status == 200 and body == b"ok"
+
+
+def test_a_killed_stream_arbiter_under_load_leaves_no_process_and_the_restart_binds(bare_release):
+    with serve_behind_nginx(bare_release, workers=2, streams=2) as proxy, OperatorLoad(proxy) as load:
+        assert proxy.streams
+        load.wait_for_every_kind()
+        # the stream process's workers hold the followers' streams while their arbiter dies
+        _kill_arbiter(proxy.streams)
+        # systemd's Restart=on-failure starts the unit again: it binds the same port, and the
+        # followers' streams, opened again on it, pass on the next move
+        with serve_streams(proxy.server, name="restarted", port=proxy.streams.port) as restarted:
+            status, _headers, body = restarted.get("/healthz")
+            assert status == 200 and body == b"ok"
+            load.wait_for_moves(1)
+            mark = load.marks()[-1]
+            for follower in load.followers:
+                assert follower.wait_for(mark, timeout=30), (mark, follower.statuses, load.summary())
+    assert not load.server_errors(), (load.server_errors()[:5], load.summary())
+    assert all(a.status in NORMAL[a.kind] for a in load.answers), load.summary()
+    # while nothing listened, nginx said so (502) to the streams opened meanwhile: never a 500
+    assert all(set(f.statuses) <= {200, 502} and f.connections >= 2 for f in load.followers), load.summary()
 
 
 def _swapped(server: Server, old: set[int], count: int) -> bool:
@@ -140,58 +140,30 @@ def _swapped(server: Server, old: set[int], count: int) -> bool:
 
 
 def test_a_release_by_the_units_reload_answers_every_request(bare_release):
-    with serve_behind_nginx(bare_release, workers=2, streams=2) as proxy:
-        presenter = Browser(proxy, "127.0.3.1")
-        code = presenter.start_table()
-        followers = [Follower(proxy, code, f"127.0.3.{10 + i}").start() for i in range(3)]
-        stop = threading.Event()
-        answers = [Counter() for _ in range(4)]
-        try:
-            first = wait_for(lambda: all(f.events for f in followers) and followers[0].events[0].id, 30,
-                             "the followers' streams did not begin")
-            version = int(first.split(".")[0])
-            with ThreadPoolExecutor(len(answers)) as pool:
-                for i, counted in enumerate(answers):
-                    pool.submit(_reader, proxy, f"127.0.3.{30 + i}", stop, counted)
-                wait_for(lambda: all(sum(c.values()) >= 4 for c in answers), 60, "the readers got no answer")
-                old_site, old_streams = set(proxy.server.workers()), set(proxy.streams.workers())
-                proxy.server.reload()
-                proxy.streams.reload()
-                # the presenter goes on moving while the workers are swapped
-                moves = 0
-                deadline = time.monotonic() + 120
-                while not (_swapped(proxy.server, old_site, 2) and _swapped(proxy.streams, old_streams, 2)):
-                    assert time.monotonic() < deadline, (proxy.server.workers(), proxy.streams.workers())
-                    moves += 1  # to the next section and back again, as often as it takes
-                    status, _headers, body = presenter.request("POST", f"/en/teach/{code}/go/",
-                                                               {"to": str(moves % 2), "v": str(version)})
-                    assert status == 302, (status, body[-1000:])
-                    version += 1
-                    time.sleep(0.5)
-                # and the new workers answer: every reader gets more pages
-                done = [sum(c.values()) for c in answers]
-                wait_for(lambda: all(sum(c.values()) >= n + 8 for c, n in zip(answers, done, strict=True)),
-                         60, "the readers got no answer from the new workers")
-                stop.set()
-            # the streams of the old workers ended, and their browsers opened them again on the
-            # new ones, which pass on a move made now
-            wait_for(lambda: all(f.connections >= 2 for f in followers), 30,
-                     f"a stream was not opened again: {[f.statuses for f in followers]}")
-            status, _headers, body = presenter.request("POST", f"/en/teach/{code}/go/",
-                                                       {"to": str((moves + 1) % 2), "v": str(version)})
-            assert status == 302, (status, body[-1000:])
-            moved = f"{version + 1}.0.0"  # the table's mark: its version first
-            for follower in followers:
-                assert follower.wait_for(moved, timeout=30), (follower.statuses, follower.events[-3:])
-        finally:
-            stop.set()
-            for follower in followers:
-                follower.stop()
-        total = sum(answers, Counter())
-        assert set(total) == {200}, total
-        statuses = [f.statuses for f in followers]
-        assert moves >= 1 and all(set(s) == {200} for s in statuses), statuses
-        assert " 502 " not in (proxy.prefix / "access.log").read_text()
+    with serve_behind_nginx(bare_release, workers=2, streams=2) as proxy, OperatorLoad(proxy) as load:
+        assert proxy.streams
+        load.wait_for_every_kind()
+        old_site, old_streams = set(proxy.server.workers()), set(proxy.streams.workers())
+        moves = len(load.moves)
+        proxy.server.reload()
+        proxy.streams.reload()
+        # the load goes on (the presenter moving) while the workers are swapped
+        wait_for(lambda: _swapped(proxy.server, old_site, 2) and _swapped(proxy.streams, old_streams, 2),
+                 120, f"the workers were not swapped: {proxy.server.workers()}, {proxy.streams.workers()}")
+        # the new workers answer every kind; the streams of the old workers ended, and their
+        # browsers opened them again on the new ones, which pass on a move made now
+        load.wait_for_every_kind()
+        wait_for(lambda: all(f.connections >= 2 for f in load.followers), 30,
+                 f"a stream was not opened again: {load.summary()}")
+        load.wait_for_moves(1)
+        mark = load.marks()[-1]
+        for follower in load.followers:
+            assert follower.wait_for(mark, timeout=30), (mark, follower.statuses, load.summary())
+    assert len(load.moves) >= moves + 1
+    assert not load.server_errors(), (load.server_errors()[:5], load.summary())
+    assert all(a.status in NORMAL[a.kind] for a in load.answers), load.summary()
+    assert all(set(f.statuses) == {200} for f in load.followers), load.summary()
+    assert " 502 " not in (proxy.prefix / "access.log").read_text()
 
 
 def test_stopping_the_units_ends_every_process_in_time(bare_release):
