@@ -2,13 +2,15 @@
 the site renders PDFs for its readers. It shares the host's render slots with them, waits its
 turn instead of failing, and is not bound by a request's render time: every sheet is
 rendered, it exits 0, and meanwhile, under the operator's load through nginx
-(tests/deploy/operator_load.py), the site answers every PDF (200, or the render limit's
+(tests/deploy/operator_load.py, until a few of its PDFs were asked for while the release step
+renders), the site answers every PDF (200, or the render limit's
 503 with ``Retry-After`` when every slot is taken) and every other request as usual, never
 a 500.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,11 @@ from django.conf import settings
 
 from harness import manage, serve_behind_nginx
 from operator_load import NORMAL, OperatorLoad
+from processes import wait_for
 from tutorials.sheets import render as sheets
+
+#: PDFs the load asks for while the release step renders
+PDFS_MEANWHILE = 4
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +45,16 @@ def test_prerender_sheets_while_the_site_renders(proxy):
         load.wait_for_every_kind()
         # the release step with the site's environment: its Redis, so its render slots
         release = manage("prerender_sheets", env=server.env)
-        output, _ = release.communicate(timeout=1500)
+        begun = time.monotonic()
+        # the load goes on while the release step renders, until each kind was answered and
+        # a few PDFs were asked for meanwhile; the rest of the release step runs alone
+        wait_for(lambda: release.poll() is not None or (
+            load.answered_normally(begun, ("poll", "move", "save"))
+            and len(load.since(begun, "pdf")) >= PDFS_MEANWHILE), 300,
+            f"the load got no answers while prerender_sheets ran: {load.summary()}")
+    output, _ = release.communicate(timeout=1500)
     assert release.returncode == 0, output
+    assert load.since(begun, "pdf"), load.summary()  # the site rendered while the release step ran
     [version] = [p for p in cache.iterdir() if p.is_dir()]
     expected = {f"{sheets.sheet_stem(name, audience)}-{lang}-{paper}" for name in sheets.SHEETS
                 for audience in sheets.audiences_of(name) for lang, _ in settings.LANGUAGES

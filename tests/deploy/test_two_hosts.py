@@ -62,14 +62,14 @@ def test_a_presenter_on_one_host_and_guests_on_the_other_see_every_move(two_host
     with OperatorLoad(two_hosts, presenter_via=one.site, guests_via=other.site,
                       streams_via=other.streams) as load:
         load.wait_for_every_kind()
-        load.wait_for_moves(4)
+        load.wait_for_moves(3)
         last = load.moves[-1][0]
         wait_for(lambda: all(max(seen, default=0) >= last for seen in load.seen)
                  and all(f.wait_for(f"{last}.0.0", timeout=0) for f in load.followers), 30,
                  f"the guests did not catch up with the last move: {load.summary()}")
     assert not load.server_errors(), (load.server_errors()[:5], load.summary())
     moved = {version for version, _when in load.moves}
-    assert len(moved) >= 4
+    assert len(moved) >= 3
     for follower in load.followers:
         assert set(follower.statuses) == {200}, follower.statuses
         streamed = {int(e.id.split(".")[0]) for e in follower.events if e.id}  # its version first
