@@ -1,9 +1,9 @@
 """The operator's load (../shared/reviews/operator.md, "Faults under load"), shared by the
 deploy fault tests: while a test injects its fault, one table is used as a café uses it.
 
-* 8 guests on the table's guest page, asking for its section as the page does (the
-  section's ``hx-get`` at its ``hx-trigger="every …"``, the address and delay taken from
-  each answer, as htmx swaps it in), in ja, en and de;
+* 8 guests on the table's guest page, asking for its section as the page does without a
+  live stream (the section's ``hx-get`` at its ``hx-trigger="every …"``, address and delay
+  taken from each answer, as htmx swaps it in), in ja, en and de;
 * 3 browsers following the table's live stream (:class:`live_clients.Follower`);
 * the presenter moving the table on every 4 s;
 * a save every 2 s: the analyzer's "save" form and the API's ``POST /api/v1/positions``
