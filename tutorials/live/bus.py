@@ -147,14 +147,6 @@ class _Hub:
 _hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
 
 
-def _this_loops_hub() -> _Hub:
-    loop = asyncio.get_running_loop()
-    hub = _hubs.get(loop)
-    if hub is None:
-        hub = _hubs[loop] = _Hub(loop)
-    return hub
-
-
 class _Outage:
     """One log line when the subscription is lost, and one when it is back."""
 
@@ -221,7 +213,8 @@ def listening(topic: str) -> int:
 async def listen(topic: str) -> AsyncIterator[Inbox]:
     """The inbox of ``topic``'s messages (and :data:`DOWN`) while the block runs, on the
     running event loop. Raises :class:`BusDown` when the bus cannot be reached."""
-    inbox, hub = Inbox(), _this_loops_hub()
+    loop = asyncio.get_running_loop()
+    inbox, hub = Inbox(), _hubs.get(loop) or _hubs.setdefault(loop, _Hub(loop))
     hub.add(topic, inbox)
     try:
         if settings.REDIS_URL:

@@ -69,9 +69,9 @@ HEARTBEAT = ": still here\n\n"
 
 
 class _Follow:
-    """What one stream says: an event only for
-    a mark it has not passed on yet, ``down`` when the bus is lost, ``gone`` when the table
-    is; ``ended`` once it has nothing more to say."""
+    """What one stream says: an event only for a mark it has not passed on yet, ``down``
+    when the bus is lost, ``gone`` when the table is; ``ended`` once it has nothing more to
+    say."""
 
     def __init__(self, since: Mark | None) -> None:
         self.said = since
