@@ -29,9 +29,6 @@ Production reads everything from the environment:
 ``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
 ``DJANGO_RENDER_TIMEOUT``   seconds a request waits for its PDF render (default 45)
 ``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
-``DJANGO_LIVE_STREAMS_ON_THREADS`` "1": the WSGI server serves the tables' live streams on its
-                            threads (default: only without ``DJANGO_SECRET_KEY``, the
-                            development server); in production the ASGI stream process does
 ``DJANGO_SHARED_CACHE_RETRY_SECONDS`` how long a process leaves the shared cache alone after
                             it failed before asking it again (default 5)
 """
@@ -268,12 +265,6 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
-# A table's live stream (tutorials.teach.live) holds its connection for minutes: on
-# gunicorn's threads a few dozen phones would take them all, so there only the development
-# server serves streams; the ASGI stream process serves them in production, and a stream
-# that reaches gunicorn anyway is refused (503) and its page polls.
-LIVE_STREAMS_ON_THREADS = _env_bool("DJANGO_LIVE_STREAMS_ON_THREADS",
-                                    default="DJANGO_SECRET_KEY" not in os.environ)
 # After the shared cache failed, a process goes on without it (rate limits let requests
 # through, renders are limited per process) and asks it again after this many seconds.
 SHARED_CACHE_RETRY_SECONDS = _env_int("DJANGO_SHARED_CACHE_RETRY_SECONDS", 5, minimum=0)

@@ -4,7 +4,8 @@ moves, the ASGI stream process (two workers) holding the streams, Redis between 
 A move answered by any gunicorn worker reaches every stream, whichever stream worker holds
 it; a stream worker killed while guests follow costs them a reconnect (Last-Event-ID) and no
 move; gunicorn itself never holds a stream; with Redis gone the streams say ``down`` (the
-pages then poll) and come back with it."""
+pages then poll) and come back with it; each stream worker subscribes once, while it holds
+streams."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ import time
 from collections import Counter
 
 import pytest
+import redis
 
 from harness import Browser, RedisServer, serve_behind_nginx
 from live_clients import Follower
+from processes import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +137,12 @@ def test_with_redis_down_streams_say_so_and_come_back_with_it(bare_release, tmp_
                 # back: a stream that reconnects hears the move it missed
                 moved = f"{int(first.split('.')[0]) + 1}.0.0"
                 assert follower.wait_for(moved, timeout=15), [(e.kind, e.id) for e in follower.events]
+                # the stream worker's one subscription, which its first stream started
+                assert redis.Redis.from_url(own.url).pubsub_numpat() == 1
             finally:
                 follower.stop()
+            # the last stream gone, its subscription ends with it
+            wait_for(lambda: redis.Redis.from_url(own.url).pubsub_numpat() == 0, 10,
+                     "the stream worker still subscribes with no stream left")
     finally:
         own.stop()

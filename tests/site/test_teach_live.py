@@ -1,45 +1,96 @@
-"""A table's live stream (/live/<code>/): a move, a seat, a card entered reach an open stream
-as an event whose id is the table's mark; a stream that reconnects with Last-Event-ID hears
-only what it missed; refusals and the bus going down are said, never a hang."""
+"""A table's live stream (/live/<code>/), served as the ASGI servers serve it: a move, a seat,
+a card reach an open stream as an event whose id is the table's mark; a stream that
+reconnects with Last-Event-ID hears only what it missed; a stream whose page has gone leaves
+the bus; refusals and the bus going down are said, never a hang.
+
+Each stream runs through Django's ASGI handler on the test's event loop (asgiref's
+``ApplicationCommunicator`` stands for the server), and the moves are made through
+``AsyncClient``, whose synchronous views run on asgiref's threads, as on the development
+server: the bus within one process hands each move over to the loop."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
-from django.test import Client
+from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from django.core.handlers.asgi import ASGIHandler
+from django.test import AsyncClient, Client
 
 from tutorials.live import bus, streams
 from tutorials.models import Table
 from tutorials.teach import live
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
+
+#: seconds a stream may take to say its next line (a heartbeat comes every 50 ms here)
+WAIT = 5
 
 
-def _start(client: Client) -> Table:
-    response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def _start(client: AsyncClient) -> Table:
+    response = await client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
     assert response.status_code == 302
-    return Table.objects.get(code=response["Location"].rstrip("/").split("/")[-1])
+    return await Table.objects.aget(code=response["Location"].rstrip("/").split("/")[-1])
 
 
-def _mark(table: Table) -> str:
-    return ".".join(map(str, live._current(table.code)))
+async def _mark(table: Table) -> str:
+    return ".".join(map(str, await sync_to_async(live._current)(table.code)))
+
+
+async def _event(table: Table) -> str:
+    mark = await _mark(table)
+    return f"id: {mark}\ndata: {mark}\n\n"
 
 
 class Stream:
-    """An open stream read chunk by chunk, as a browser's EventSource would."""
+    """An open stream read chunk by chunk, as a browser's EventSource would, from the ASGI
+    application as a server runs it: a disconnect ends it."""
 
-    def __init__(self, client: Client, code: str, query: str = "", **headers) -> None:
-        self.response = client.get(f"/live/{code}/{query}", headers=headers)
-        assert self.response.status_code == 200, self.response.status_code
-        assert self.response["Content-Type"].startswith("text/event-stream")
-        self.chunks = iter(self.response.streaming_content)
+    def __init__(self, client: AsyncClient, code: str, query: str = "", **headers: str) -> None:
+        sent = [(b"host", b"testserver"), *((k.lower().encode(), v.encode()) for k, v in headers.items())]
+        sent += [(b"cookie", "; ".join(f"{c.key}={c.value}" for c in client.cookies.values()).encode())]
+        self.app = ApplicationCommunicator(ASGIHandler(), {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+            "scheme": "http", "path": f"/live/{code}/", "raw_path": f"/live/{code}/".encode(),
+            "query_string": query.lstrip("?").encode(), "root_path": "", "headers": sent,
+            "client": ("127.0.0.1", 50000), "server": ("testserver", 80)})
 
-    def next(self) -> str:
-        return next(self.chunks).decode()
+    async def open(self) -> Stream:
+        await self.app.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await self.app.receive_output(WAIT)
+        assert start["type"] == "http.response.start" and start["status"] == 200, start
+        assert dict(start["headers"])[b"Content-Type"].startswith(b"text/event-stream")
+        return self
 
-    def close(self) -> None:
-        self.response.close()
+    async def next(self) -> str:
+        """The next chunk; ``""`` once the stream has ended."""
+        sent = await self.app.receive_output(WAIT)
+        assert sent["type"] == "http.response.body", sent
+        self.open_still = sent.get("more_body", False)
+        return sent.get("body", b"").decode()
+
+    async def said(self) -> str:
+        """The next chunk that is not a heartbeat (the stream runs on while the test makes
+        its moves, and says one whenever a beat passes quietly)."""
+        while (chunk := await self.next()) == streams.HEARTBEAT:
+            pass
+        return chunk
+
+    async def ended(self) -> bool:
+        """Whether the stream ends now, saying nothing more."""
+        return await self.next() == "" and not self.open_still
+
+    async def close(self) -> None:
+        """The page goes away: the server tells the application, which ends the stream."""
+        await self.app.send_input({"type": "http.disconnect"})
+        await self.app.wait(WAIT)
 
 
 @pytest.fixture
@@ -48,94 +99,116 @@ def quick_beat(monkeypatch):
     monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 0.05)
 
 
-def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(client, quick_beat):
-    table = _start(client)
-    stream = Stream(client, table.code)
-    assert stream.next() == f"retry: {streams.RECONNECT_MS}\n\n"
+async def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(async_client, quick_beat):
+    table = await _start(async_client)
+    stream = await Stream(async_client, table.code).open()
+    assert await stream.next() == f"retry: {streams.RECONNECT_MS}\n\n"
     # a stream that says no mark hears where the table is, first of all
-    assert stream.next() == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n"
+    assert await stream.next() == await _event(table)
     assert bus.listening(live.topic(table.code)) == 1
 
-    assert client.post(f"/en/teach/{table.code}/go/", {"to": "1", "v": str(table.version)}).status_code == 302
-    table.refresh_from_db()
-    event = stream.next()
-    assert event == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n"
-    assert event.startswith(f"id: {table.version}.")
+    moved = await async_client.post(f"/en/teach/{table.code}/go/", {"to": "1", "v": str(table.version)})
+    assert moved.status_code == 302
+    await table.arefresh_from_db()
+    event = await stream.said()
+    assert event == await _event(table) and event.startswith(f"id: {table.version}.")
 
-    guest = Client()
-    guest.get(f"/en/t/{table.code}/")
-    assert guest.post(f"/en/t/{table.code}/seat/", {"do": "take", "at": "red"}).status_code == 302
-    seated = stream.next()
-    table.refresh_from_db()
-    assert seated == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n" and table.seating >= 1
+    guest = AsyncClient()
+    await guest.get(f"/en/t/{table.code}/")
+    assert (await guest.post(f"/en/t/{table.code}/seat/", {"do": "take", "at": "red"})).status_code == 302
+    seated = await stream.said()
+    await table.arefresh_from_db()
+    assert seated == await _event(table) and table.seating >= 1
 
-    stream.close()
+    await stream.close()
     assert bus.listening(live.topic(table.code)) == 0  # a closed stream leaves the bus
 
 
-def test_a_stream_that_reconnects_hears_only_what_it_missed(client, quick_beat):
-    table = _start(client)
-    seen = _mark(table)
+async def test_a_stream_that_reconnects_hears_only_what_it_missed(async_client, quick_beat):
+    table = await _start(async_client)
+    seen = await _mark(table)
     # nothing happened since: the stream only keeps the line open
-    stream = Stream(client, table.code, **{"Last-Event-ID": seen})
-    assert stream.next().startswith("retry:")
-    assert stream.next() == streams.HEARTBEAT
-    stream.close()
+    stream = await Stream(async_client, table.code, **{"Last-Event-ID": seen}).open()
+    assert (await stream.next()).startswith("retry:")
+    assert await stream.next() == streams.HEARTBEAT
+    await stream.close()
     # two moves while it was away: one event, where the table is now
     for to in (1, 2):
-        table.refresh_from_db()
-        moved = client.post(f"/en/teach/{table.code}/go/", {"to": str(to), "v": str(table.version)})
+        await table.arefresh_from_db()
+        moved = await async_client.post(f"/en/teach/{table.code}/go/",
+                                        {"to": str(to), "v": str(table.version)})
         assert moved.status_code == 302
-    table.refresh_from_db()
-    stream = Stream(client, table.code, **{"Last-Event-ID": seen})
-    stream.next()
-    assert stream.next() == f"id: {_mark(table)}\ndata: {_mark(table)}\n\n"
-    assert stream.next() == streams.HEARTBEAT
-    stream.close()
+    stream = await Stream(async_client, table.code, **{"Last-Event-ID": seen}).open()
+    await stream.next()
+    assert await stream.next() == await _event(table)
+    assert await stream.next() == streams.HEARTBEAT
+    await stream.close()
     # a page opening a new stream may name its mark in the address instead
-    stream = Stream(client, table.code, f"?since={_mark(table)}")
-    stream.next()
-    assert stream.next() == streams.HEARTBEAT
-    stream.close()
+    stream = await Stream(async_client, table.code, f"?since={await _mark(table)}").open()
+    await stream.next()
+    assert await stream.next() == streams.HEARTBEAT
+    await stream.close()
 
 
-def test_an_unknown_or_ended_table_and_a_server_without_streams_are_refused(client, settings):
-    unknown = client.get("/live/ZZZZZ/")
+async def test_an_unknown_or_ended_table_is_refused(async_client):
+    unknown = await async_client.get("/live/ZZZZZ/")
     assert unknown.status_code == 404 and unknown["Problem-Code"] == "table-unknown"
-    table = _start(client)
-    Table.objects.filter(pk=table.pk).update(expires_at=table.created_at)
-    ended = client.get(f"/live/{table.code}/")
+    table = await _start(async_client)
+    await Table.objects.filter(pk=table.pk).aupdate(expires_at=table.created_at)
+    ended = await async_client.get(f"/live/{table.code}/")
     assert ended.status_code == 410 and ended["Problem-Code"] == "table-ended"
-    # gunicorn in production: its threads are never held by streams; the page polls
-    settings.LIVE_STREAMS_ON_THREADS = False
-    table = _start(client)
-    off = client.get(f"/live/{table.code}/")
+
+
+def test_the_wsgi_site_holds_no_stream(client):
+    """gunicorn's threads are never held by a stream: a stream that reaches it is refused, and
+    its page polls."""
+    response = client.post("/en/teach/", {"players": "4", "mode": "action"})
+    code = response["Location"].rstrip("/").split("/")[-1]
+    off = Client().get(f"/live/{code}/")
     assert off.status_code == 503 and off["Problem-Code"] == "live-off"
 
 
-def test_with_the_bus_down_the_stream_says_so_and_ends(client, monkeypatch):
-    table = _start(client)
+async def test_with_redis_unreachable_the_stream_says_so_and_ends(async_client, settings, monkeypatch):
+    table = await _start(async_client)
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # where no Redis answers
+    monkeypatch.setattr(bus, "SUBSCRIBE_WAIT", 0.3)
+    stream = await Stream(async_client, table.code).open()
+    assert (await stream.next()).startswith("retry:")
+    assert await stream.next() == streams.DOWN_EVENT
+    assert await stream.ended()
+    await stream.app.wait(WAIT)
+    # nothing is left listening, and no subscription goes on trying for nobody
+    assert bus.listening(live.topic(table.code)) == 0 and asyncio.get_running_loop() not in bus._hubs
 
-    def refuse(*_args):
-        raise bus.BusDown("Redis cannot be reached")
 
-    monkeypatch.setattr(bus._hub, "add", refuse)
-    stream = Stream(client, table.code)
-    assert stream.next().startswith("retry:")
-    assert stream.next() == streams.DOWN_EVENT
-    with pytest.raises(StopIteration):
-        stream.next()
+async def test_a_bus_lost_while_streaming_ends_the_stream_with_down(async_client, quick_beat):
+    table = await _start(async_client)
+    stream = await Stream(async_client, table.code).open()
+    await stream.next()
+    await stream.next()
+    bus._hubs[asyncio.get_running_loop()].tell_all(bus.DOWN)
+    assert await stream.next() == streams.DOWN_EVENT
+    assert await stream.ended()
+    await stream.app.wait(WAIT)
 
 
-def test_a_bus_lost_while_streaming_ends_the_stream_with_down(client, quick_beat):
-    table = _start(client)
-    stream = Stream(client, table.code)
-    stream.next()
-    stream.next()
-    bus._hub._tell_all(bus.DOWN)
-    assert stream.next() == streams.DOWN_EVENT
-    with pytest.raises(StopIteration):
-        stream.next()
+async def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_move(async_client,
+                                                                                  quick_beat):
+    table = await _start(async_client)
+    mark = await _mark(table)
+    stream = await Stream(async_client, table.code, **{"Last-Event-ID": mark}).open()
+    await stream.next()
+    assert await stream.next() == streams.HEARTBEAT
+    assert (await async_client.get(f"/en/teach/{table.code}/screen/")).status_code == 200
+    assert await stream.said() == f"id: {mark}\ndata: {mark}\n\n"  # the presenter's page asks at once
+    # a projector that stays open says nothing more: the next event is the next move's
+    again = await async_client.get(f"/en/teach/{table.code}/screen/", headers={"HX-Request": "true"})
+    assert again.status_code == 200
+    moved = await async_client.post(f"/en/teach/{table.code}/go/", {"to": "1", "v": str(table.version)})
+    assert moved.status_code == 302
+    await table.arefresh_from_db()
+    assert await stream.said() == await _event(table) != f"id: {mark}\ndata: {mark}\n\n"
+    await stream.close()
 
 
 def test_marks_are_news_only_when_something_moved_on():
@@ -152,26 +225,13 @@ def test_marks_are_news_only_when_something_moved_on():
 
 
 def test_the_pages_that_follow_a_table_name_its_stream(client):
-    table = _start(client)
-    presenter = client.get(f"/en/teach/{table.code}/").content.decode()
+    response = client.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
+    code = response["Location"].rstrip("/").split("/")[-1]
+    presenter = client.get(f"/en/teach/{code}/").content.decode()
     guest = Client()
-    guest_page = guest.get(f"/en/t/{table.code}/", follow=True).content.decode()
-    screen = client.get(f"/en/teach/{table.code}/screen/").content.decode()
+    guest_page = guest.get(f"/en/t/{code}/", follow=True).content.decode()
+    screen = client.get(f"/en/teach/{code}/screen/").content.decode()
     for page in (presenter, guest_page, screen):
-        assert f'data-live-stream="/live/{table.code}/"' in page
+        assert f'data-live-stream="/live/{code}/"' in page
         assert re.search(r'hx-trigger="every \d+s, live"[^>]*data-live-target', page)
         assert 'data-live-state hidden' in page and "/js/live." in page
-
-
-def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_move(client, quick_beat):
-    table = _start(client)
-    mark = _mark(table)
-    stream = Stream(client, table.code, **{"Last-Event-ID": mark})
-    stream.next()
-    assert stream.next() == streams.HEARTBEAT
-    assert client.get(f"/en/teach/{table.code}/screen/").status_code == 200
-    assert stream.next() == f"id: {mark}\ndata: {mark}\n\n"  # the presenter's page asks at once
-    # a projector that stays open says nothing more
-    assert client.get(f"/en/teach/{table.code}/screen/", headers={"HX-Request": "true"}).status_code == 200
-    assert stream.next() == streams.HEARTBEAT
-    stream.close()

@@ -14,20 +14,18 @@ poll as before and say so, static/js/live.js), ``gone`` when the topic is; every
 it sends a comment line, so that nginx and phones' networks keep it open; it ends itself
 after :data:`STREAM_SECONDS`, and the browser opens the next one.
 
-The ASGI stream process (gunicorn ``captain.asgi``, docs/production.md) holds streams by the
-thousand on one event loop. The development server, one process without Redis, serves
-them on its threads; gunicorn's threads are never tied up by them in production
-(:data:`~django.conf.settings.LIVE_STREAMS_ON_THREADS`): it answers 503 and pages poll.
+Streams are served by ASGI only, thousands on one event loop: the stream process in
+production (gunicorn's asyncio worker, ``captain.asgi``, docs/production.md), and the
+development server (``bin/serve``). A stream that reaches the WSGI site (gunicorn's threads,
+which it would hold for minutes) is refused with 503, and its page polls.
 """
 
 from __future__ import annotations
 
-import queue
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
@@ -36,10 +34,6 @@ from tutorials.live import bus
 #: seconds between two comment lines on a quiet stream (nginx drops a proxied connection
 #: silent for 60 s; phones' networks drop idle ones sooner)
 HEARTBEAT_SECONDS = 15
-
-#: on a thread, a stream finds that its page has gone only when it writes: it says
-#: something this often, so that the thread it holds is free soon after the page has gone
-THREAD_HEARTBEAT_SECONDS = 2
 
 #: a stream ends after this many seconds and the browser opens the next one with its last
 #: mark: no connection outlives what it follows by long, and none is held forever
@@ -75,9 +69,9 @@ HEARTBEAT = ": still here\n\n"
 
 
 class _Follow:
-    """What one stream says, served on a thread or on an event loop alike: an event only for
-    a mark it has not passed on yet, ``down`` when the bus is lost, ``gone`` when the table
-    is; ``ended`` once it has nothing more to say."""
+    """What one stream says: an event only for a mark it has not passed on yet, ``down``
+    when the bus is lost, ``gone`` when the table is; ``ended`` once it has nothing more to
+    say."""
 
     def __init__(self, since: Mark | None) -> None:
         self.said = since
@@ -120,41 +114,12 @@ class _Follow:
         return f"id: {text}\ndata: {text}\n\n"
 
 
-def _on_threads(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> Iterator[str]:
-    """The stream served by a thread of the development server."""
+async def _events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
+    """What the stream sends, on the event loop of the ASGI server holding it."""
     yield follow.prelude()
-    yield from _thread_events(topic, current, follow)
-
-
-def _thread_events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> Iterator[str]:
     try:
-        with bus.listen(topic) as inbox:
-            said = follow.opened(current())
-            end = time.monotonic() + STREAM_SECONDS
-            while True:
-                if said:
-                    yield said
-                if follow.ended or time.monotonic() >= end:
-                    return
-                try:
-                    said = follow.on(inbox.get(timeout=min(HEARTBEAT_SECONDS, THREAD_HEARTBEAT_SECONDS)))
-                except queue.Empty:
-                    said = follow.on(None)
-    except bus.BusDown:
-        yield DOWN_EVENT
-
-
-async def _on_loop(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
-    """The stream served by the ASGI stream process's event loop."""
-    yield follow.prelude()
-    async for said in _loop_events(topic, current, follow):
-        yield said
-
-
-async def _loop_events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
-    try:
-        async with bus.AsyncInbox(topic) as inbox:
-            said = follow.opened(await sync_to_async(current, thread_sensitive=False)())
+        async with bus.listen(topic) as inbox:
+            said = follow.opened(await sync_to_async(current)())
             end = time.monotonic() + STREAM_SECONDS
             while True:
                 if said:
@@ -175,9 +140,8 @@ def refusal(status: int, code: str) -> HttpResponse:
 
 
 def served_here(request: HttpRequest) -> bool:
-    """Whether this server holds streams: the ASGI stream process, or a WSGI server whose
-    threads may (:data:`~django.conf.settings.LIVE_STREAMS_ON_THREADS`)."""
-    return isinstance(request, ASGIRequest) or settings.LIVE_STREAMS_ON_THREADS
+    """Whether this server holds streams: an ASGI server does, the WSGI site never."""
+    return isinstance(request, ASGIRequest)
 
 
 def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | None],
@@ -186,10 +150,8 @@ def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | 
     ``current`` (``None``: the topic is gone)."""
     since = (parse_mark(request.headers.get("Last-Event-ID"), size)
              or parse_mark(request.GET.get("since"), size))
-    follow = _Follow(since)
-    events = (_on_loop(topic, current, follow) if isinstance(request, ASGIRequest)
-              else _on_threads(topic, current, follow))
-    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
+    response = StreamingHttpResponse(_events(topic, current, _Follow(since)),
+                                     content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response

@@ -13,6 +13,9 @@ stale moves stay as they are.
 
 from __future__ import annotations
 
+from functools import partial
+
+from asgiref.sync import sync_to_async
 from django.db import transaction
 from django.db.models import Sum
 from django.db.models.functions import Coalesce
@@ -50,13 +53,14 @@ def announce(sender, code: str, always: bool = False, **_kwargs) -> None:
     transaction.on_commit(send)
 
 
-def table_stream(request: HttpRequest, code: str) -> HttpResponse:
+async def table_stream(request: HttpRequest, code: str) -> HttpResponse:
     """``GET /live/<code>/``: the table's events (``text/event-stream``); 404 or 410 when
-    the table is unknown or has ended, 503 where streams are not served (pages poll)."""
+    the table is unknown or has ended, 503 on the WSGI site, which holds no stream (pages
+    poll)."""
     if not streams.served_here(request):
         return streams.refusal(503, "live-off")
     try:
-        session = live_session(request, normalize_code(code))
+        session = await sync_to_async(live_session)(request, normalize_code(code))
     except TableGone as gone:
         return streams.refusal(*((410, "table-ended") if gone.expired else (404, "table-unknown")))
-    return streams.event_stream(request, topic(session.code), lambda: _current(session.code), size=3)
+    return streams.event_stream(request, topic(session.code), partial(_current, session.code), size=3)
