@@ -1,8 +1,8 @@
 """The release step on a live host: ``prerender_sheets`` runs with the site's environment while
-the site renders PDFs for its readers. It shares the host's render slots with them, waits its
-turn instead of failing, and is not bound by a request's render time: every sheet is
-rendered, it exits 0, and meanwhile the site answers every PDF (200, or the render limit's
-503 with ``Retry-After`` when every slot is taken, never a 500).
+readers ask nginx for PDFs. It asks the host's render pool (``RENDER_POOL_URL``) for each
+sheet straight, so it waits its turn in the pool's queue behind the readers' renders instead
+of failing: every sheet is rendered, it exits 0, and meanwhile nginx answers every PDF (200,
+or 503 with ``Retry-After`` when every worker of the pool is rendering, never a 500).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from harness import fresh_position_pdf, manage, serve
+from harness import fresh_position_pdf, manage, serve_behind_nginx
 from tutorials.sheets import render as sheets
 
 LANGS = ("ja", "en", "de")
@@ -25,7 +25,7 @@ LANGS = ("ja", "en", "de")
 def server(bare_release, tmp_path_factory):
     cache = tmp_path_factory.mktemp("prerender-under-load") / "sheets"
     # a render may take its time on a busy test machine; the site's limits stay as deployed
-    with serve(bare_release, workers=2, name="prerender-under-load", env={
+    with serve_behind_nginx(bare_release, workers=2, env={
             "DJANGO_SHEET_CACHE_DIR": str(cache), "DJANGO_RATE_LIMITS": "pdf=100000/m",
             "DJANGO_RENDER_LIMIT": "2"}) as running:
         yield running
@@ -46,7 +46,7 @@ def _readers(server, stop: threading.Event, answers: list[tuple[str, int, str | 
 
 
 def test_prerender_sheets_while_the_site_renders(server):
-    cache = Path(server.env["DJANGO_SHEET_CACHE_DIR"])
+    cache = Path(server.server.env["DJANGO_SHEET_CACHE_DIR"])
     answers: list[tuple[str, int, str | None]] = []
     stop = threading.Event()
     reader = threading.Thread(target=_readers, args=(server, stop, answers))
@@ -56,8 +56,9 @@ def test_prerender_sheets_while_the_site_renders(server):
         while not any(status == 200 and ".pdf" in path for path, status, _retry in list(answers)):
             assert time.monotonic() < deadline, "the site rendered no PDF before the release step"
             time.sleep(0.1)
-        # the release step with the site's environment: its Redis, so its render slots
-        release = manage("prerender_sheets", env=server.env)
+        # the release step with the site's environment: its render pool
+        assert server.server.env["RENDER_POOL_URL"] == f"http://127.0.0.1:{server.pool.port}"
+        release = manage("prerender_sheets", env=server.server.env)
         output, _ = release.communicate(timeout=1500)
     finally:
         stop.set()

@@ -29,11 +29,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_streams
+from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_pdf, serve_streams
 from live_clients import Follower
 from processes import alive, wait_for
 
-SERVICES = ("captain-site.service", "captain-streams.service")
+SERVICES = ("captain-pdf.service", "captain-site.service", "captain-streams.service")
 
 
 def test_a_unit_per_process_and_a_target_for_them_all(bare_release):
@@ -92,17 +92,18 @@ def _open_stream(streams: Server, code: str):
         conn.close()
 
 
-@pytest.mark.parametrize("unit", ["site", "streams"])
+@pytest.mark.parametrize("unit", ["site", "streams", "pdf"])
 def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, unit):
     with serve(bare_release, workers=2, name=f"killed-{unit}") as site:
         code = Browser(site, "127.0.2.1").start_table()
         with contextlib.ExitStack() as stack:
-            server = site if unit == "site" else stack.enter_context(serve_streams(site, name="killed"))
+            server = (site if unit == "site" else stack.enter_context(serve_streams(site, name="killed"))
+                      if unit == "streams" else stack.enter_context(serve_pdf(site, name="killed")))
             # the stream process's workers hold streams while their arbiter dies
             for _ in range(2 if unit == "streams" else 0):
                 stack.enter_context(_open_stream(server, code))
             group = server.group()
-            assert len(group) > 2, group  # the arbiter and its workers (and the site's render children)
+            assert len(group) > 2, group  # the arbiter and its workers
             server.process.kill()
             server.process.wait()
             wait_for(lambda: not server.group(), 30, "processes left behind by the killed arbiter")
@@ -111,7 +112,8 @@ def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, 
             # systemd's Restart=on-failure starts the unit again: it binds the same port
             again = (serve(bare_release, workers=2, name=f"restarted-{unit}", port=server.port,
                            env={"REDIS_URL": site.env["REDIS_URL"]})
-                     if unit == "site" else serve_streams(site, name="restarted", port=server.port))
+                     if unit == "site" else serve_streams(site, name="restarted", port=server.port)
+                     if unit == "streams" else serve_pdf(site, name="restarted", port=server.port))
             with again as restarted:
                 status, _headers, body = restarted.get("/healthz")
                 assert status == 200 and body == b"ok"
@@ -120,10 +122,12 @@ def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, 
                         pass
 
 
-def _reader(proxy, source: str, stop: threading.Event, answers: Counter) -> None:
+def _reader(proxy, source: str, stop: threading.Event, answers: Counter, pdf: bool = False) -> None:
     """Pages one after another, each on a new connection, until ``stop``: every status (or
-    the error a request met) counted in ``answers``."""
-    paths = ("/en/tutorial/", "/de/rules/", "/ja/analyze/", "/healthz")
+    the error a request met) counted in ``answers``; with ``pdf``, a sheet from the render
+    pool between them (rendered by the first request, kept for the next)."""
+    paths = ("/en/tutorial/", "/de/rules/", "/ja/analyze/", "/healthz",
+             *(("/de/sheets/reference.pdf",) if pdf else ()))
     while not stop.is_set():
         for path in paths:
             try:
@@ -152,16 +156,21 @@ def test_a_release_by_the_units_reload_answers_every_request(bare_release):
             version = int(first.split(".")[0])
             with ThreadPoolExecutor(len(answers)) as pool:
                 for i, counted in enumerate(answers):
-                    pool.submit(_reader, proxy, f"127.0.3.{30 + i}", stop, counted)
+                    pool.submit(_reader, proxy, f"127.0.3.{30 + i}", stop, counted, i == 0)
                 wait_for(lambda: all(sum(c.values()) >= 4 for c in answers), 60, "the readers got no answer")
                 old_site, old_streams = set(proxy.server.workers()), set(proxy.streams.workers())
+                old_pool = set(proxy.pool.workers())
+                pool_workers = int(proxy.pool.env.get("DJANGO_RENDER_LIMIT") or os.cpu_count() or 1)
                 proxy.server.reload()
                 proxy.streams.reload()
+                proxy.pool.reload()
                 # the presenter goes on moving while the workers are swapped
                 moves = 0
                 deadline = time.monotonic() + 120
-                while not (_swapped(proxy.server, old_site, 2) and _swapped(proxy.streams, old_streams, 2)):
-                    assert time.monotonic() < deadline, (proxy.server.workers(), proxy.streams.workers())
+                while not (_swapped(proxy.server, old_site, 2) and _swapped(proxy.streams, old_streams, 2)
+                           and _swapped(proxy.pool, old_pool, pool_workers)):
+                    assert time.monotonic() < deadline, (proxy.server.workers(), proxy.streams.workers(),
+                                                         proxy.pool.workers())
                     moves += 1  # to the next section and back again, as often as it takes
                     status, _headers, body = presenter.request("POST", f"/en/teach/{code}/go/",
                                                                {"to": str(moves % 2), "v": str(version)})
@@ -196,16 +205,15 @@ def test_a_release_by_the_units_reload_answers_every_request(bare_release):
 
 def test_stopping_the_units_ends_every_process_in_time(bare_release):
     with serve(bare_release, workers=2, name="stopped") as site, \
-            serve_streams(site, name="stopped") as streams:
+            serve_streams(site, name="stopped") as streams, serve_pdf(site, name="stopped") as renders:
         code = Browser(site, "127.0.4.1").start_table()
-        wait_for(site.render_processes, 60, "gunicorn's arbiter started no render children")
         with _open_stream(streams, code), _open_stream(streams, code):
-            groups = {"site": site.group(), "streams": streams.group()}
-            # captain-dice.target stops both at once
-            with ThreadPoolExecutor(2) as pool:
-                stopped = dict(zip(groups, pool.map(Server.stop, (site, streams)), strict=True))
+            groups = {"site": site.group(), "streams": streams.group(), "pdf": renders.group()}
+            # captain-dice.target stops them all at once
+            with ThreadPoolExecutor(3) as pool:
+                stopped = dict(zip(groups, pool.map(Server.stop, (site, streams, renders)), strict=True))
         for name, group in groups.items():
             assert len(group) > 2, (name, group)
             assert stopped[name].killed == [], (name, stopped[name])
             assert not any(alive(pid) for pid in group), (name, [pid for pid in group if alive(pid)])
-        assert not _listening(site.port) and not _listening(streams.port)
+        assert not any(_listening(server.port) for server in (site, streams, renders))

@@ -13,8 +13,6 @@ import json
 import logging
 import re
 import socket
-import subprocess
-import sys
 
 import pytest
 from django.test import RequestFactory

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
-
 from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from tutorials.web.proxy_site import PoolAddress, ProxySite, write_site
 

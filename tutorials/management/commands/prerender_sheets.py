@@ -62,8 +62,8 @@ class Command(BaseCommand):
                         if path.exists() and not force:
                             kept += 1
                         else:
-                            failure = (_ask_pool(name, lang, paper, audience, timeout)
-                                       if settings.RENDER_POOL_URL else _render_here(name, lang, paper, audience))
+                            failure = (_ask_pool(name, lang, paper, audience, timeout) if settings.RENDER_POOL_URL
+                                       else _render_here(name, lang, paper, audience))
                             if failure:
                                 missing.append(f"{label} ({failure})")
                                 self.stderr.write(f"{label}: not cached: {failure}")

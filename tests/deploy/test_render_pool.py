@@ -1,0 +1,89 @@
+"""The render pool behind nginx (gunicorn_pdf.conf.py, captain-pdf.service, docs/production.md):
+every PDF address goes to it and is rendered in its workers at the lowest CPU priority, never
+in the site's; one PDF more than it has workers is answered at once with 503, ``Retry-After``
+and a page in the reader's language; a render the pool ends past the render timeout reaches
+the reader as nginx's page in their language, not a bare 5xx.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from harness import fresh_position_pdf, serve_behind_nginx
+from processes import wait_for
+
+LIMIT = 2
+
+
+def _niceness(pid: int) -> int:
+    # /proc/<pid>/stat: the 19th field is the niceness (after the command in parentheses)
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.fixture(scope="module")
+def proxy(bare_release):
+    # the site's gunicorn logs each request too, so a test can tell who answered what
+    with serve_behind_nginx(bare_release, workers=2, env={
+            "DJANGO_RENDER_LIMIT": str(LIMIT), "DJANGO_RATE_LIMITS": "pdf=100000/m",
+            "GUNICORN_CMD_ARGS": "--timeout 120 --access-logfile -"}) as running:
+        yield running
+
+
+def test_pdfs_are_rendered_in_the_pools_workers_at_the_lowest_priority(proxy):
+    pool, site = proxy.pool, proxy.server
+    assert _niceness(pool.process.pid) == 19 and all(_niceness(pid) == 19 for pid in pool.workers())
+    assert all(_niceness(pid) == 0 for pid in site.workers())
+    assert len(pool.workers()) == LIMIT
+    pool_log, site_log = pool.log_size(), site.log_size()
+    path = fresh_position_pdf("en")
+    status, headers, body = proxy.get(path)
+    assert status == 200 and body.startswith(b"%PDF"), (status, body[:300])
+    assert proxy.get("/en/tutorial/")[0] == 200
+    wait_for(lambda: "GET /en/tutorial/" in site.log_since(site_log), 30, "the site logged no page")
+    assert "position.pdf" in pool.log_since(pool_log)
+    assert "position.pdf" not in site.log_since(site_log)
+
+
+def test_one_pdf_more_than_the_pool_has_workers_is_answered_503_in_the_readers_language(proxy):
+    paths = [fresh_position_pdf("de", long=True) for _ in range(LIMIT + 1)]
+    barrier = threading.Barrier(len(paths))
+
+    def ask(index: int):
+        barrier.wait(timeout=30)
+        return proxy.get(paths[index], headers={"Accept-Language": "de"},
+                         source=f"127.0.7.{index + 1}", timeout=180)
+
+    with ThreadPoolExecutor(len(paths)) as pool:
+        answers = list(pool.map(ask, range(len(paths))))
+    statuses = sorted(status for status, _headers, _body in answers)
+    assert statuses.count(503) >= 1 and set(statuses) <= {200, 503}, statuses
+    for status, headers, body in answers:
+        if status == 503:
+            assert int(headers["Retry-After"]) > 0 and headers["Content-Language"] == "de"
+            assert b'lang="de"' in body and b"Der Server erstellt gerade andere PDFs" in body
+        else:
+            assert body.startswith(b"%PDF")
+
+
+@pytest.fixture(scope="module")
+def impatient(bare_release):
+    """A pool whose render timeout (one second) a long position PDF outlasts."""
+    with serve_behind_nginx(bare_release, workers=1, env={
+            "DJANGO_RENDER_TIMEOUT": "1", "DJANGO_RENDER_LIMIT": "1",
+            "DJANGO_RATE_LIMITS": "pdf=100000/m"}) as running:
+        yield running
+
+
+def test_a_render_ended_past_the_timeout_is_answered_in_the_readers_language(impatient):
+    status, headers, body = impatient.get(fresh_position_pdf("ja", long=True),
+                                          headers={"Accept-Language": "ja"}, timeout=120)
+    assert status == 504, (status, body[:300])
+    assert headers["Content-Language"] == "ja" and int(headers["Retry-After"]) > 0
+    assert b'lang="ja"' in body and "このPDFの作成に時間がかかりすぎました".encode() in body
+    # the pool goes on: a fresh worker took the ended one's place
+    wait_for(lambda: len(impatient.pool.workers()) == 1, 30, "the pool did not fork a fresh worker")
+    assert impatient.get("/healthz")[0] == 200
