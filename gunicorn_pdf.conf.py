@@ -61,10 +61,17 @@ control_socket_disable = True
 def on_starting(server):
     """Lower the arbiter's priority (its workers inherit it) and warm WeasyPrint and the
     fonts with one small render, after the site was loaded (``preload_app``) and before any
-    worker is forked."""
+    worker is forked; load the URLconf and every language's catalogue too, which Django
+    loads on a process's first request: each worker answers one, so each would load them."""
     current = os.nice(0)
     if current < NICENESS:
         os.nice(NICENESS - current)
+    from django.urls import resolve, reverse
+    from django.utils import translation
+
     from tutorials.rendering.pdf import render_pdf
 
     render_pdf(WARM_HTML)
+    for lang, _name in settings.LANGUAGES:
+        with translation.override(lang):
+            resolve(reverse("tutorials:sheets"))

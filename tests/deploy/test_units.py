@@ -102,8 +102,12 @@ def test_a_killed_arbiter_leaves_no_process_and_the_restart_binds(bare_release, 
             # the stream process's workers hold streams while their arbiter dies
             for _ in range(2 if unit == "streams" else 0):
                 stack.enter_context(_open_stream(server, code))
-            group = server.group()
-            assert len(group) > 2, group  # the arbiter and its workers
+            def started() -> list[int] | None:
+                group = server.group()
+                return group if len(group) > 2 else None
+
+            # the arbiter and its workers (forked once it listens)
+            group = wait_for(started, 30, f"{unit}: fewer than two workers")
             server.process.kill()
             server.process.wait()
             wait_for(lambda: not server.group(), 30, "processes left behind by the killed arbiter")
