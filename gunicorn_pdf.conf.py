@@ -12,7 +12,7 @@ sends every address that answers a PDF here, never more at once than the pool ha
 * A worker ends after ``max_requests`` answers and a fresh fork of the arbiter takes its
   place: a render starts from the arbiter's memory, not from what an earlier one left
   behind (freed memory is seldom given back).
-* A render that takes longer than ``RENDER_TIMEOUT`` is ended with its worker; nginx then
+* A render that takes longer than ``RENDER_TIMEOUT`` is ended with its worker at once; nginx then
   answers the reader in their language.
 
 The code is loaded once, in the arbiter: a release restarts the unit (its reload only forks
@@ -75,3 +75,12 @@ def on_starting(server):
     for lang, _name in settings.LANGUAGES:
         with translation.override(lang):
             resolve(reverse("tutorials:sheets"))
+
+
+def worker_abort(worker):
+    """End a worker whose render ran past ``timeout`` at once. gunicorn's own way, an
+    exception raised wherever the render is, may be caught inside WeasyPrint (which carries on
+    without the image it was drawing) and the half-made PDF served; the render is not worth
+    finishing, and the arbiter forks a fresh worker in its place."""
+    worker.log.warning("render ended past the render timeout (%s s)", timeout)
+    os._exit(1)

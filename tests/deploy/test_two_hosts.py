@@ -95,9 +95,14 @@ def test_each_host_keeps_its_own_render_limit(two_hosts):
         else:
             assert status == 200 and body.startswith(b"%PDF"), (status, body[:200])
     assert sorted(status for status, _headers, _body in results) == [200, 200, 503, 503]
-    rendered = {host.name: host.pool.log_since(offsets[host.name]).count("position.pdf")
+
+    def rendered() -> dict[str, int]:
+        # a pool logs a request once it has answered it: wait for the lines
+        return {host.name: host.pool.log_since(offsets[host.name]).count("position.pdf")
                 for host in two_hosts.hosts}
-    assert rendered == {host.name: 1 for host in two_hosts.hosts}
+
+    wait_for(lambda: sum(rendered().values()) >= 2, 30, f"the pools logged no renders: {rendered()}")
+    assert rendered() == {host.name: 1 for host in two_hosts.hosts}
 
 
 def _guest_pages(proxy, code: str, source: str, stop: threading.Event, answers: Counter) -> None:
