@@ -2,16 +2,16 @@
 its PDFs, read with ``--config`` by its unit (captain-pdf.service, docs/production.md). nginx
 sends every address that answers a PDF here, never more at once than the pool has workers.
 
-* ``RENDER_LIMIT`` sync workers: one render per process, so the host renders at most that
+* ``RENDER_LIMIT`` sync workers, one render at a time each, so the host renders at most that
   many at once; a request beyond them waits in the listen queue (the release step's do,
   ``prerender_sheets``; nginx answers readers 503 before that).
 * The site and WeasyPrint are loaded, and the fonts warmed by one small render, in the
   arbiter before it forks: every worker shares those pages instead of loading its own.
 * The arbiter runs at the lowest CPU priority, and so does every worker it forks: a render
   keeps a core busy for seconds, and ordinary pages go first.
-* A worker ends after ``max_requests`` answers and a fresh fork of the arbiter takes its
-  place: a render starts from the arbiter's memory, not from what an earlier one left
-  behind (freed memory is seldom given back).
+* A worker ends after a few answers (``max_requests``) and a fresh fork of the arbiter
+  takes its place: no worker keeps for long what a large render made it grow to (freed
+  memory is seldom given back).
 * A render that takes longer than ``RENDER_TIMEOUT`` is ended with its worker at once; nginx then
   answers the reader in their language.
 
@@ -39,9 +39,12 @@ NICENESS = 19
 worker_class = "sync"
 workers = settings.RENDER_LIMIT
 preload_app = True
-# a fresh fork per render; bin/bench-pdf measures what a cache hit pays for it
-max_requests = 1
-max_requests_jitter = 0
+# bin/bench-pdf, two workers: with a fresh fork per request (1) a kept PDF took ~180 ms
+# instead of ~2 ms (the fork and the worker's start on every request) and the pool's PSS
+# peaked at 431 MB; with 4 (and jitter, so the workers do not end together) ~2 ms and
+# 468 MB; with 20, ~1.5 ms and 524 MB
+max_requests = 4
+max_requests_jitter = 2
 # the sync worker tells the arbiter it lives only between requests: a render past this is
 # ended (SIGABRT, then SIGKILL) and nginx answers the reader with its own page
 timeout = settings.RENDER_TIMEOUT
