@@ -156,8 +156,7 @@ def render_pdf(html: str) -> Rendered:
     The PDF is tagged (:data:`PDF_OPTIONS`); WeasyPrint's complaint about an ``<img>``
     without ``alt`` is a logged error, so it is among the warnings returned (a missing
     ``<html lang>`` is not: see :data:`_NO_LANG`)."""
-    # a second or two to load: the render pool loads it before it forks its workers
-    import weasyprint
+    import weasyprint  # a second or two to load: the render pool loads it before it forks
 
     collect = _Collect()
     weasy_logger = logging.getLogger("weasyprint")
@@ -179,7 +178,7 @@ RELEASE_HEADER = "X-Captain-Release"
 def release_token() -> str:
     """The value of :data:`RELEASE_HEADER`: derived from ``SECRET_KEY``, which the release
     step and the pool share, so no reader can send it."""
-    return salted_hmac("tutorials.rendering.pdf.release", "prerender_sheets").hexdigest()
+    return salted_hmac("captain-dice release step", "prerender_sheets").hexdigest()
 
 
 def _from_the_release(request: HttpRequest) -> bool:

@@ -67,9 +67,9 @@ class WaitPagesMiddleware:
 
     Views and services raise :class:`~tutorials.web.limits.RateLimited`; the JSON API
     answers it itself, in its problem shape (:mod:`tutorials.api.endpoints`). The page stands
-    alone (no site header) so that a refusal costs little. It is never delayed: a pause would hold one of the worker's
-    few threads per refused request, so a client asking again and again would crowd out
-    other readers; slowing such clients down is the proxy's job (its request limit).
+    alone (no site header) so that a refusal costs little. It is never delayed: a pause would
+    hold one of the worker's few threads per refused request, so a client asking again and
+    again would crowd out other readers; slowing such clients down is the proxy's job (its request limit).
     """
 
     def __init__(self, get_response):

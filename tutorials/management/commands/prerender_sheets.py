@@ -62,8 +62,7 @@ class Command(BaseCommand):
                         if path.exists() and not force:
                             kept += 1
                         else:
-                            failure = (_ask_pool(name, lang, paper, audience, timeout) if settings.RENDER_POOL_URL
-                                       else _render_here(name, lang, paper, audience))
+                            failure = _render(name, lang, paper, audience, timeout)
                             if failure:
                                 missing.append(f"{label} ({failure})")
                                 self.stderr.write(f"{label}: not cached: {failure}")
@@ -87,6 +86,14 @@ class Command(BaseCommand):
         if missing:
             raise CommandError(f"{summary}; {len(missing)} not cached: " + "; ".join(missing))
         self.stdout.write(self.style.SUCCESS(summary))
+
+
+def _render(name: str, lang: str, paper: str, audience, timeout: float) -> str:
+    """Render one sheet into the cache, by the host's render pool if there is one (else
+    here); what went wrong, or "" when it is kept."""
+    if settings.RENDER_POOL_URL:
+        return _ask_pool(name, lang, paper, audience, timeout)
+    return _render_here(name, lang, paper, audience)
 
 
 def _render_here(name: str, lang: str, paper: str, audience) -> str:

@@ -67,7 +67,7 @@ class Command(BaseCommand):
                 raise CommandError(f"{name.replace('_', '-')}: {str(value)!r} cannot stand in a unit file "
                                    "(empty, or white space, quotes, %, $ or \\ in it)")
         # a render in hand may take RENDER_TIMEOUT seconds before the pool stops
-        context.update(render_timeout=settings.RENDER_TIMEOUT, pdf_stop_seconds=settings.RENDER_TIMEOUT + 15)
+        context["render_timeout"] = settings.RENDER_TIMEOUT
         names = sorted(path.name for path in TEMPLATES.iterdir())
         context["services"] = [name for name in names if name.endswith(".service")]
         folder.mkdir(parents=True, exist_ok=True)
