@@ -1,8 +1,8 @@
 """gunicorn's settings for the site, read from the project folder (captain-site.service, docs/production.md).
 
-Threads: a worker waiting for a PDF render (in one of the host's render children, started by
-the arbiter: tutorials.rendering.render_children) keeps answering other requests on its other
-threads; slow clients are nginx's to hold (docs/production.md). Workers come from ``WEB_CONCURRENCY``
+Threads: a worker keeps answering requests on its other threads while one waits on the
+database; slow clients are nginx's to hold, and PDFs are the render pool's to make
+(gunicorn_pdf.conf.py, docs/production.md). Workers come from ``WEB_CONCURRENCY``
 (default 3), which the site also reads to check for a shared cache (``check --deploy``).
 Each thread may hold a database connection: keep ``WEB_CONCURRENCY × GUNICORN_THREADS``
 below PostgreSQL's ``max_connections`` (100 by default).
@@ -14,7 +14,7 @@ worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 # a worker that stops answering gunicorn for this long is restarted (with threads, a long
-# request does not count: tutorials.rendering.pdf.render_pdf gives up on a render first)
+# request does not count)
 timeout = 30
 # an analyzer address carries the position and the Undo target (each up to 2000 characters,
 # more once percent-encoded): gunicorn's default request line (4094 bytes) answered such
@@ -58,15 +58,3 @@ def pre_request(worker, req):
     if leaves_body_unread(req.headers, min(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, API_MAX_BODY)):
         req.force_close()
 
-
-def on_starting(server):
-    """Start the host's PDF render children in the arbiter, before it forks the workers:
-    every worker then sends its renders to the one set (``RENDER_LIMIT`` children for the
-    host, not per worker), which ends when the arbiter and its workers have all exited
-    (tutorials.rendering.render_children). Reads the site's settings, not the site itself."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
-    from django.conf import settings
-
-    from tutorials.rendering import render_children
-
-    render_children.start_once(settings.RENDER_LIMIT)

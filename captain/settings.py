@@ -14,20 +14,20 @@ Production reads everything from the environment:
 ``DATABASE_URL``            e.g. postgres://user:pass@host/db (default: SQLite)
 ``DJANGO_STATIC_ROOT``      where ``collectstatic`` puts files (default: ``staticfiles/``)
 ``DJANGO_SHEET_CACHE_DIR``  where rendered PDF sheets are kept (default: ``var/sheets/``)
-``DJANGO_RENDER_LOCK_DIR``  the host's render slots while Redis is down (default:
-                            ``render-locks/`` beside the sheets)
-``REDIS_URL``               the shared cache (rate limits, render leases), e.g.
+``REDIS_URL``               the shared cache (rate limits, live updates), e.g.
                             redis://127.0.0.1:6379/0; without it each process keeps its own
                             local-memory cache (fine for the one-process development server)
 ``WEB_CONCURRENCY``         gunicorn's number of workers (gunicorn reads it too); ``check
                             --deploy`` refuses several workers without ``REDIS_URL``
 ``DJANGO_TRUSTED_PROXY_HOPS`` proxies in front of the server that append to
                             ``X-Forwarded-For`` (default 0: the client is ``REMOTE_ADDR``)
-``DJANGO_RENDER_LIMIT``     concurrent PDF renders per host (default: one per CPU)
-``DJANGO_HOST_NAME``        this host's name among the hosts sharing one Redis, which keeps
-                            each host's render slots apart (default: the machine's host name)
-``DJANGO_RENDER_LEASE_SECONDS`` how long a render's lease lives if its worker dies (default 60)
-``DJANGO_RENDER_TIMEOUT``   seconds a request waits for its PDF render (default 45)
+``DJANGO_RENDER_LIMIT``     concurrent PDF renders per host: the render pool's workers
+                            (default: one per CPU)
+``DJANGO_RENDER_TIMEOUT``   seconds a PDF render may take before the render pool ends it
+                            (default 45)
+``RENDER_POOL_URL``         the host's render pool (``gunicorn_pdf.conf.py``), e.g.
+                            http://127.0.0.1:8002, which ``prerender_sheets`` asks for each
+                            sheet; without it (development) it renders in its own process
 ``DJANGO_RATE_LIMITS``      overrides of :data:`RATE_LIMITS`, e.g. ``save=30/m,pdf=10/m``
 ``DJANGO_SHARED_CACHE_RETRY_SECONDS`` how long a process leaves the shared cache alone after
                             it failed before asking it again (default 5)
@@ -35,7 +35,6 @@ Production reads everything from the environment:
 
 import os
 import re
-import socket
 from pathlib import Path
 
 import dj_database_url
@@ -119,7 +118,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # 405 without a body (GET of an address forms post to): the site's page, not an empty one
     "tutorials.web.refused.MethodPageMiddleware",
-    # 503 for a render refused by the render limit, 429 over a rate limit (pages)
+    # 429 over a rate limit (pages)
     "tutorials.web.middleware.WaitPagesMiddleware",
     # 503 with Retry-After for a view that could not reach the database
     "tutorials.web.database.DatabaseOutageMiddleware",
@@ -208,9 +207,6 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
 # Rendered PDF sheets, one folder per code version (tutorials.sheets.render.code_version);
 # ``manage.py prerender_sheets`` fills it at release time.
 SHEET_CACHE_DIR = Path(os.environ.get("DJANGO_SHEET_CACHE_DIR") or BASE_DIR / "var" / "sheets")
-# the host's render slots while the shared cache is down (tutorials.rendering.render_limit): one
-# folder for every worker of a host
-RENDER_LOCK_DIR = Path(os.environ.get("DJANGO_RENDER_LOCK_DIR") or SHEET_CACHE_DIR.parent / "render-locks")
 
 # --- Security ----------------------------------------------------------------
 SECURE = _env_bool("DJANGO_SECURE", default=not DEBUG)
@@ -250,7 +246,7 @@ SECURE_CSP = {
 }
 
 # --- Shared cache, client identity, rate and render limits --------------------------
-# Rate-limit counters and render leases must be shared by every worker: Redis in
+# Rate-limit counters must be shared by every worker: Redis in
 # production (Django's built-in backend). Without REDIS_URL each process has its own
 # local-memory cache, which only the single-process development server may use;
 # ``check --deploy`` fails when WEB_CONCURRENCY says several workers share none
@@ -266,7 +262,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 WEB_CONCURRENCY = _env_int("WEB_CONCURRENCY", None, minimum=1)
 # After the shared cache failed, a process goes on without it (rate limits let requests
-# through, renders are limited per process) and asks it again after this many seconds.
+# through) and asks it again after this many seconds.
 SHARED_CACHE_RETRY_SECONDS = _env_int("DJANGO_SHARED_CACHE_RETRY_SECONDS", 5, minimum=0)
 
 # How many proxies in front of gunicorn append the address they saw to X-Forwarded-For
@@ -295,17 +291,15 @@ for _item in _env_list("DJANGO_RATE_LIMITS", []):
             f"{', '.join(RATE_LIMITS)} and a period like 30s, m, 10m, h or d")
     RATE_LIMITS[_group.strip()] = _rate.strip()
 
-# At most this many PDF renders at once per host, across all workers (leases in the
-# shared cache). A lease whose worker died frees itself after RENDER_LEASE_SECONDS:
-# keep it above gunicorn's --timeout (default 30 s), which ends a render that hangs.
+# At most this many PDF renders at once per host: the render pool's workers
+# (gunicorn_pdf.conf.py), one render each; nginx answers 503 past them (nginx_site).
 RENDER_LIMIT = _env_int("DJANGO_RENDER_LIMIT", os.cpu_count() or 1, minimum=1)
-# The name the host's render leases carry in the shared cache, so that hosts sharing one Redis
-# each keep their own RENDER_LIMIT; two hosts with one name would share one set of slots.
-HOST_NAME = os.environ.get("DJANGO_HOST_NAME", "").strip() or socket.gethostname()
-RENDER_LEASE_SECONDS = _env_int("DJANGO_RENDER_LEASE_SECONDS", 60, minimum=1)
-# Seconds a request waits for its PDF render before answering 503 (the lease is renewed
-# meanwhile, so it expires only when the worker holding it dies).
+# Seconds a render may take: the render pool ends a worker that renders longer, and nginx
+# answers the reader in their language.
 RENDER_TIMEOUT = _env_int("DJANGO_RENDER_TIMEOUT", 45, minimum=1)
+# The host's render pool, which the release step asks for each sheet, so that its renders
+# wait their turn behind the site's; empty: render in this process (development).
+RENDER_POOL_URL = os.environ.get("RENDER_POOL_URL", "").strip().rstrip("/")
 
 # The browser tests wait on markers a page's scripts leave (requests in flight, swaps
 # settled, steps shown, keys ready): static/js/test-hooks.js, served only when this is on.

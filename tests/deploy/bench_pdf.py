@@ -9,7 +9,8 @@ with three workers, Redis and a render limit of two (a two-CPU host), then print
   first request (rendered) and the second (kept), the median of 20 more interleaved with the
   trivial view ``/healthz`` (the yardstick: the machine's load in the same run), and the PDF's size
   and fonts; then the second request of nine more positions (median and max);
-* the host's render children while two renders run at once, rendering every sheet in every
+* the host's render pool (gunicorn_pdf.conf.py, asked straight as nginx would pass the
+  PDF addresses on) while two renders run at once, rendering every sheet in every
   language two at a time: how many processes, and their summed RSS and PSS at the peak
   (sampled every 20 ms; PSS counts a page shared by n processes as 1/n of it), and the same
   for the gunicorn workers, for scale (MB: 10^6 bytes).
@@ -20,6 +21,7 @@ with three workers, Redis and a render limit of two (a two-CPU host), then print
 from __future__ import annotations
 
 import os
+import runpy
 import statistics
 import subprocess
 import sys
@@ -33,9 +35,11 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import FULL_BATTLE, Server, bench_release, fresh_position_pdf, serve  # noqa: E402
+from harness import FULL_BATTLE, Server, bench_release, fresh_position_pdf, serve, serve_pdf  # noqa: E402
 
 LANGUAGES = ("en", "de", "ja")
+POOL_CONFIG = Path(__file__).resolve().parents[2] / "gunicorn_pdf.conf.py"
+MAX_REQUESTS = runpy.run_path(str(POOL_CONFIG))["max_requests"]
 SHEETS = ("rules", "reference", "quick-start", "teach")
 
 
@@ -45,11 +49,9 @@ def timed_get(server: Server, path: str) -> tuple[float, int, bytes]:
     return time.perf_counter() - started, status, body
 
 
-def render_processes(server: Server) -> tuple[list[int], list[int]]:
-    """(the render children's supervisor and its children, the gunicorn workers)."""
-    found = server.render_processes()
-    render = [found[0], *found[1]] if found else []
-    return render, server.workers()
+def render_processes(pool: Server, site: Server) -> tuple[list[int], list[int]]:
+    """(the render pool's arbiter and its workers, the site's gunicorn workers)."""
+    return [pool.process.pid, *pool.workers()], site.workers()
 
 
 def memory_kib(pids: list[int]) -> tuple[int, int]:
@@ -87,8 +89,8 @@ def warm_workers(server: Server) -> None:
             assert server.request("HEAD", path, client="198.18.7.7")[0] == 200
 
 
-def position_figures(server: Server) -> None:
-    warm_workers(server)
+def position_figures(server: Server, site: Server) -> None:
+    warm_workers(site)
     for lang in LANGUAGES:
         path = f"/{lang}/analyze/position.pdf?{urlencode({'pos': FULL_BATTLE})}"
         first, status, body = timed_get(server, path)
@@ -98,7 +100,7 @@ def position_figures(server: Server) -> None:
         more, yardstick = [], []
         for _ in range(20):  # interleaved with the trivial view /healthz: how busy the machine is meanwhile
             more.append(timed_get(server, path)[0])
-            yardstick.append(timed_get(server, "/healthz")[0])
+            yardstick.append(timed_get(site, "/healthz")[0])
         print(f"position PDF {lang}: first {first * 1000:7.1f} ms, second {second * 1000:5.1f} ms, "
               f"median of 20 more {statistics.median(more) * 1000:5.1f} ms "
               f"(/healthz between them: {statistics.median(yardstick) * 1000:4.1f} ms) "
@@ -118,13 +120,13 @@ def second_requests(server: Server, count: int = 9) -> None:
           f"{statistics.median(seconds) * 1000:.1f} ms, max {max(seconds) * 1000:.1f} ms")
 
 
-def memory_figures(server: Server, limit: int) -> None:
+def memory_figures(server: Server, site: Server, limit: int) -> None:
     peak = {"rss": 0, "pss": 0, "processes": 0, "workers_pss": 0}
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
-            render, workers = render_processes(server)
+            render, workers = render_processes(server, site)
             rss, pss = memory_kib(render)
             if pss > peak["pss"]:
                 peak.update(rss=rss, pss=pss, processes=len(render), workers_pss=memory_kib(workers)[1])
@@ -142,11 +144,12 @@ def memory_figures(server: Server, limit: int) -> None:
     finally:
         done.set()
         sampler.join()
-    render, workers = render_processes(server)
-    print(f"render children: {len(render) - 1} under one supervisor for the host "
-          f"(render limit {limit}, 3 gunicorn workers); {len(paths)} sheets rendered {limit} at a time, "
+    render, _workers = render_processes(server, site)
+    print(f"render pool: {len(render) - 1} workers under one arbiter for the host "
+          f"(render limit {limit}, 3 gunicorn workers for pages); "
+          f"{len(paths)} sheets rendered {limit} at a time, "
           f"answers: {sorted(set(statuses))}")
-    print(f"render processes at the peak: {peak['processes']} (supervisor + children), "
+    print(f"render processes at the peak: {peak['processes']} (arbiter + workers), "
           f"summed RSS {_mb(peak['rss'])} MB, summed PSS {_mb(peak['pss'])} MB "
           f"(goal: PSS at most 400 MB together); the 3 workers' PSS then: {_mb(peak['workers_pss'])} MB")
 
@@ -158,15 +161,13 @@ def _mb(kib: int) -> str:
 def main() -> None:
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     with bench_release() as release, serve(release, workers=3, name="bench-pdf",
-               env={"DJANGO_RENDER_LIMIT": str(limit)}) as server:
-        deadline = time.monotonic() + 60
-        while len(render_processes(server)[0]) < limit + 1:  # the children are up
-            assert time.monotonic() < deadline, "the render children did not start"
-            time.sleep(0.2)
-        print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit}")
-        position_figures(server)
-        second_requests(server)
-        memory_figures(server, limit)
+               env={"DJANGO_RENDER_LIMIT": str(limit)}) as site, \
+            serve_pdf(site, name="bench-pdf-pool") as pool:
+        print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit} "
+              f"(render pool, max_requests {MAX_REQUESTS})")
+        position_figures(pool, site)
+        second_requests(pool)
+        memory_figures(pool, site, limit)
 
 
 if __name__ == "__main__":

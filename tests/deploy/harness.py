@@ -7,8 +7,10 @@ conftest.py; here:
   workers and its own Redis database; :class:`Server` sends requests to it as the
   HTTPS proxy of docs/production.md would.
 * :func:`serve_streams` — the ASGI stream process beside it.
+* :func:`serve_pdf` — the render pool beside it (gunicorn_pdf.conf.py), which nginx sends
+  the PDF addresses to (:func:`serve_behind_nginx`).
 
-Both are started as their systemd units say (:class:`Unit`): the release steps write the
+Each is started as their systemd units say (:class:`Unit`): the release steps write the
 units with ``manage.py systemd_units``, and the harness runs their own ``ExecStart`` (and
 ``ExecReload``, :meth:`Server.reload`) in the unit's ``WorkingDirectory``, with the
 environment systemd would give it: the unit's ``Environment=`` lines, then the release's
@@ -379,17 +381,8 @@ class Server:
             return fh.read().decode(errors="replace")
 
     def workers(self) -> list[int]:
-        """Process ids of the gunicorn workers (children of the arbiter, but for the render
-        children's supervisor: :meth:`render_processes`)."""
-        return [pid for pid in children(self.process.pid) if not _is_render_supervisor(pid)]
-
-    def render_processes(self) -> tuple[int, list[int]] | None:
-        """The host's render children's supervisor (a child of gunicorn's arbiter) and its
-        children, or ``None`` before the arbiter started it (tutorials/rendering/render_children.py)."""
-        for pid in children(self.process.pid):
-            if _is_render_supervisor(pid):
-                return pid, children(pid)
-        return None
+        """Process ids of the gunicorn workers (the arbiter's children)."""
+        return children(self.process.pid)
 
     def group(self) -> list[int]:
         """Every live process of the unit: its session (the control group's stand-in)."""
@@ -434,13 +427,6 @@ class _Proxied(http.client.HTTPConnection):
         super().request(method, url, body, sent, **kwargs)
 
 
-def _is_render_supervisor(pid: int) -> bool:
-    try:
-        return b"tutorials.rendering.render_children" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except FileNotFoundError:
-        return False
-
-
 #: gunicorn's own environment variable for options on top of its config file: the deploy
 #: tests' machine is shared and loaded, so a worker's heartbeat may come late
 TEST_SITE_OPTIONS = {"GUNICORN_CMD_ARGS": "--timeout 120"}
@@ -476,6 +462,21 @@ def serve_streams(site: Server, *, workers: int = 2, name: str = "streams",
     env.update({"STREAM_WORKERS": str(workers), "STREAM_BIND": f"127.0.0.1:{port}"})
     assert site.unit is not None
     with _running(Unit.read(site.unit.path.with_name("captain-streams.service")), port, log, env) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def serve_pdf(site: Server, *, name: str = "pdf", port: int | None = None) -> Iterator[Server]:
+    """The render pool of docs/production.md as its unit (``captain-pdf.service``) starts it,
+    beside gunicorn ``site``, with its environment (``DJANGO_RENDER_LIMIT`` workers,
+    ``DJANGO_RENDER_TIMEOUT``), on ``port`` (default: a free one); its log has a line per
+    request it answered (gunicorn's access log), so a test can tell which PDFs it made."""
+    port = port or free_port()
+    log = site.log.parent / f"{name}-{port}.log"
+    env = {key: value for key, value in site.env.items() if key not in TEST_SITE_OPTIONS}
+    env.update({"PDF_BIND": f"127.0.0.1:{port}", "GUNICORN_CMD_ARGS": "--access-logfile -"})
+    assert site.unit is not None
+    with _running(Unit.read(site.unit.path.with_name("captain-pdf.service")), port, log, env) as running:
         yield running
 
 
@@ -577,11 +578,13 @@ def tls_certificate(folder: Path) -> tuple[Path, Path]:
 
 @dataclass
 class Host:
-    """One application host behind nginx: its gunicorn site and its stream process (if any)."""
+    """One application host behind nginx: its gunicorn site, its stream process (if any) and
+    its render pool."""
 
-    name: str                # DJANGO_HOST_NAME: its render slots in the shared Redis
+    name: str                # its servers' log names
     site: Server
     streams: Server | None
+    pool: Server | None = None
 
 
 @dataclass
@@ -598,6 +601,11 @@ class Proxy:
     streams: Server | None = None  # the ASGI stream process, when one was started
     #: every application host behind nginx (the first is ``server`` and ``streams``)
     hosts: tuple[Host, ...] = ()
+
+    @property
+    def pool(self) -> Server | None:
+        """The first host's render pool."""
+        return self.hosts[0].pool if self.hosts else None
 
     def connection(self, *, source: str = "127.0.0.1", timeout: float = 60) -> http.client.HTTPSConnection:
         """A connection to nginx from the loopback address ``source`` (each its own client)."""
@@ -625,15 +633,16 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
                        upstream: str | None = None, options: tuple[str, ...] = (),
                        streams: int = 0, hosts: int = 1) -> Iterator[Proxy]:
     """gunicorn (:func:`serve`) with nginx in front, configured by ``manage.py nginx_site``
-    as docs/production.md says, with ``options`` on top, and with ``streams`` processes of
+    as docs/production.md says, with ``options`` on top, the render pool (:func:`serve_pdf`)
+    that nginx sends the PDF addresses to, and with ``streams`` processes of
     the ASGI stream process (:func:`serve_streams`; 0: none, the pages poll); with
     ``upstream`` (a port where nothing answers, say) nginx alone, in front of that
     (``Proxy.server`` is ``None``).
 
     ``hosts`` > 1: that many application hosts behind the one nginx (``Proxy.hosts``), as
     docs/production.md's "More than one host" sets them up: each its own gunicorn, stream
-    process, render children and render-lock folder, under its own ``DJANGO_HOST_NAME``;
-    all sharing the release (its database and secret key) and one Redis database."""
+    process and render pool; all sharing the release (its database and secret key) and one
+    Redis database. Each host's ``RENDER_POOL_URL`` is its own pool (the release step's)."""
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         pytest.fail("nginx is not installed: run bin/setup (Debian package nginx)")
     port, http_port = free_port(), free_port()
@@ -649,19 +658,22 @@ def serve_behind_nginx(release: Release, *, workers: int = 2, env: dict[str, str
                 server_env["REDIS_URL"] = stack.enter_context(redis_database(release.redis_base))
             for number in range(1, hosts + 1):
                 name = f"host-{number}" if hosts > 1 else ""
-                host_env = server_env if not name else {
-                    **server_env, "DJANGO_HOST_NAME": name,
-                    "DJANGO_RENDER_LOCK_DIR": str(prefix / name / "render-locks")}
+                pdf_port = free_port()
+                host_env = {**server_env, "RENDER_POOL_URL": f"http://127.0.0.1:{pdf_port}"}
                 site_server = stack.enter_context(serve(release, workers=workers, env=host_env,
                                                         name=f"gunicorn-{name}" if name else "gunicorn"))
                 live = (stack.enter_context(serve_streams(site_server, workers=streams,
                                                           name=f"streams-{name}" if name else "streams"))
                         if streams else None)
-                running.append(Host(name, site_server, live))
+                pool = stack.enter_context(serve_pdf(site_server, name=f"pdf-{name}" if name else "pdf",
+                                                     port=pdf_port))
+                running.append(Host(name, site_server, live, pool))
         addresses = [("--upstream", f"127.0.0.1:{host.site.port}") for host in running] or [
             ("--upstream", upstream or "")]
         addresses += ([("--stream-upstream", f"127.0.0.1:{host.streams.port}") for host in running
                        if host.streams] or [("--stream-upstream", "none")])
+        addresses += ([("--pdf-upstream", f"127.0.0.1:{host.pool.port}") for host in running
+                       if host.pool] or [("--pdf-upstream", "none")])
         site = prefix / "site"
         finish(manage("nginx_site", str(site), "--host", f"127.0.0.1:{port}",
                       *(part for pair in addresses for part in pair),

@@ -1,5 +1,5 @@
-"""Processes as Linux's /proc shows them, and waiting for a condition on them: the tests of
-the host's render children (site and deploy) and the deploy harness."""
+"""Processes as Linux's /proc shows them, and waiting for a condition on them: the deploy
+tests and their harness."""
 
 from __future__ import annotations
 

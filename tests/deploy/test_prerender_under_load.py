@@ -1,11 +1,10 @@
 """The release step on a live host: ``prerender_sheets`` runs with the site's environment while
-the site renders PDFs for its readers. It shares the host's render slots with them, waits its
-turn instead of failing, and is not bound by a request's render time: every sheet is
-rendered, it exits 0, and meanwhile, under the operator's load through nginx
-(tests/deploy/operator_load.py, until a few of its PDFs were asked for while the release step
-renders), the site answers every PDF (200, or the render limit's
-503 with ``Retry-After`` when every slot is taken) and every other request as usual, never
-a 500.
+readers ask nginx for PDFs. It asks the host's render pool (``RENDER_POOL_URL``) for each
+sheet straight, so it waits its turn in the pool's queue behind the readers' renders instead
+of failing: every sheet is rendered, it exits 0, and meanwhile, under the operator's load
+through nginx (tests/deploy/operator_load.py, until a few of its PDFs were asked for while the
+release step renders), nginx answers every PDF (200, or 503 with ``Retry-After`` when every
+worker of the pool is rendering) and every other request as usual, never a 500.
 """
 
 from __future__ import annotations
@@ -43,7 +42,8 @@ def test_prerender_sheets_while_the_site_renders(proxy):
     with OperatorLoad(proxy) as load:
         # the site has rendered a PDF before the release step
         load.wait_for_every_kind()
-        # the release step with the site's environment: its Redis, so its render slots
+        # the release step with the site's environment: its render pool
+        assert server.env["RENDER_POOL_URL"] == f"http://127.0.0.1:{proxy.pool.port}"
         release = manage("prerender_sheets", env=server.env)
         begun = time.monotonic()
         # the load goes on while the release step renders, until each kind was answered and

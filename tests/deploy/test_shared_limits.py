@@ -1,4 +1,5 @@
-"""Render and rate limits hold across gunicorn workers, through the shared Redis cache.
+"""Rate limits hold across gunicorn workers, through the shared Redis cache (the render
+limit is the render pool's: tests/deploy/test_render_pool.py).
 
 Each test starts gunicorn with the production settings (``bare_release`` fixture) and several
 workers; requests come "through the HTTPS proxy of docs/production.md" (``X-Forwarded-Proto`` and one
@@ -8,16 +9,12 @@ trusted ``X-Forwarded-For`` hop), so each test can speak as several clients.
 from __future__ import annotations
 
 import json
-import os
-import pickle
 import re
-import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import redis
 from django.conf import settings
 
 from harness import Browser, Server, fresh_position_pdf, serve
@@ -34,65 +31,6 @@ def _all_at_once(count: int, call) -> list:
 
     with ThreadPoolExecutor(count) as pool:
         return list(pool.map(run, range(count)))
-
-
-def _lease_keys(server: Server) -> list[bytes]:
-    return redis.Redis.from_url(server.env["REDIS_URL"]).keys("*render-lease*")
-
-
-# --- the render limit ----------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def one_render(bare_release):
-    """Three workers that may render one PDF at a time; a dead worker's lease lives 4 s."""
-    with serve(bare_release, workers=3, env={"DJANGO_RENDER_LIMIT": "1", "DJANGO_RENDER_LEASE_SECONDS": "4"},
-               name="one-render") as server:
-        yield server
-
-
-def test_one_render_at_a_time_across_workers(one_render):
-    path = fresh_position_pdf("de", long=True)
-    results = _all_at_once(6, lambda i: one_render.get(path, client=f"198.51.100.{i + 1}"))
-    statuses = sorted(status for status, _headers, _body in results)
-    assert statuses == [200] + [503] * 5, statuses
-    for status, headers, body in results:
-        if status == 503:
-            assert int(headers["Retry-After"]) > 0
-            assert headers["Content-Type"].startswith("text/html")
-            assert "Bitte versuche es in" in body.decode(), body.decode()[:2000]
-        else:
-            assert body.startswith(b"%PDF")
-    assert _lease_keys(one_render) == [], "the lease was not given back after the render"
-
-
-def test_a_killed_workers_lease_frees_itself(one_render):
-    store = redis.Redis.from_url(one_render.env["REDIS_URL"])
-    with ThreadPoolExecutor(1) as pool:
-        rendering = pool.submit(one_render.get, fresh_position_pdf(long=True), client="198.51.100.20")
-        deadline = time.monotonic() + 30
-        while not (keys := _lease_keys(one_render)):
-            assert time.monotonic() < deadline, "no render lease was taken"
-            time.sleep(0.01)
-        # the worker that holds the lease dies mid-render, with no chance to give it back
-        holder = int(pickle.loads(store.get(keys[0])).split(":")[0])
-        assert holder in one_render.workers()
-        os.kill(holder, signal.SIGKILL)
-        killed_at = time.monotonic()
-        with pytest.raises(OSError):  # its client's connection is cut
-            rendering.result(timeout=60)
-    # the other workers see the slot taken ...
-    status, headers, _ = one_render.get(fresh_position_pdf(), client="198.51.100.21")
-    assert status == 503, "the dead worker's lease did not hold the slot"
-    assert 0 < store.ttl(keys[0]) <= 4
-    # ... until the lease times out (a refused render keeps nothing: the same PDF each time)
-    waiting = fresh_position_pdf()
-    while True:
-        status, _headers, _body = one_render.get(waiting, client="198.51.100.22")
-        if status == 200:
-            break
-        assert status == 503
-        assert time.monotonic() - killed_at < 4 + 5, "the lease did not free itself within its timeout"
-        time.sleep(0.25)
-    assert time.monotonic() - killed_at > 1, "the slot came free long before the lease timed out"
 
 
 # --- rate limits -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Two application hosts behind one nginx (docs/production.md, "More than one host").
 
-Each host runs its own gunicorn site, its own ASGI stream process and its own render children
-on ports of its own, under its own ``DJANGO_HOST_NAME``; both share the release (PostgreSQL,
+Each host runs its own gunicorn site, its own ASGI stream process and its own render pool
+on ports of its own; both share the release (PostgreSQL,
 the secret key) and one Redis database, and nginx's upstream blocks name both
 (``manage.py nginx_site --upstream A --upstream B``).
 
@@ -82,29 +82,33 @@ def test_a_presenter_on_one_host_and_guests_on_the_other_see_every_move(two_host
 
 
 def test_each_host_keeps_its_own_render_limit(two_hosts):
-    """Two renders at once on each host, whose limit is one: each host renders one and refuses
-    the other with 503 and Retry-After (had the hosts shared one set of render slots, three
-    of the four would be refused)."""
-    paths = {host.name: fresh_position_pdf("en", long=True) for host in two_hosts.hosts}
-    asks = [(host, n) for host in two_hosts.hosts for n in range(2)]
-    barrier = threading.Barrier(len(asks))
+    """Four renders at once through nginx, whose hosts each have a render pool of one worker:
+    two are rendered, one by each host's pool, and two are refused with 503 and Retry-After
+    (had one host taken both, its pool would have rendered two at once)."""
+    paths = [fresh_position_pdf("en", long=True) for _ in range(4)]
+    offsets = {host.name: host.pool.log_size() for host in two_hosts.hosts}
+    barrier = threading.Barrier(len(paths))
 
     def ask(index: int):
-        host, n = asks[index]
         barrier.wait(timeout=30)
-        return host.name, host.site.get(paths[host.name], client=f"198.51.100.{10 * index + n + 1}")
+        return two_hosts.get(paths[index], source=f"127.0.8.{index + 1}", timeout=180)
 
-    with ThreadPoolExecutor(len(asks)) as pool:
-        results = list(pool.map(ask, range(len(asks))))
-    per_host: dict[str, list[int]] = {}
-    for name, (status, headers, body) in results:
-        per_host.setdefault(name, []).append(status)
+    with ThreadPoolExecutor(len(paths)) as pool:
+        results = list(pool.map(ask, range(len(paths))))
+    for status, headers, body in results:
         if status == 503:
             assert int(headers["Retry-After"]) > 0
         else:
             assert status == 200 and body.startswith(b"%PDF"), (status, body[:200])
-    assert {name: sorted(statuses) for name, statuses in per_host.items()} == {
-        host.name: [200, 503] for host in two_hosts.hosts}
+    assert sorted(status for status, _headers, _body in results) == [200, 200, 503, 503]
+
+    def rendered() -> dict[str, int]:
+        # a pool logs a request once it has answered it: wait for the lines
+        return {host.name: host.pool.log_since(offsets[host.name]).count("position.pdf")
+                for host in two_hosts.hosts}
+
+    wait_for(lambda: sum(rendered().values()) >= 2, 30, f"the pools logged no renders: {rendered()}")
+    assert rendered() == {host.name: 1 for host in two_hosts.hosts}
 
 
 def _guest_pages(proxy, code: str, source: str, stop: threading.Event, answers: Counter) -> None:

@@ -27,11 +27,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_streams
+from harness import Browser, Server, Unit, serve, serve_behind_nginx, serve_pdf, serve_streams
 from operator_load import NORMAL, OperatorLoad
 from processes import alive, wait_for
 
-SERVICES = ("captain-site.service", "captain-streams.service")
+SERVICES = ("captain-pdf.service", "captain-site.service", "captain-streams.service")
 
 
 def test_a_unit_per_process_and_a_target_for_them_all(bare_release):
@@ -93,8 +93,12 @@ def _open_stream(streams: Server, code: str):
 def _kill_arbiter(server: Server) -> None:
     """SIGKILL of the unit's main process, then: none of its processes is left and nothing
     listens on its port."""
-    group = server.group()
-    assert len(group) > 2, group  # the arbiter and its workers (and the site's render children)
+    def started() -> list[int] | None:
+        group = server.group()
+        return group if len(group) > 2 else None
+
+    # the arbiter and its workers (forked once it listens)
+    group = wait_for(started, 30, "fewer than two workers")
     server.process.kill()
     server.process.wait()
     wait_for(lambda: not server.group(), 30, "processes left behind by the killed arbiter")
@@ -108,6 +112,14 @@ def test_a_killed_site_arbiter_leaves_no_process_and_the_restart_binds(bare_rele
         # systemd's Restart=on-failure starts the unit again: it binds the same port
         with serve(bare_release, workers=2, name="restarted-site", port=site.port,
                    env={"REDIS_URL": site.env["REDIS_URL"]}) as restarted:
+            status, _headers, body = restarted.get("/healthz")
+            assert status == 200 and body == b"ok"
+
+
+def test_a_killed_pool_arbiter_leaves_no_process_and_the_restart_binds(bare_release):
+    with serve(bare_release, workers=2, name="pool-site") as site, serve_pdf(site, name="killed") as pool:
+        _kill_arbiter(pool)
+        with serve_pdf(site, name="restarted", port=pool.port) as restarted:
             status, _headers, body = restarted.get("/healthz")
             assert status == 200 and body == b"ok"
 
@@ -144,12 +156,16 @@ def test_a_release_by_the_units_reload_answers_every_request(bare_release):
         assert proxy.streams
         load.wait_for_every_kind()
         old_site, old_streams = set(proxy.server.workers()), set(proxy.streams.workers())
+        old_pool = set(proxy.pool.workers())
+        pool_workers = int(proxy.pool.env.get("DJANGO_RENDER_LIMIT") or os.cpu_count() or 1)
         moves = len(load.moves)
         proxy.server.reload()
         proxy.streams.reload()
+        proxy.pool.reload()
         # the load goes on (the presenter moving) while the workers are swapped
-        wait_for(lambda: _swapped(proxy.server, old_site, 2) and _swapped(proxy.streams, old_streams, 2),
-                 120, f"the workers were not swapped: {proxy.server.workers()}, {proxy.streams.workers()}")
+        wait_for(lambda: _swapped(proxy.server, old_site, 2) and _swapped(proxy.streams, old_streams, 2)
+                 and _swapped(proxy.pool, old_pool, pool_workers), 120, "the workers were not swapped: "
+                 f"{proxy.server.workers()}, {proxy.streams.workers()}, {proxy.pool.workers()}")
         # the new workers answer every kind; the streams of the old workers ended, and their
         # browsers opened them again on the new ones, which pass on a move made now
         load.wait_for_every_kind()
@@ -168,16 +184,15 @@ def test_a_release_by_the_units_reload_answers_every_request(bare_release):
 
 def test_stopping_the_units_ends_every_process_in_time(bare_release):
     with serve(bare_release, workers=2, name="stopped") as site, \
-            serve_streams(site, name="stopped") as streams:
+            serve_streams(site, name="stopped") as streams, serve_pdf(site, name="stopped") as renders:
         code = Browser(site, "127.0.4.1").start_table()
-        wait_for(site.render_processes, 60, "gunicorn's arbiter started no render children")
         with _open_stream(streams, code), _open_stream(streams, code):
-            groups = {"site": site.group(), "streams": streams.group()}
-            # captain-dice.target stops both at once
-            with ThreadPoolExecutor(2) as pool:
-                stopped = dict(zip(groups, pool.map(Server.stop, (site, streams)), strict=True))
+            groups = {"site": site.group(), "streams": streams.group(), "pdf": renders.group()}
+            # captain-dice.target stops them all at once
+            with ThreadPoolExecutor(3) as pool:
+                stopped = dict(zip(groups, pool.map(Server.stop, (site, streams, renders)), strict=True))
         for name, group in groups.items():
             assert len(group) > 2, (name, group)
             assert stopped[name].killed == [], (name, stopped[name])
             assert not any(alive(pid) for pid in group), (name, [pid for pid in group if alive(pid)])
-        assert not _listening(site.port) and not _listening(streams.port)
+        assert not any(_listening(server.port) for server in (site, streams, renders))

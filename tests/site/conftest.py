@@ -63,8 +63,8 @@ class SheetRenders:
             rendered: list[tuple[str, sheets.Rendered]] = []
             real_render = sheets.render_pdf
 
-            def recording_render(html, lease=None):
-                result = real_render(html, lease)
+            def recording_render(html):
+                result = real_render(html)
                 rendered.append((html, result))
                 return result
 

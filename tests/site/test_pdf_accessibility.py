@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from captain.rules import notation
 from tutorials.drawing import svg
 from tutorials.drawing.diagrams import all_diagrams
-from tutorials.rendering import pdf_worker
+from tutorials.rendering.pdf import PDF_OPTIONS
 from tutorials.sheets import render as sheets
 from tutorials.sheets.render import SHEETS
 from tutorials.walkthrough import Walkthrough
@@ -72,9 +72,9 @@ def fetch(tmp_path_factory, sheet_renders):
         rendered: list[str] = []
         real_render = sheets.render_pdf
 
-        def recording_render(html, lease=None):
+        def recording_render(html):
             rendered.append(html)
-            return real_render(html, lease)
+            return real_render(html)
 
         url = f"/{lang}/analyze/position.pdf?{urlencode({'pos': POSITIONS[name], 'paper': paper})}"
         with pytest.MonkeyPatch.context() as patch:
@@ -265,6 +265,6 @@ def test_range_descriptions_count_what_is_drawn():
 def test_tagging_is_part_of_the_sheet_cache_key(settings):
     """Cached PDFs are keyed by a digest of the code (render.code_version): the module that
     asks for tags is an input, so untagged PDFs cached before are never served."""
-    assert pdf_worker.PDF_OPTIONS.get("pdf_tags") is True
-    worker = settings.BASE_DIR / "tutorials/rendering/pdf_worker.py"
+    assert PDF_OPTIONS.get("pdf_tags") is True
+    worker = settings.BASE_DIR / "tutorials/rendering/pdf.py"
     assert worker in sheets.sheet_input_files(settings.BASE_DIR)

@@ -1,26 +1,20 @@
-"""The ``pdf`` quota counts renders, not tries: a render refused because every slot is
-taken (503) uses up none of it, and the quota still holds for renders let in."""
+"""The ``pdf`` quota counts renders, not tries: a PDF answered from the cache uses up none of
+it, and the quota holds for renders let in. The release step's renders through the render
+pool (``prerender_sheets``, with the release's own header) count against no client."""
 
 from __future__ import annotations
 
-import contextlib
 import types
 
 import pytest
 
-from tutorials.rendering.render_limit import RenderBusy
+from tutorials.rendering.pdf import RELEASE_HEADER, release_token
 from tutorials.sheets import render as sheets
 
 pytestmark = pytest.mark.django_db
 
 POSITION_PDF = "/en/analyze/position.pdf?pos=Rb_11r1.12b2"
 SHEET_PDF = "/en/sheets/rules.pdf?paper=letter"
-
-
-@contextlib.contextmanager
-def _every_slot_taken():
-    raise RenderBusy()
-    yield
 
 
 def _fake_render(*args, **kwargs):
@@ -38,19 +32,17 @@ def quota_of_two(settings, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("url", [POSITION_PDF, SHEET_PDF])
-def test_renders_refused_busy_leave_the_quota_whole(client, quota_of_two, monkeypatch, url):
-    free_slots = sheets.render_slot
-    monkeypatch.setattr(sheets, "render_slot", _every_slot_taken)
-    for _ in range(5):
-        assert client.get(url, REMOTE_ADDR="10.20.30.40").status_code == 503
-    monkeypatch.setattr(sheets, "render_slot", free_slots)
+def test_the_quota_holds_for_renders(client, quota_of_two, url):
     statuses = [client.get(url, REMOTE_ADDR="10.20.30.40").status_code for _ in range(3)]
-    assert statuses == [200, 200, 429]  # the two renders let in, then the quota
+    assert statuses == [200, 200, 429]
 
 
-def test_a_client_over_its_quota_takes_no_render_slot(client, quota_of_two, monkeypatch):
-    for _ in range(2):
-        assert client.get(POSITION_PDF, REMOTE_ADDR="10.20.30.41").status_code == 200
-    monkeypatch.setattr(sheets, "render_slot", _every_slot_taken)
-    # refused for its quota before it asks for a slot: 429, not the busy 503
-    assert client.get(POSITION_PDF, REMOTE_ADDR="10.20.30.41").status_code == 429
+@pytest.mark.parametrize("url", [POSITION_PDF, SHEET_PDF])
+def test_the_release_steps_renders_count_against_no_client(client, quota_of_two, url):
+    release = {RELEASE_HEADER: release_token()}
+    assert [client.get(url, REMOTE_ADDR="10.20.30.41", headers=release).status_code
+            for _ in range(4)] == [200] * 4
+    # a header that is not the release's own counts as any request does
+    forged = {RELEASE_HEADER: release_token()[:-1] + "0"}
+    statuses = [client.get(url, REMOTE_ADDR="10.20.30.41", headers=forged).status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]

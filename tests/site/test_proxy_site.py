@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tutorials.web.proxy_site import REDIRECT_STATUS, STATUS_CODES, security_headers
+from tutorials.web.proxy_site import POOL_ANSWERS, REDIRECT_STATUS, STATUS_CODES, security_headers
 
 LANGUAGES = ("ja", "en", "de")
 
@@ -36,6 +36,23 @@ def test_every_status_has_a_page_and_a_problem_in_every_language(site):
             assert problem["detail"][0]["code"] == code and problem["message"]
     # the page names the largest body and the longest position the site takes
     assert "64 KiB" in english[413] and "2,000" in english[414]
+
+
+def test_the_render_pools_answers_have_a_page_and_a_problem_in_every_language(site):
+    english = {name: (site / "errors" / "en" / f"{name}.html").read_text() for name in POOL_ANSWERS}
+    assert "try again in 5 seconds" in english["pdf-busy"]
+    for lang in LANGUAGES:
+        for name, (status, code, _retry_after) in POOL_ANSWERS.items():
+            page = (site / "errors" / lang / f"{name}.html").read_text()
+            assert f'<html lang="{lang}">' in page and f'data-status="{status}"' in page
+            headline = re.search(r"<h1>(.+?)</h1>", page)[1]
+            if lang != "en":
+                assert headline not in english[name], (lang, name, headline)
+            problem = json.loads((site / "errors" / lang / f"{name}.json").read_text())
+            assert problem["detail"][0]["code"] == code and problem["message"]
+    conf = (site / "site.conf").read_text()
+    assert "error_page 503 /_captain_errors/pdf-busy;" in conf
+    assert "error_page 502 504 =504 /_captain_errors/pdf-failed;" in conf
 
 
 def test_nginx_answers_carry_the_headers_the_site_gives_its_own(client, site):
@@ -69,7 +86,8 @@ def two_hosts(tmp_path_factory):
     cert, key = _certificate(folder)
     call_command("nginx_site", str(folder / "site"), "--host", "dice.example.org", "--certificate", str(cert),
                  "--certificate-key", str(key), "--upstream", "10.0.0.1:8000", "--upstream", "10.0.0.2:8000",
-                 "--stream-upstream", "10.0.0.1:8001", "--stream-upstream", "10.0.0.2:8001")
+                 "--stream-upstream", "10.0.0.1:8001", "--stream-upstream", "10.0.0.2:8001",
+                 "--pdf-upstream", "10.0.0.1:8002=2", "--pdf-upstream", "10.0.0.2:8002=3")
     return folder / "site"
 
 
@@ -83,6 +101,10 @@ def test_one_host_is_one_server_line_in_each_upstream(site):
     conf = (site / "site.conf").read_text()
     assert _upstream(conf, "captain_site") == ["server 127.0.0.1:8000 max_fails=1 fail_timeout=10s;"]
     assert _upstream(conf, "captain_live") == ["server 127.0.0.1:8001 max_fails=1 fail_timeout=10s;"]
+    # the render pool as many workers as this environment's render limit gives it
+    assert _upstream(conf, "captain_pdf")[1:] == [
+        f"server 127.0.0.1:8002 max_conns={settings.RENDER_LIMIT} max_fails=2 fail_timeout=10s;"]
+    assert f"limit_conn captain_renders {settings.RENDER_LIMIT};" in conf
 
 
 def test_each_host_is_a_server_line_and_a_post_is_never_sent_twice(two_hosts):
@@ -91,9 +113,15 @@ def test_each_host_is_a_server_line_and_a_post_is_never_sent_twice(two_hosts):
                                                for n in (1, 2)]
     assert _upstream(conf, "captain_live") == [f"server 10.0.0.{n}:8001 max_fails=1 fail_timeout=10s;"
                                                for n in (1, 2)]
+    # every render pool takes no more than its workers, and all of them together no more
+    # than their sum: one more PDF is answered 503 at once
+    assert _upstream(conf, "captain_pdf")[1:] == [
+        f"server 10.0.0.{n}:8002 max_conns={n + 1} max_fails=2 fail_timeout=10s;" for n in (1, 2)]
+    assert "limit_conn captain_renders 5;" in conf
     # a host that cannot be reached is passed over; only what never reached it is sent again
+    # (a render, once more at most)
     rules = re.findall(r"^\s*proxy_next_upstream\b[^;]*;", conf, re.M)
-    assert rules == ["    proxy_next_upstream error timeout;"], rules
+    assert rules == ["    proxy_next_upstream error timeout;", "        proxy_next_upstream error;"], rules
     assert "non_idempotent" not in re.sub(r"#.*", "", conf)
 
 
@@ -101,6 +129,9 @@ def test_each_host_is_a_server_line_and_a_post_is_never_sent_twice(two_hosts):
     (["--upstream", "10.0.0.1:8000", "--upstream", "10.0.0.1:8000"], "given twice"),
     (["--upstream", "10.0.0.1:8000; evil"], "is not host:port"),
     (["--stream-upstream", "none", "--stream-upstream", "10.0.0.1:8001"], "'none'"),
+    (["--pdf-upstream", "none", "--pdf-upstream", "10.0.0.1:8002"], "'none'"),
+    (["--pdf-upstream", "10.0.0.1:8002=0"], "whole number"),
+    (["--pdf-upstream", "10.0.0.1:8002", "--pdf-upstream", "10.0.0.1:8002=2"], "given twice"),
 ])
 def test_a_doubtful_host_list_is_refused(site, tmp_path, options, message):
     with pytest.raises(CommandError, match=message):

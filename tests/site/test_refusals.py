@@ -1,5 +1,5 @@
-"""Refusals (429, 503) are cheap short pages, answered at once; gunicorn runs threads, so
-render waits do not hold whole workers."""
+"""Refusals (429) are cheap short pages, answered at once; gunicorn runs threads, and PDFs are
+the render pool's (gunicorn_pdf.conf.py), so a render holds none of the site's workers."""
 
 from __future__ import annotations
 
@@ -11,12 +11,11 @@ from django.conf import settings as django_settings
 from django.test import RequestFactory
 from django.utils import translation
 
-from tutorials.rendering.render_limit import RenderBusy
 from tutorials.web import middleware
 from tutorials.web.limits import RateLimited
 
 
-@pytest.mark.parametrize("exc, status", [(RateLimited("pdf", 30), 429), (RenderBusy(), 503)])
+@pytest.mark.parametrize("exc, status", [(RateLimited("pdf", 30), 429), (RateLimited("save", 1), 429)])
 def test_a_refusal_answers_a_short_page_at_once(monkeypatch, exc, status):
     """A pause would hold a worker's thread per refused request: a client asking again and
     again would crowd out other readers."""
@@ -42,60 +41,6 @@ def test_gunicorn_runs_threads_from_its_config_file(settings, monkeypatch):
     assert config["workers"] * config["threads"] < 100  # PostgreSQL's default max_connections
 
 
-class _SlowRender:
-    """Stands in for a render sent to the render children: done after ``seconds``."""
-
-    def __init__(self, seconds: float) -> None:
-        import time
-
-        self.done_at = time.monotonic() + seconds
-        self.closed = False
-
-    def result(self, timeout: float):
-        import time
-
-        left = self.done_at - time.monotonic()
-        if left > timeout:
-            time.sleep(timeout)
-            raise TimeoutError()
-        time.sleep(max(0.0, left))
-        return (b"%PDF-slow", (), 1, 19)
-
-    def close(self) -> None:
-        self.closed = True
-
-
-class _CountingLease:
-    lease_seconds = 1
-
-    def __init__(self) -> None:
-        self.renewals = 0
-
-    def renew(self) -> None:
-        self.renewals += 1
-
-
-def test_a_long_render_renews_its_lease(monkeypatch, settings):
-    from tutorials.rendering import pdf as sheets
-
-    monkeypatch.setattr(sheets, "_submit", lambda html, resources: _SlowRender(1.6))
-    settings.RENDER_TIMEOUT = 10
-    lease = _CountingLease()
-    assert sheets.render_pdf("<p>x</p>", lease).pdf == b"%PDF-slow"
-    assert lease.renewals >= 2  # every third of a second-long lease, for 1.6 s
-
-
-def test_a_render_past_its_time_is_answered_busy(monkeypatch, settings):
-    from tutorials.rendering import pdf as sheets
-
-    slow = _SlowRender(3)
-    monkeypatch.setattr(sheets, "_submit", lambda html, resources: slow)
-    settings.RENDER_TIMEOUT = 1
-    with pytest.raises(RenderBusy):
-        sheets.render_pdf("<p>x</p>", _CountingLease())
-    assert slow.closed  # the child is left to finish alone, nobody waits for it
-
-
 @pytest.mark.parametrize("lang, one, many", [
     ("en", "Please try again in 1 second.", "Please try again in 30 seconds."),
     ("de", "in 1 Sekunde noch einmal", "in 30 Sekunden noch einmal"),
@@ -118,3 +63,14 @@ def test_the_wait_is_said_in_the_right_number(lang, one, many):
 def test_gunicorn_closes_after_a_body_it_could_not_drain(settings, headers, closes):
     config = runpy.run_path(str(settings.BASE_DIR / "gunicorn.conf.py"))
     assert config["leaves_body_unread"](headers, 64 * 1024) is closes
+
+
+def test_the_render_pool_renders_one_pdf_per_worker_within_the_render_limits(settings):
+    config = runpy.run_path(str(settings.BASE_DIR / "gunicorn_pdf.conf.py"))
+    site = runpy.run_path(str(settings.BASE_DIR / "gunicorn.conf.py"))
+    assert config["worker_class"] == "sync" and config["workers"] == settings.RENDER_LIMIT
+    # the arbiter never loads the site, so that the unit's reload brings a release's code
+    assert config["preload_app"] is False and config["max_requests"] >= 1
+    assert config["timeout"] == settings.RENDER_TIMEOUT
+    for limit in ("limit_request_line", "limit_request_field_size", "limit_request_fields"):
+        assert config[limit] == site[limit], limit  # a position PDF's address is the analyzer's

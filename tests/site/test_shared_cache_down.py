@@ -1,6 +1,6 @@
 """Without the shared cache the site degrades instead of failing: rate limits let requests
-through (counted, in the log), renders take the host's own slots, and once the cache answers
-again the limits count again, without a restart.
+through (counted, in the log), and once the cache answers again the limits count again,
+without a restart.
 
 "Down" here is a real Redis client pointed at a port nothing listens on: the errors are
 the ones redis-py raises when Redis stops. tests/deploy/test_redis_down.py stops a real
@@ -13,15 +13,11 @@ import json
 import logging
 import re
 import socket
-import subprocess
-import sys
 
 import pytest
 from django.test import RequestFactory
 
 from tutorials.models import SavedPosition
-from tutorials.rendering import render_limit
-from tutorials.rendering.render_limit import RenderBusy
 from tutorials.web import limits, shared_cache
 from tutorials.web.limits import RateLimited
 
@@ -157,83 +153,3 @@ def test_the_limits_count_again_once_the_cache_answers(cache_down, caplog):
     assert not shared_cache.is_down()
     [back] = [r.getMessage() for r in caplog.records if "answers again after" in r.getMessage()]
     assert re.search(r"answers again after \d+ s; meanwhile 3 requests without a rate limit", back), back
-
-
-#: another worker of the host: holds render slot ``sys.argv[2]`` of folder ``sys.argv[1]``
-#: until its standard input closes, or until it is killed
-OTHER_WORKER = """
-import fcntl, os, sys
-fd = os.open(os.path.join(sys.argv[1], "slot-" + sys.argv[2]), os.O_RDWR | os.O_CREAT, 0o600)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("held", flush=True)
-sys.stdin.read()
-"""
-
-
-def _other_worker(folder, slot: int) -> subprocess.Popen:
-    worker = subprocess.Popen([sys.executable, "-c", OTHER_WORKER, str(folder), str(slot)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert worker.stdout.readline().strip() == "held"
-    return worker
-
-
-def test_renders_are_limited_per_host_while_the_cache_is_down(cache_down, tmp_path):
-    cache_down.RENDER_LOCK_DIR = tmp_path / "locks"
-    cache_down.RENDER_LIMIT = 3  # the host's three, whichever worker asks
-    cache_down.WEB_CONCURRENCY = 3
-    (tmp_path / "locks").mkdir()
-    other = _other_worker(tmp_path / "locks", 0)  # another worker renders already
-    try:
-        with render_limit.render_slot() as first, render_limit.render_slot() as second:
-            assert {first.slot, second.slot} == {1, 2} and first.key is None
-            with pytest.raises(RenderBusy), render_limit.render_slot():
-                pass
-            first.renew()  # nothing to renew, and no error
-        with render_limit.render_slot() as again:  # given back at the end of the block
-            assert again.slot == 1
-    finally:
-        other.stdin.close()
-        other.wait(timeout=10)
-    with render_limit.render_slot() as freed:  # the other worker is done
-        assert freed.slot == 0
-    assert shared_cache.degraded_counts()["render"] == 5  # the refused one too
-
-
-def test_a_worker_that_dies_mid_render_frees_its_slot(cache_down, tmp_path):
-    cache_down.RENDER_LOCK_DIR = tmp_path / "locks"
-    cache_down.RENDER_LIMIT = 1
-    (tmp_path / "locks").mkdir()
-    other = _other_worker(tmp_path / "locks", 0)
-    with pytest.raises(RenderBusy), render_limit.render_slot():
-        pass
-    other.kill()
-    other.wait(timeout=10)
-    with render_limit.render_slot() as lease:
-        assert lease.slot == 0
-
-
-def test_a_lease_taken_before_the_cache_went_down_ends_without_error(settings):
-    with render_limit.render_slot(limit=1) as lease:
-        assert lease.key is not None  # a shared lease
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                       "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0"}}
-        lease.renew()  # the render goes on
-    assert shared_cache.is_down()  # giving it back found the cache down; the lease expires
-
-
-def test_a_slot_that_cannot_be_opened_is_skipped_not_a_failure(cache_down, tmp_path, caplog):
-    locks = tmp_path / "locks"
-    locks.mkdir()
-    (locks / "slot-0").mkdir()  # not a file: it cannot be opened as one
-    cache_down.RENDER_LOCK_DIR = locks
-    cache_down.RENDER_LIMIT = 2
-    with caplog.at_level(logging.WARNING, logger="tutorials.rendering.render_limit"), \
-            render_limit.render_slot() as lease:
-        assert lease.slot == 1
-        with pytest.raises(RenderBusy), render_limit.render_slot():
-            pass
-    assert any("slot 0" in r.getMessage() for r in caplog.records)
-    cache_down.RENDER_LOCK_DIR = tmp_path / "file"
-    (tmp_path / "file").write_text("a file where the folder should be")
-    with pytest.raises(RenderBusy), render_limit.render_slot():  # 503, never a 500
-        pass

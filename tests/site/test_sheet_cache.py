@@ -4,20 +4,22 @@ the fetcher reads hashed static names from disk, and the release step fills the 
 from __future__ import annotations
 
 import errno
+import http.server
 import logging
 import os
 import shutil
 import stat
+import threading
 
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.test import override_settings
+from django.test import Client, override_settings
 
-from tutorials.rendering import pdf, render_limit
-from tutorials.rendering.render_limit import RenderBusy
+from tutorials.rendering import pdf
+from tutorials.rendering.pdf import RELEASE_HEADER, release_token
 from tutorials.sheets import render as sheets
 
 MANIFEST = {
@@ -112,10 +114,10 @@ POSITION = "Rbg_11.13r3.22.14-15.16b1.23.24r2-26.33.34g1.35-36g0.44.45.46"
 
 @pytest.fixture
 def counted_renders(cache_dir, monkeypatch):
-    """The render children's work, counted: a stand-in PDF per render, naming the render."""
+    """The renders, counted: a stand-in PDF per render, naming the render."""
     calls: list[str] = []
 
-    def fake(html, lease=None):
+    def fake(html):
         calls.append(html)
         return pdf.Rendered(f"%PDF-stand-in {len(calls)}".encode(), ())
 
@@ -152,21 +154,14 @@ def test_each_language_paper_and_saved_title_is_its_own_pdf(client, counted_rend
 
 
 @pytest.mark.django_db
-def test_a_kept_position_pdf_counts_no_quota_and_takes_no_slot(client, counted_renders, settings,
-                                                                monkeypatch):
-    from tutorials.rendering.render_limit import RenderBusy
-
+def test_a_kept_position_pdf_counts_no_quota(client, counted_renders, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "pdf": "1/d"}
     url = f"/de/analyze/position.pdf?pos={POSITION}"
     assert client.get(url, REMOTE_ADDR="10.20.30.50").status_code == 200
-
-    def every_slot_taken():
-        raise RenderBusy()
-
-    monkeypatch.setattr(sheets, "render_slot", every_slot_taken)
     assert [client.get(url, REMOTE_ADDR="10.20.30.50").status_code for _ in range(3)] == [200] * 3
+    assert len(counted_renders) == 1
     other = f"/de/analyze/position.pdf?pos={POSITION}&paper=letter"
-    assert client.get(other, REMOTE_ADDR="10.20.30.51").status_code == 503  # not kept: a render
+    assert client.get(other, REMOTE_ADDR="10.20.30.50").status_code == 429  # not kept: a render
 
 
 def test_a_position_pdf_with_warnings_is_served_but_not_kept(cache_dir, monkeypatch, caplog):
@@ -207,21 +202,18 @@ def test_fetcher_refuses_everything_else(url):
     assert pdf.static_file_for(url) is None
 
 
-def test_the_render_child_refuses_what_it_was_not_given():
-    from tutorials.rendering import pdf_worker
-
-    html = '<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>'
-    pdf, warnings, _pid, _nice = pdf_worker.render(html, {})
-    assert pdf.startswith(b"%PDF") and any("refused" in w for w in warnings)
+def test_a_render_refuses_what_is_not_a_static_file():
+    rendered = pdf.render_pdf('<link rel="stylesheet" href="https://example.org/x.css"><p>x</p>')
+    assert rendered.pdf.startswith(b"%PDF") and any("refused" in w for w in rendered.warnings)
 
 
-def test_renders_run_in_a_child_process_at_the_lowest_priority():
+def test_renders_run_in_the_process_that_serves_the_request():
+    """The render pool in production (tests/deploy/test_render_pool.py), here the tests'."""
     import os
 
     rendered = pdf.render_pdf('<link rel="stylesheet" href="/static/css/sheet.css"><p>x</p>')
     assert rendered.pdf.startswith(b"%PDF") and rendered.warnings == ()
-    assert rendered.pid != os.getpid()
-    assert rendered.niceness == 19
+    assert rendered.pid == os.getpid() and rendered.niceness == os.nice(0)
 
 
 # --- the release step -----------------------------------------------------------------------------
@@ -233,7 +225,7 @@ def fast_render(monkeypatch):
     tiny = weasyprint.HTML(string="<p>x</p>").write_pdf()
     calls = []
 
-    def render(name, lang, paper="a4", lease=None, *, audience=sheets.DEFAULT_AUDIENCE, timeout=None):
+    def render(name, lang, paper="a4", *, audience=sheets.DEFAULT_AUDIENCE):
         calls.append((name, audience, lang, paper))
         return sheets.Rendered(tiny, ())
 
@@ -285,7 +277,7 @@ def test_release_step_is_idempotent_and_forceable(cache_dir, fast_render):
 def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):
     """Every render warns (a stylesheet that cannot load, as the render with warnings above
     shows for real): nothing is cached, and the command fails naming every sheet."""
-    def unstyled(name, lang, paper="a4", lease=None, *, audience=sheets.DEFAULT_AUDIENCE, timeout=None):
+    def unstyled(name, lang, paper="a4", *, audience=sheets.DEFAULT_AUDIENCE):
         return sheets.Rendered(b"%PDF-unstyled", ("Failed to load stylesheet at file:///static/css/sheet.css",))
 
     monkeypatch.setattr(sheets, "render_sheet", unstyled)
@@ -296,57 +288,22 @@ def test_release_step_fails_on_a_render_with_warnings(cache_dir, monkeypatch):
     assert f"{total} not cached" in str(failed.value) and "teach-34-strategy-de-letter (" in str(failed.value)
 
 
-def test_release_step_waits_its_turn_for_a_render_slot(cache_dir, fast_render, monkeypatch):
-    """Every slot of the host taken by the site's renders for a while: the release step waits
-    and renders, with its own time per render instead of a request's."""
-    real_take, refused = render_limit._take, []
-
-    def busy_at_first(*args):
-        if len(refused) < 3:
-            refused.append(args)
-            raise RenderBusy()
-        return real_take(*args)
-
-    timeouts = []
-    real_render = sheets.render_sheet
-
-    def render(*args, timeout=None, **kwargs):
-        timeouts.append(timeout)
-        return real_render(*args, timeout=timeout, **kwargs)
-
-    monkeypatch.setattr(render_limit, "_take", busy_at_first)
-    monkeypatch.setattr(render_limit, "TURN_POLL_SECONDS", 0.01)
-    monkeypatch.setattr(sheets, "render_sheet", render)
-    call_command("prerender_sheets", "--timeout", "321", verbosity=0)
-    assert len(refused) == 3
-    assert len(fast_render) == sum(len(sheets.audiences_of(n)) for n in sheets.SHEETS) * 3 * 2
-    assert set(timeouts) == {321}
-
-
-def test_release_step_gives_up_on_a_slot_only_after_its_wait(cache_dir, fast_render, monkeypatch):
-    monkeypatch.setattr(render_limit, "_take", lambda *args: (_ for _ in ()).throw(RenderBusy()))
-    monkeypatch.setattr(render_limit, "TURN_POLL_SECONDS", 0.01)
-    with pytest.raises(CommandError, match=r"rules-en-a4 \(no render slot came free in 0 s\)"):
-        call_command("prerender_sheets", "--wait", "0.05", verbosity=0)
-    assert not fast_render
-
-
 def test_release_step_goes_on_past_a_failure_and_names_what_is_missing(cache_dir, fast_render, monkeypatch):
     real_render = sheets.render_sheet
 
-    def render(name, lang, paper="a4", lease=None, *, audience=sheets.DEFAULT_AUDIENCE, timeout=None):
+    def render(name, lang, paper="a4", *, audience=sheets.DEFAULT_AUDIENCE):
         if (name, lang, paper) == ("rules", "de", "letter"):
-            raise RuntimeError("the render child fell over")
+            raise RuntimeError("the render fell over")
         if (name, lang, paper, audience) == ("quick-start", "ja", "a4", sheets.Audience(2, "strategy")):
             return sheets.Rendered(b"%PDF-unstyled", ("stylesheet not found",))
-        return real_render(name, lang, paper, lease, audience=audience, timeout=timeout)
+        return real_render(name, lang, paper, audience=audience)
 
     monkeypatch.setattr(sheets, "render_sheet", render)
     with pytest.raises(CommandError) as failed:
         call_command("prerender_sheets", verbosity=0)
     message = str(failed.value)
     assert "2 not cached: " in message
-    assert "rules-de-letter (the render failed: RuntimeError: the render child fell over)" in message
+    assert "rules-de-letter (the render failed: RuntimeError: the render fell over)" in message
     assert "quick-start-2-strategy-ja-a4 (rendered with warnings: stylesheet not found)" in message
     cached = {p.name for p in cache_dir.rglob("*.pdf")}
     total = sum(len(sheets.audiences_of(n)) for n in sheets.SHEETS) * 3 * 2
@@ -425,3 +382,66 @@ def test_kept_files_are_readable_by_every_user(cache_dir, counted_renders, clien
     kept = [p for p in cache_dir.rglob("*") if p.is_file()]
     assert len(kept) == 2
     assert {stat.S_IMODE(p.stat().st_mode) for p in kept} == {0o644}
+
+
+# --- the release step through the host's render pool ----------------------------------------------
+class _Pool(http.server.ThreadingHTTPServer):
+    """Stands in for the render pool (gunicorn_pdf.conf.py): passes each request to the site
+    (Django's test client, as a pool worker would serve it), but answers 502 for ``broken``,
+    as nginx would for a worker ended past the render timeout; records what it was asked."""
+
+    def __init__(self, broken: str) -> None:
+        self.broken, self.asked, self.at_once, self.in_hand = broken, [], 0, 0
+        self.lock = threading.Lock()
+        super().__init__(("127.0.0.1", 0), _PoolHandler)
+
+
+class _PoolHandler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        pool = self.server
+        with pool.lock:
+            pool.in_hand += 1
+            pool.at_once = max(pool.at_once, pool.in_hand)
+        try:
+            pool.asked.append((self.path, dict(self.headers)))
+            if self.path.startswith(pool.broken):
+                self.send_response(502)
+                self.end_headers()
+                return
+            answer = Client().get(self.path, headers={name: value for name, value in self.headers.items()
+                                                      if name.lower() != "host"},
+                                  HTTP_HOST=self.headers["Host"])
+            self.send_response(answer.status_code)
+            self.end_headers()
+            self.wfile.write(answer.content)
+        finally:
+            with pool.lock:
+                pool.in_hand -= 1
+
+    def log_message(self, *args):
+        pass
+
+
+def test_release_step_asks_the_render_pool_one_sheet_at_a_time(cache_dir, fast_render, settings, monkeypatch):
+    import weasyprint
+
+    made = weasyprint.HTML(string="<p>from the pool</p>").write_pdf()
+    monkeypatch.setattr(sheets, "render_pdf", lambda html: sheets.Rendered(made, ()))
+    pool = _Pool(broken="/de/sheets/rules.pdf?paper=letter")
+    threading.Thread(target=pool.serve_forever, daemon=True).start()
+    settings.RENDER_POOL_URL = f"http://127.0.0.1:{pool.server_address[1]}"
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "pdf": "1/d"}  # the release's renders count none
+    try:
+        with pytest.raises(CommandError) as failed:
+            call_command("prerender_sheets", verbosity=0)
+    finally:
+        pool.shutdown()
+        pool.server_close()
+    assert "1 not cached: rules-de-letter (the render pool answered 502)" in str(failed.value)
+    total = sum(len(sheets.audiences_of(n)) for n in sheets.SHEETS) * 3 * 2
+    assert len(pool.asked) == total and pool.at_once == 1  # in turn, never beside itself
+    assert all(headers[RELEASE_HEADER] == release_token() for _path, headers in pool.asked)
+    assert fast_render == []  # rendered by the pool, not by the release step itself
+    kept = list(cache_dir.rglob("*.pdf"))
+    assert len(kept) == total - 1 and all(p.read_bytes() == made for p in kept)
+    assert "rules-de-letter.pdf" not in {p.name for p in kept}

@@ -59,8 +59,8 @@ def test_every_table_version_prints_in_its_page_range(tmp_path, monkeypatch, nam
     rendered = []
     real_render = sheets.render_pdf
 
-    def recording_render(html, lease=None):
-        result = real_render(html, lease)
+    def recording_render(html):
+        result = real_render(html)
         rendered.append(result)
         return result
 

@@ -127,10 +127,9 @@ def test_a_saved_positions_pdf_carries_its_title_and_short_link(client, tmp_path
 
 
 def test_fetcher_refuses_the_network():
-    from tutorials.rendering import pdf_worker
-    from tutorials.rendering.pdf import static_resources
+    from tutorials.rendering.pdf import make_fetcher, static_resources
 
-    fetcher = pdf_worker.make_fetcher(static_resources('<link href="/static/css/sheet.css">'))
+    fetcher = make_fetcher(static_resources('<link href="/static/css/sheet.css">'))
     with pytest.raises(ValueError):
         fetcher.fetch("https://example.org/x.css")
     response = fetcher.fetch("file:///static/css/sheet.css")

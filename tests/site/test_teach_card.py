@@ -39,8 +39,8 @@ def printed(client, tmp_path, monkeypatch):
     warnings = []
     real_render = card.render_pdf
 
-    def recording_render(html, lease=None):
-        result = real_render(html, lease)
+    def recording_render(html):
+        result = real_render(html)
         warnings.extend(result.warnings)
         return result
 
@@ -132,9 +132,9 @@ def test_card_renders_with_the_hashed_static_names_of_production(client, tmp_pat
     warnings = []
     real_render = card.render_pdf
 
-    def recording_render(html, lease=None):
+    def recording_render(html):
         assert "/static/css/sheet.css" not in html  # the hashed name, not the source's
-        result = real_render(html, lease)
+        result = real_render(html)
         warnings.extend(result.warnings)
         return result
 

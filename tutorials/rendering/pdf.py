@@ -1,18 +1,23 @@
-"""Every PDF the site prints goes through here: WeasyPrint in one of the host's render
-children at the lowest CPU priority (:mod:`tutorials.rendering.render_children`, which runs
-:mod:`tutorials.rendering.pdf_worker`), so ordinary pages go first, with the static
-files the page refers to read from disk (:func:`static_resources`) and nothing else
-reachable: no render ever fetches ``/static/…`` from this very server, or anything from the
-network. Rule sheets (:mod:`tutorials.sheets.render`) and the teaching table's card
-(:mod:`tutorials.teach.card`) share it: one set of fonts, one base URL, one fetcher.
+"""Every PDF the site prints goes through here: WeasyPrint in the process that serves the
+request, with the static files the page refers to read from disk (:func:`static_resources`)
+and nothing else reachable: no render ever fetches ``/static/…`` from this very server, or
+anything from the network. Rule sheets (:mod:`tutorials.sheets.render`) and the teaching
+table's card (:mod:`tutorials.teach.card`) share it: one set of fonts, one base URL, one
+fetcher.
+
+In production that process is a worker of the render pool (``gunicorn_pdf.conf.py``,
+``captain-pdf.service``): nginx sends every PDF address there, at most ``RENDER_LIMIT``
+at once, and the pool renders at the lowest CPU priority, one render per worker, killing a
+render that runs past ``RENDER_TIMEOUT``. In development and in the tests, the site's own
+process renders.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
@@ -21,9 +26,8 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest
+from django.utils.crypto import constant_time_compare, salted_hmac
 
-from tutorials.rendering import render_children
-from tutorials.rendering.render_limit import Lease, RenderBusy
 from tutorials.web.limits import check_limit, hit
 
 logger = logging.getLogger(__name__)
@@ -104,56 +108,90 @@ def static_resources(text: str) -> dict[str, tuple[bytes, str]]:
 _MIME = {".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
-def render_pdf(html: str, lease: Lease | None = None, timeout: float | None = None) -> Rendered:
-    """Render ``html`` in one of the host's render children at the lowest CPU priority
-    (:mod:`tutorials.rendering.render_children`), with the static files it refers to read from
-    disk here and nothing else reachable. While waiting, renews ``lease`` (the render
-    limit's) every third of its life.
+#: ``write_pdf`` options of every render: a tagged PDF (structure tree, ``/MarkInfo``,
+#: ``/Lang`` from ``<html lang>``, the title shown instead of the file name), so screen
+#: readers read the sheets in order, and every ``<svg>`` becomes a ``/Figure`` whose ``/Alt``
+#: is the SVG's own ``<title>`` child. Not the ``pdf/ua-1`` variant: that would claim a
+#: conformance nobody has checked (WeasyPrint calls its PDF/UA support experimental).
+PDF_OPTIONS = {"pdf_tags": True}
 
-    Raises :class:`~tutorials.rendering.render_limit.RenderBusy` when the render is not done after
-    ``timeout`` seconds (default ``RENDER_TIMEOUT``, what a request waits; the release step
-    waits longer). A render whose child died is tried once more.
-    """
-    timeout = settings.RENDER_TIMEOUT if timeout is None else timeout
-    resources = static_resources(html)
+#: WeasyPrint's complaint about a tagged document without ``<html lang>``. Not a render
+#: warning: the render is complete (with an empty ``/Lang``), and every page the site prints
+#: has a language (tests/site/test_pdf_accessibility.py checks ``/Lang`` of each).
+_NO_LANG = 'Missing required "lang" attribute'
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith(_NO_LANG):
+            self.messages.append(message)
+
+
+def make_fetcher(resources: Mapping[str, tuple[bytes, str]]):
+    """A WeasyPrint URL fetcher that answers only the URLs of ``resources`` (URL →
+    ``(bytes, content type)``) and refuses everything else, the network above all
+    (``ValueError``: WeasyPrint leaves the resource out and logs a warning)."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # loaded with WeasyPrint
+
+    class MappingFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            found = resources.get(url)
+            if found is None:
+                raise ValueError(f"network access refused for {url!r}")
+            data, mime = found
+            return URLFetcherResponse(url, data, {"Content-Type": mime})
+
+    return MappingFetcher()
+
+
+def render_pdf(html: str) -> Rendered:
+    """Render ``html`` with WeasyPrint in this process, with the static files it refers to
+    read from disk (:func:`static_resources`) and nothing else reachable.
+
+    The PDF is tagged (:data:`PDF_OPTIONS`); WeasyPrint's complaint about an ``<img>``
+    without ``alt`` is a logged error, so it is among the warnings returned (a missing
+    ``<html lang>`` is not: see :data:`_NO_LANG`)."""
+    import weasyprint  # a second or two to load: the render pool loads it before it forks
+
+    collect = _Collect()
+    weasy_logger = logging.getLogger("weasyprint")
+    weasy_logger.addHandler(collect)
     try:
-        try:
-            return _render_in_child(html, resources, lease, timeout)
-        except render_children.ChildGone:
-            logger.warning("a PDF render child died mid-render; trying once more")
-            return _render_in_child(html, resources, lease, timeout)
-    except TimeoutError:
-        logger.error("a PDF render took longer than %s s", timeout)
-        raise RenderBusy() from None
-
-
-def _submit(html: str, resources: dict) -> render_children.Pending:
-    return render_children.submit(html, resources, settings.RENDER_LIMIT)
-
-
-def _render_in_child(html: str, resources: dict, lease: Lease | None, timeout: float) -> Rendered:
-    pending = _submit(html, resources)
-    step = max(0.5, lease.lease_seconds / 3) if lease is not None else timeout
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            try:
-                left = max(0.0, deadline - time.monotonic())
-                pdf, warnings, pid, niceness = pending.result(timeout=min(step, left))
-                return Rendered(pdf, warnings, pid, niceness)
-            except TimeoutError:
-                if time.monotonic() >= deadline:
-                    raise
-                if lease is not None:
-                    lease.renew()
+        pdf = weasyprint.HTML(string=html, base_url="/",
+                              url_fetcher=make_fetcher(static_resources(html))).write_pdf(**PDF_OPTIONS)
     finally:
-        pending.close()
+        weasy_logger.removeHandler(collect)
+    return Rendered(pdf, tuple(collect.messages), os.getpid(), os.nice(0))
+
+
+#: The header by which the release step (``prerender_sheets``) asks the render pool for a
+#: sheet (:func:`release_token`): a render of the release, not a reader's, so it counts
+#: against no client's ``pdf`` quota.
+RELEASE_HEADER = "X-Captain-Release"
+
+
+def release_token() -> str:
+    """The value of :data:`RELEASE_HEADER`: derived from ``SECRET_KEY``, which the release
+    step and the pool share, so no reader can send it."""
+    return salted_hmac("captain-dice release step", "prerender_sheets").hexdigest()
+
+
+def _from_the_release(request: HttpRequest) -> bool:
+    return constant_time_compare(request.headers.get(RELEASE_HEADER, ""), release_token())
 
 
 def pdf_quota(request: HttpRequest) -> Callable[[], None]:
-    """Refuse a client that has used up its ``pdf`` quota at once (429, no render slot
-    taken), and give the render what counts it: called once the render holds its slot, so a
-    render refused busy (503) uses up none of the quota. The count itself decides, so
-    clients that passed this check together still render no more than the quota."""
+    """Refuse a client that has used up its ``pdf`` quota at once (429, nothing rendered),
+    and give the render what counts it: called just before the render starts, so a request
+    that fails before it (a bad paper, a cache hit) uses up none of the quota. The count
+    itself decides, so clients that passed this check together still render no more than
+    the quota. The release step's renders (:data:`RELEASE_HEADER`) count nothing."""
+    if _from_the_release(request):
+        return lambda: None
     check_limit(request, "pdf")
     return lambda: hit(request, "pdf")

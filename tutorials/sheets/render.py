@@ -12,9 +12,10 @@ language, paper and code version.
   language and paper), the same way (:func:`kept_pdf`).
 * :func:`preview_png` — page 1 as a PNG (``pdftoppm``), cached beside the PDF.
 
-Renders run in one of the host's render children at the lowest CPU priority, and
-WeasyPrint reads only the static files the page refers to: :mod:`tutorials.rendering.pdf`, which
-every PDF of the site goes through (the teaching table's card too).
+Renders run in the process that serves the request (in production a worker of the render
+pool, at the lowest CPU priority), and WeasyPrint reads only the static files the page
+refers to: :mod:`tutorials.rendering.pdf`, which every PDF of the site goes through (the
+teaching table's card too).
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from tutorials.rendering.pdf import Rendered, render_pdf
-from tutorials.rendering.render_limit import Lease, render_slot
 from tutorials.sheets.content import AUDIENCE_SHEETS, context_for, position_context
 from tutorials.sheets.typesetting import typeset_japanese
 from tutorials.tutorial.audience import AUDIENCES, DEFAULT_AUDIENCE, Audience
@@ -132,12 +132,11 @@ def code_version() -> str:
     return tree_digest(Path(settings.BASE_DIR))
 
 
-def render_sheet(name: str, lang: str, paper: str = "a4", lease: Lease | None = None, *,
-                 audience: Audience = DEFAULT_AUDIENCE, timeout: float | None = None) -> Rendered:
-    """Render a fixed sheet now, without the cache (renewing ``lease`` meanwhile), within
-    ``timeout`` seconds (default: a request's, see :func:`~tutorials.rendering.pdf.render_pdf`).
-    Raises :class:`SheetError` for an unknown sheet or paper."""
-    return render_pdf(printed_html(sheet_html(name, lang, paper, audience=audience), lang), lease, timeout)
+def render_sheet(name: str, lang: str, paper: str = "a4", *,
+                 audience: Audience = DEFAULT_AUDIENCE) -> Rendered:
+    """Render a fixed sheet now, in this process, without the cache. Raises
+    :class:`SheetError` for an unknown sheet or paper."""
+    return render_pdf(printed_html(sheet_html(name, lang, paper, audience=audience), lang))
 
 
 #: What only a screen shows (a pointer to the interactive board next to the text): paper
@@ -219,31 +218,28 @@ def _nothing() -> None:
 def sheet_pdf(name: str, lang: str, paper: str = "a4", admitted: Callable[[], None] = _nothing, *,
               audience: Audience = DEFAULT_AUDIENCE) -> bytes:
     """The sheet's PDF from the cache, rendering it first if needed; ``admitted`` is called
-    once a render holds its slot, before it starts (where a caller counts renders: one
-    refused busy then counts nothing), and may refuse it by raising.
+    just before a render starts (where a caller counts renders: a cache hit counts
+    nothing), and may refuse it by raising.
 
     A render that logged a WeasyPrint warning (a stylesheet or image it could not load)
     is served but never cached, and the warnings are logged as an error.
-    Raises :class:`SheetError` for an unknown sheet or paper, and
-    :class:`~tutorials.rendering.render_limit.RenderBusy` when it would have to render while every
-    render slot of this host is taken.
+    Raises :class:`SheetError` for an unknown sheet or paper.
     """
     return kept_pdf(cache_path(name, lang, paper, audience=audience),
                     lambda: printed_html(sheet_html(name, lang, paper, audience=audience), lang), admitted)
 
 
 def kept_pdf(path: Path, html: Callable[[], str], admitted: Callable[[], None] = _nothing) -> bytes:
-    """The PDF kept at ``path``, else the PDF of ``html()`` rendered now under the render
-    limit and kept there: every cached PDF of the site, sheets and positions alike.
+    """The PDF kept at ``path``, else the PDF of ``html()`` rendered now and kept there:
+    every cached PDF of the site, sheets and positions alike.
 
-    ``admitted`` is called once the render holds its slot; a render that logged warnings
-    is served but never kept (see :func:`sheet_pdf`)."""
+    ``admitted`` is called just before the render; a render that logged warnings is
+    served but never kept (see :func:`sheet_pdf`)."""
     if path.exists():
         return path.read_bytes()
     source = html()
-    with render_slot() as lease:
-        admitted()
-        rendered = render_pdf(source, lease)
+    admitted()
+    rendered = render_pdf(source)
     if rendered.warnings:
         logger.error("PDF sheet %s rendered with warnings, not cached: %s", path.stem,
                      "; ".join(rendered.warnings))
@@ -293,9 +289,7 @@ def position_pdf(situation, *, lang: str, paper: str, share_url: str, title: str
     ``share_url``, under the ``title`` it was saved with (if any): rendered once, then
     kept like the sheets (:func:`kept_pdf`); ``admitted`` as for :func:`sheet_pdf`.
 
-    Raises :class:`SheetError` for an unknown paper and
-    :class:`~tutorials.rendering.render_limit.RenderBusy` when it would have to render while every
-    render slot of this host is taken (the render is refused, not queued).
+    Raises :class:`SheetError` for an unknown paper.
     """
     path = position_cache_path(situation, lang=lang, paper=paper, share_url=share_url, title=title)
     return kept_pdf(path, lambda: position_html(situation, lang=lang, paper=paper, share_url=share_url,

@@ -23,7 +23,6 @@ from django.views.decorators.http import require_safe
 
 from tutorials.models import Table
 from tutorials.rendering.pdf import pdf_quota, render_pdf
-from tutorials.rendering.render_limit import render_slot
 from tutorials.teach.access import forbidden, is_presenter, live_session, table_view
 from tutorials.teach.views import guest_addresses
 
@@ -72,10 +71,8 @@ def teach_card(request: HttpRequest, code: str) -> HttpResponse:
         response = HttpResponse(content_type="application/pdf")
     else:
         html = card_html(request, session)
-        admitted = pdf_quota(request)
-        with render_slot() as lease:
-            admitted()
-            rendered = render_pdf(html, lease)
+        pdf_quota(request)()
+        rendered = render_pdf(html)
         if rendered.warnings:
             logger.error("table card rendered with warnings: %s", "; ".join(rendered.warnings))
         response = HttpResponse(rendered.pdf, content_type="application/pdf")

@@ -47,8 +47,7 @@ MESSAGES = {
 class TryLater(Exception):
     """A request refused for now, answered at once with HTTP ``status``, the problem
     ``code``, :attr:`message` and ``Retry-After: retry_after``
-    (:class:`~tutorials.web.middleware.WaitPagesMiddleware`): the limits here, and the host's
-    render limit (:class:`~tutorials.rendering.render_limit.RenderBusy`)."""
+    (:class:`~tutorials.web.middleware.WaitPagesMiddleware`): the limits here."""
 
     status: int
     code: str

@@ -61,15 +61,15 @@ class LanguageVaryMiddleware:
 
 
 class WaitPagesMiddleware:
-    """Answer a refused render (503, problem code ``busy``) or a rate limit (429,
-    ``rate-limited``) at once with a short page in the request's language and ``Retry-After``.
+    """Answer a request refused for now (a :class:`~tutorials.web.limits.TryLater`: a rate
+    limit, 429, ``rate-limited``) at once with a short page in the request's language and
+    ``Retry-After``.
 
-    Views and services raise :class:`~tutorials.rendering.render_limit.RenderBusy` and
-    :class:`~tutorials.web.limits.RateLimited`; the JSON API answers the latter itself, in
-    its problem shape (:mod:`tutorials.api.endpoints`). The page stands alone (no site header) so
-    that a refusal costs little. It is never delayed: a pause would hold one of the worker's
-    few threads per refused request, so a client asking again and again would crowd out
-    other readers; slowing such clients down is the proxy's job (its request limit).
+    Views and services raise :class:`~tutorials.web.limits.RateLimited`; the JSON API
+    answers it itself, in its problem shape (:mod:`tutorials.api.endpoints`). The page stands
+    alone (no site header) so that a refusal costs little. It is never delayed: a pause would
+    hold one of the worker's few threads per refused request, so a client asking again and
+    again would crowd out other readers; slowing such clients down is the proxy's job (its request limit).
     """
 
     def __init__(self, get_response):

@@ -51,6 +51,13 @@ ANSWERED_AS = {400: "400 501 505", 431: "494 =431"}
 #: Seconds after which a client may ask again (``Retry-After``), where waiting helps.
 RETRY_AFTER = {429: 2, 502: 10, 504: 10}
 
+#: What nginx answers itself on the addresses that answer a PDF, which go to the render pool
+#: (gunicorn_pdf.conf.py), by the name of its files: ``(status, problem code, Retry-After)``.
+#: ``pdf-busy``: more PDFs asked at once than the pools have workers (``limit_conn``);
+#: ``pdf-failed``: a render the pool ended past ``RENDER_TIMEOUT`` (nginx's 502: the worker
+#: dropped the connection) or that did not answer in time (504), sent as the 504 it is.
+POOL_ANSWERS = {"pdf-busy": (503, "busy", 5), "pdf-failed": (504, "render-timeout", 60)}
+
 #: What each page says: its headline, then what happened and what to do.
 PAGES = {
     400: (_("The request could not be read"),
@@ -83,6 +90,12 @@ PAGES = {
     504: (_("The site took too long"),
           _("The site did not answer in time. Nothing you saved is lost. Please try again in a "
             "moment.")),
+    "pdf-busy": (_("Busy making other PDFs"),
+                 _("The server is busy making other PDFs right now. Please try again in "
+                   "%(seconds)s seconds.")),
+    "pdf-failed": (_("This PDF took too long"),
+                   _("Making this PDF took longer than the server allows, so it was stopped. Nothing "
+                     "you saved is lost. Please try again in a minute.")),
 }
 
 #: The longest request line and header line nginx reads at all (longer: 414 and 431 with
@@ -117,28 +130,44 @@ def security_headers() -> dict[str, str]:
     return {name: response[name] for name in names if response.has_header(name)}
 
 
-def error_page(status: int, lang: str) -> str:
-    """The page nginx answers ``status`` with, in ``lang``: ``templates/proxy_error.html``."""
+def error_page(answer: int | str, lang: str) -> str:
+    """The page nginx answers with, in ``lang``: ``templates/proxy_error.html``; ``answer``
+    is the status, or the name of one of :data:`POOL_ANSWERS`."""
+    status, _code, retry_after = (POOL_ANSWERS[answer] if isinstance(answer, str)
+                                  else (answer, STATUS_CODES.get(answer), RETRY_AFTER.get(answer)))
     request = HttpRequest()
     request.path = request.path_info = f"/{lang}/"
     request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "443"}
     with translation.override(lang):
-        headline, lead = PAGES[status]
+        headline, lead = PAGES[answer]
         lead = str(lead) % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024,
-                            "characters": formats.number_format(MAX_LENGTH, force_grouping=True)}
+                            "characters": formats.number_format(MAX_LENGTH, force_grouping=True),
+                            "seconds": retry_after}
         return render_to_string("proxy_error.html", {
             "status": status, "headline": headline, "lead": lead, "page_url": f"/{lang}/",
             # the same file for every reader, with no form: no CSRF token
             "csrf_token": ""}, request=request)
 
 
-def error_problem(status: int, lang: str) -> str:
-    """The API's problem JSON nginx answers ``status`` with under ``/api/``, in ``lang``."""
+def error_problem(answer: int | str, lang: str) -> str:
+    """The API's problem JSON nginx answers with to a client that asks for JSON, in ``lang``;
+    ``answer`` as for :func:`error_page`."""
+    if isinstance(answer, str):
+        status, code, _retry_after = POOL_ANSWERS[answer]
+    else:
+        status, code = answer, REDIRECT_CODE if answer == REDIRECT_STATUS else STATUS_CODES[answer]
     params = {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} if status == 413 else {}
-    code = REDIRECT_CODE if status == REDIRECT_STATUS else STATUS_CODES[status]
     with translation.override(lang):
         response = api_problem(HttpRequest(), status, code, **params)
     return json.dumps(json.loads(response.content), ensure_ascii=False, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class PoolAddress:
+    """A host's render pool: where it listens (host:port or unix:/path) and its workers."""
+
+    address: str
+    workers: int
 
 
 @dataclass(frozen=True)
@@ -151,6 +180,9 @@ class ProxySite:
     #: the ASGI stream process's address on each host (tables' live streams, /live/); none:
     #: gunicorn, which refuses them, and the pages poll
     stream_upstreams: tuple[str, ...] = ()
+    #: the render pool of each host (gunicorn_pdf.conf.py): its address and how many
+    #: workers it has (its RENDER_LIMIT); none: the site's gunicorn renders, unlimited
+    pdf_upstreams: tuple[PoolAddress, ...] = ()
     https_port: int = 443
     http_port: int | None = 80  # answers only with a redirect to HTTPS; None: no such server
     certificate: str = ""
@@ -158,6 +190,11 @@ class ProxySite:
     requests_per_second: int = 100
     connections_per_address: int = 256
     ipv6: bool = True           # listen on [::] too
+
+    @property
+    def render_slots(self) -> int:
+        """How many PDFs every render pool together renders at once."""
+        return sum(pool.workers for pool in self.pdf_upstreams)
 
     @property
     def server_name(self) -> str:
@@ -175,7 +212,7 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
     languages = [code for code, _name in settings.LANGUAGES]
     for lang in languages:
         (errors / lang).mkdir(parents=True, exist_ok=True)
-        for status in (*STATUS_CODES, REDIRECT_STATUS):
+        for status in (*STATUS_CODES, REDIRECT_STATUS, *POOL_ANSWERS):
             for name, text in ((f"{status}.html", error_page(status, lang)),
                                (f"{status}.json", error_problem(status, lang))):
                 path = errors / lang / name
@@ -187,9 +224,12 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
     written.append(headers)
     answers = [{"status": status, "code": code, "retry_after": RETRY_AFTER.get(status),
                 "from": ANSWERED_AS.get(status, str(status))} for status, code in STATUS_CODES.items()]
+    # the render pool's own, answered only on the PDF addresses (site.conf)
+    pool_answers = [{"status": name, "code": code, "retry_after": retry_after, "from": ""}
+                    for name, (_status, code, retry_after) in POOL_ANSWERS.items()]
     front = folder / "front.conf"
     front.write_text(render_to_string("deploy/nginx_front.conf", {
-        "errors": errors.resolve(), "headers": headers.resolve(), "answers": answers,
+        "errors": errors.resolve(), "headers": headers.resolve(), "answers": [*answers, *pool_answers],
         "default_language": settings.LANGUAGE_CODE.split("-")[0],
         "body_limit": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}k",
         "header_buffer": HEADER_BUFFER, "address_limit": ADDRESS_LIMIT,
@@ -210,8 +250,11 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
         # ten seconds of requests may queue; the first two seconds' worth pass at once
         "burst": site.requests_per_second * 10, "delay": site.requests_per_second * 2,
         "address_limit": ADDRESS_LIMIT, "redirect_status": REDIRECT_STATUS,
-        # a render may take RENDER_TIMEOUT seconds before the site answers 503 itself
+        # a render may take RENDER_TIMEOUT seconds before the pool ends it
         "read_timeout": settings.RENDER_TIMEOUT + 15,
+        # on the PDF addresses, every answer of the server's but the pool's own 502 and 504
+        "pdf_answers": [answer for answer in answers if answer["status"] not in (502, 504)],
+        "pdf_busy": POOL_ANSWERS["pdf-busy"][0], "pdf_failed": POOL_ANSWERS["pdf-failed"][0],
     }), encoding="utf-8")
     written.append(conf)
     return written

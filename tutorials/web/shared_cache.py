@@ -1,11 +1,9 @@
 """The shared cache (Redis in production) as a part that may fail.
 
-Rate-limit counts (:mod:`tutorials.web.limits`) and render leases
-(:mod:`tutorials.rendering.render_limit`) live in the shared cache. When it cannot be reached
-(Redis stopped or restarting, the network to it down, a full memory), the site goes on in
-a degraded mode instead of failing every request that counts something: rate limits let
-requests through, and renders take the host's own slots. Saved links, saves, PDFs, tables
-and games only need the database.
+Rate-limit counts (:mod:`tutorials.web.limits`) live in the shared cache. When it cannot be
+reached (Redis stopped or restarting, the network to it down, a full memory), the site goes
+on in a degraded mode instead of failing every request that counts something: rate limits
+let requests through. Saved links, saves, PDFs, tables and games only need the database.
 
 Every process finds out on its own. The first call that fails marks the cache as down;
 for ``SHARED_CACHE_RETRY_SECONDS`` nothing asks it again (a hung Redis costs no request a
@@ -14,8 +12,7 @@ the limits count again without a restart.
 
 The log says what happens, without a line per request: a warning when the cache is found
 down, one every :data:`REPORT_SECONDS` while it stays down, and one when it answers again,
-each with how many requests went through without a rate limit and how many renders took
-the host's own slots (lock files) instead of the shared leases. :func:`degraded_counts`
+each with how many requests went through without a rate limit. :func:`degraded_counts`
 gives the process's counts since it started.
 """
 
@@ -40,9 +37,8 @@ ERRORS = (redis.exceptions.RedisError, OSError)
 #: Seconds between two warnings while the cache stays down.
 REPORT_SECONDS = 60
 
-#: What :func:`degraded` counts: requests a rate limit let through without counting them,
-#: and renders that took the host's own slots (lock files) instead of the shared leases.
-KINDS = ("rate-limit", "render")
+#: What :func:`degraded` counts: requests a rate limit let through without counting them.
+KINDS = ("rate-limit",)
 
 class Unavailable(Exception):
     """The shared cache cannot be reached now, or could not a moment ago."""
@@ -65,8 +61,7 @@ _state = _State()
 
 
 def _summary(counts: Counter[str]) -> str:
-    return (f"{counts['rate-limit']} requests without a rate limit, "
-            f"{counts['render']} renders on the host's own slots")
+    return f"{counts['rate-limit']} requests without a rate limit"
 
 
 def call[T](function: Callable[..., T], *args, **kwargs) -> T:
@@ -104,8 +99,8 @@ def _failed(error: Exception) -> None:
             return
         _state.down_since = _state.reported_at = now
         _state.outage.clear()
-    logger.warning("shared cache unreachable (%s: %s): rate limits let requests through and PDF "
-                   "renders take the host's own slots until it answers again",
+    logger.warning("shared cache unreachable (%s: %s): rate limits let requests through until it "
+                   "answers again",
                    type(error).__name__, error)
 
 

@@ -6,16 +6,17 @@ Writes ``<folder>/site.conf`` and ``<folder>/stream.conf``, to be included in ng
 below ``<folder>/errors/``
 (:mod:`tutorials.web.proxy_site`). Run it after ``collectstatic`` on every release, then
 ``nginx -s reload``; docs/production.md shows the whole set-up. With several application
-hosts, ``--upstream`` and ``--stream-upstream`` are given once per host.
+hosts, ``--upstream``, ``--stream-upstream`` and ``--pdf-upstream`` are given once per host.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tutorials.web.proxy_site import ProxySite, write_site
+from tutorials.web.proxy_site import PoolAddress, ProxySite, write_site
 
 
 class Command(BaseCommand):
@@ -30,6 +31,11 @@ class Command(BaseCommand):
                             help="the ASGI stream process's address (gunicorn captain.asgi), which "
                                  "holds the tables' live streams; once per host, for several hosts "
                                  "(default 127.0.0.1:8001); 'none': the pages poll")
+        parser.add_argument("--pdf-upstream", action="append", metavar="ADDRESS[=WORKERS]",
+                            help="the render pool's address (gunicorn_pdf.conf.py), which makes every PDF, "
+                                 "and its workers (default: DJANGO_RENDER_LIMIT of this environment); "
+                                 "once per host, for several hosts (default 127.0.0.1:8002); 'none': "
+                                 "the site's gunicorn renders, with no limit (development only)")
         parser.add_argument("--host", required=True,
                             help="the site's host name as its links show it, with :port if not 443")
         parser.add_argument("--certificate", required=True, help="the TLS certificate (chain) file")
@@ -56,7 +62,12 @@ class Command(BaseCommand):
         if "none" in streams and len(streams) > 1:
             raise CommandError("--stream-upstream: 'none' (the pages poll) cannot go with an address")
         stream_upstreams = () if streams == ["none"] else _addresses("--stream-upstream", streams)
+        pools = options["pdf_upstream"] or ["127.0.0.1:8002"]
+        if "none" in pools and len(pools) > 1:
+            raise CommandError("--pdf-upstream: 'none' (the site renders) cannot go with an address")
+        pdf_upstreams = () if pools == ["none"] else _pools(pools)
         site = ProxySite(upstreams=upstreams, public_host=options["host"], stream_upstreams=stream_upstreams,
+                         pdf_upstreams=pdf_upstreams,
                          https_port=options["https_port"], http_port=options["http_port"] or None,
                          certificate=str(Path(options["certificate"]).resolve()),
                          certificate_key=str(Path(options["certificate_key"]).resolve()),
@@ -78,3 +89,19 @@ def _addresses(option: str, given: list[str]) -> tuple[str, ...]:
     if len(set(addresses)) < len(addresses):
         raise CommandError(f"{option}: an address is given twice ({', '.join(addresses)})")
     return addresses
+
+
+def _pools(given: list[str]) -> tuple[PoolAddress, ...]:
+    """The render pools of ``--pdf-upstream``: each address once, with its workers (after
+    ``=``; default ``RENDER_LIMIT``, what a pool started with this environment has)."""
+    addresses, workers = [], []
+    for value in given:
+        address, equals, count = value.strip().rpartition("=")
+        if not equals:
+            address, count = value.strip(), str(settings.RENDER_LIMIT)
+        if not (count.isdigit() and int(count) >= 1):
+            raise CommandError(f"--pdf-upstream: {value!r}: the workers after = must be a whole number >= 1")
+        addresses.append(address)
+        workers.append(int(count))
+    return tuple(PoolAddress(address, count)
+                 for address, count in zip(_addresses("--pdf-upstream", addresses), workers, strict=True))

@@ -1,7 +1,8 @@
 """``python manage.py systemd_units <folder>``: the install step that writes the site's systemd units.
 
 Writes one unit per process of the site (``captain-site.service``: gunicorn ``captain.wsgi``;
-``captain-streams.service``: the ASGI stream process) and ``captain-dice.target``, which starts,
+``captain-streams.service``: the ASGI stream process; ``captain-pdf.service``: the render pool,
+gunicorn ``captain.wsgi`` with ``gunicorn_pdf.conf.py``) and ``captain-dice.target``, which starts,
 restarts and stops them together, from ``templates/deploy/systemd/``, for this project folder
 and the virtual environment of the Python that runs the command. Run it once at install, and
 again after moving the project or changing an option; docs/production.md shows the whole
@@ -44,6 +45,10 @@ class Command(BaseCommand):
         parser.add_argument("--stream-bind", default="127.0.0.1:8001",
                             help="the stream process's address, nginx_site's --stream-upstream (default "
                                  "127.0.0.1:8001; STREAM_BIND in the environment file overrides it)")
+        parser.add_argument("--pdf-bind", default="127.0.0.1:8002",
+                            help="the render pool's address, nginx_site's --pdf-upstream and the release "
+                                 "step's RENDER_POOL_URL (default 127.0.0.1:8002; PDF_BIND in the "
+                                 "environment file overrides it)")
 
     def handle(self, *args, folder: Path, **options):
         gunicorn = Path(sys.prefix) / "bin" / "gunicorn"
@@ -54,12 +59,15 @@ class Command(BaseCommand):
             "user": options["user"], "group": options["group"] or options["user"],
             "environment_file": options["environment_file"].absolute(),
             "site_bind": options["site_bind"], "stream_bind": options["stream_bind"],
+            "pdf_bind": options["pdf_bind"],
             "project": Path(settings.BASE_DIR).absolute(), "bin": gunicorn.parent,
         }
         for name, value in context.items():
             if not str(value) or UNSAFE.search(str(value)):
                 raise CommandError(f"{name.replace('_', '-')}: {str(value)!r} cannot stand in a unit file "
                                    "(empty, or white space, quotes, %, $ or \\ in it)")
+        # a render in hand may take RENDER_TIMEOUT seconds before the pool stops
+        context["render_timeout"] = settings.RENDER_TIMEOUT
         names = sorted(path.name for path in TEMPLATES.iterdir())
         context["services"] = [name for name in names if name.endswith(".service")]
         folder.mkdir(parents=True, exist_ok=True)
