@@ -84,7 +84,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Every test starts with an empty cache: no rate-limit counts or render leases left by
+    """Every test starts with an empty cache: no rate-limit counts left by
     another test (the cache is Redis under bin/test, local memory otherwise)."""
     from django.core.cache import cache
 

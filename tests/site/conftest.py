@@ -41,7 +41,7 @@ def clock(monkeypatch):
 @dataclass(frozen=True)
 class SheetRender:
     """One sheet as the site served it, the HTML it was rendered from, and the warnings
-    WeasyPrint gave while rendering it (in the render child, so no log shows them here)."""
+    WeasyPrint gave while rendering it (collected from WeasyPrint's log by the render itself)."""
 
     status: int
     content_type: str

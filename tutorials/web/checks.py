@@ -16,7 +16,7 @@ PROCESS_LOCAL_CACHES = {
 def shared_cache_for_several_workers(app_configs, **kwargs) -> list[checks.CheckMessage]:
     """``captain.E001`` when several workers would each keep their own cache.
 
-    Rate-limit counters and render leases live in the ``default`` cache; with a
+    Rate-limit counters live in the ``default`` cache; with a
     process-local backend every gunicorn worker counts on its own, so the limits
     multiply by the number of workers. ``WEB_CONCURRENCY`` (gunicorn's own variable for
     its number of workers) tells how many there are; unset, production is assumed to
@@ -28,7 +28,7 @@ def shared_cache_for_several_workers(app_configs, **kwargs) -> list[checks.Check
         several = f"{workers} workers" if workers else "several workers (WEB_CONCURRENCY is not set)"
         return [checks.Error(
             f"The cache is per process ({backend.rsplit('.', 1)[-1]}) but production runs "
-            f"{several}: rate limits and the render limit would not hold across them.",
+            f"{several}: rate limits would not hold across them.",
             hint="Set REDIS_URL (e.g. redis://127.0.0.1:6379/0), or WEB_CONCURRENCY=1 for a "
                  "single worker.",
             id="captain.E001")]
