@@ -6,12 +6,20 @@ the bus; refusals and the bus going down are said, never a hang.
 Each stream runs through Django's ASGI handler on the test's event loop (asgiref's
 ``ApplicationCommunicator`` stands for the server), and the moves are made through
 ``AsyncClient``, whose synchronous views run on asgiref's threads, as on the development
-server: the bus within one process hands each move over to the loop."""
+server: the bus within one process hands each move over to the loop.
+
+Each test runs on a thread of its own (:func:`own_thread`), its coroutines on a loop of their
+own there: in a test process that has also run the browser tests, Playwright's synchronous
+API keeps an event loop marked running on the main thread, where no other loop may run and
+Django's ``async_to_sync`` refuses to."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -23,15 +31,21 @@ from tutorials.live import bus, streams
 from tutorials.models import Table
 from tutorials.teach import live
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 #: seconds a stream may take to say its next line (a heartbeat comes every 50 ms here)
 WAIT = 5
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
+def own_thread(test):
+    """``test`` run on a thread of its own, a coroutine function on a new event loop there."""
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        call = (lambda: asyncio.run(test(*args, **kwargs))) if inspect.iscoroutinefunction(test) \
+            else (lambda: test(*args, **kwargs))
+        with ThreadPoolExecutor(1) as thread:
+            return thread.submit(call).result()
+    return run
 
 
 async def _start(client: AsyncClient) -> Table:
@@ -99,6 +113,7 @@ def quick_beat(monkeypatch):
     monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 0.05)
 
 
+@own_thread
 async def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(async_client, quick_beat):
     table = await _start(async_client)
     stream = await Stream(async_client, table.code).open()
@@ -124,6 +139,7 @@ async def test_a_move_a_seat_and_a_card_each_reach_an_open_stream_at_once(async_
     assert bus.listening(live.topic(table.code)) == 0  # a closed stream leaves the bus
 
 
+@own_thread
 async def test_a_stream_that_reconnects_hears_only_what_it_missed(async_client, quick_beat):
     table = await _start(async_client)
     seen = await _mark(table)
@@ -150,6 +166,7 @@ async def test_a_stream_that_reconnects_hears_only_what_it_missed(async_client, 
     await stream.close()
 
 
+@own_thread
 async def test_an_unknown_or_ended_table_is_refused(async_client):
     unknown = await async_client.get("/live/ZZZZZ/")
     assert unknown.status_code == 404 and unknown["Problem-Code"] == "table-unknown"
@@ -159,6 +176,7 @@ async def test_an_unknown_or_ended_table_is_refused(async_client):
     assert ended.status_code == 410 and ended["Problem-Code"] == "table-ended"
 
 
+@own_thread
 def test_the_wsgi_site_holds_no_stream(client):
     """gunicorn's threads are never held by a stream: a stream that reaches it is refused, and
     its page polls."""
@@ -168,6 +186,7 @@ def test_the_wsgi_site_holds_no_stream(client):
     assert off.status_code == 503 and off["Problem-Code"] == "live-off"
 
 
+@own_thread
 async def test_with_redis_unreachable_the_stream_says_so_and_ends(async_client, settings, monkeypatch):
     table = await _start(async_client)
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # where no Redis answers
@@ -181,6 +200,7 @@ async def test_with_redis_unreachable_the_stream_says_so_and_ends(async_client, 
     assert bus.listening(live.topic(table.code)) == 0 and asyncio.get_running_loop() not in bus._hubs
 
 
+@own_thread
 async def test_a_bus_lost_while_streaming_ends_the_stream_with_down(async_client, quick_beat):
     table = await _start(async_client)
     stream = await Stream(async_client, table.code).open()
@@ -192,6 +212,7 @@ async def test_a_bus_lost_while_streaming_ends_the_stream_with_down(async_client
     await stream.app.wait(WAIT)
 
 
+@own_thread
 async def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_move(async_client,
                                                                                   quick_beat):
     table = await _start(async_client)
