@@ -1,6 +1,6 @@
 """gunicorn's settings for the render pool: the site (``captain.wsgi``) in processes that make
 its PDFs, read with ``--config`` by its unit (captain-pdf.service, docs/production.md). nginx
-sends every address that answers a PDF here, never more at once than the pool has workers.
+sends every render the site hands over here, never more at once than the pool has workers.
 
 * ``RENDER_LIMIT`` sync workers, one render at a time each, so the host renders at most that
   many at once; a request beyond them waits in the listen queue (the release step's do,

@@ -120,6 +120,8 @@ MIDDLEWARE = [
     "tutorials.web.refused.MethodPageMiddleware",
     # 429 over a rate limit (pages)
     "tutorials.web.middleware.WaitPagesMiddleware",
+    # a render asked for through nginx: handed to the render pool (X-Accel-Redirect)
+    "tutorials.web.middleware.RenderPoolMiddleware",
     # 503 with Retry-After for a view that could not reach the database
     "tutorials.web.database.DatabaseOutageMiddleware",
     "tutorials.web.middleware.VaryOnHtmxMiddleware",

@@ -6,10 +6,10 @@ table's card (:mod:`tutorials.teach.card`) share it: one set of fonts, one base 
 fetcher.
 
 In production that process is a worker of the render pool (``gunicorn_pdf.conf.py``,
-``captain-pdf.service``): nginx sends every PDF address there, at most ``RENDER_LIMIT``
-at once, and the pool renders at the lowest CPU priority, one render per worker, killing a
-render that runs past ``RENDER_TIMEOUT``. In development and in the tests, the site's own
-process renders.
+``captain-pdf.service``): the site answers what is kept and hands each render to nginx
+(:class:`RenderInPool`), which passes it to the pool, at most ``RENDER_LIMIT`` at once; the
+pool renders at the lowest CPU priority, one render per worker, killing a render that runs
+past ``RENDER_TIMEOUT``. In development and in the tests, the site's own process renders.
 """
 
 from __future__ import annotations
@@ -185,13 +185,38 @@ def _from_the_release(request: HttpRequest) -> bool:
     return constant_time_compare(request.headers.get(RELEASE_HEADER, ""), release_token())
 
 
+#: The header nginx gives a reader's request for a PDF address (templates/deploy/nginx.conf),
+#: and only that one: a render is the render pool's, below :data:`RENDER_POOL_LOCATION`.
+RENDER_POOL_HEADER = "X-Captain-Render-Pool"
+#: nginx's internal address of the render pool: what follows it is the address the reader
+#: asked for. Only what comes there counts against the pool's workers, so a kept PDF or
+#: preview is never refused because others are rendering.
+RENDER_POOL_LOCATION = "/_captain_render"
+
+
+class RenderInPool(Exception):
+    """A render asked for through nginx, which the render pool makes: the site answers it
+    with ``X-Accel-Redirect`` to :attr:`location` (tutorials.web.middleware)."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.location = location
+
+
 def pdf_quota(request: HttpRequest) -> Callable[[], None]:
     """Refuse a client that has used up its ``pdf`` quota at once (429, nothing rendered),
     and give the render what counts it: called just before the render starts, so a request
     that fails before it (a bad paper, a cache hit) uses up none of the quota. The count
     itself decides, so clients that passed this check together still render no more than
-    the quota. The release step's renders (:data:`RELEASE_HEADER`) count nothing."""
+    the quota. The release step's renders (:data:`RELEASE_HEADER`) count nothing.
+
+    Behind nginx (:data:`RENDER_POOL_HEADER`) the site renders nothing: where the render
+    would start, :class:`RenderInPool` hands the request to the render pool, which counts it."""
     if _from_the_release(request):
         return lambda: None
     check_limit(request, "pdf")
+    if request.headers.get(RENDER_POOL_HEADER) == "1":
+        def hand_over() -> None:
+            raise RenderInPool(RENDER_POOL_LOCATION + request.get_full_path())
+        return hand_over
     return lambda: hit(request, "pdf")

@@ -13,6 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import escape_leading_slashes
 from django.utils.translation import get_language_from_path
 
+from tutorials.rendering.pdf import RenderInPool
 from tutorials.web.limits import TryLater
 
 
@@ -82,6 +83,24 @@ class WaitPagesMiddleware:
         if not isinstance(exception, TryLater):
             return None
         return wait_page(request, exception.message, exception.status, exception.code, exception.retry_after)
+
+
+class RenderPoolMiddleware:
+    """Hand a render to the render pool: a :class:`~tutorials.rendering.pdf.RenderInPool`
+    becomes an empty answer with ``X-Accel-Redirect``, which nginx follows to the pool."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, RenderInPool):
+            return None
+        response = HttpResponse()
+        response["X-Accel-Redirect"] = exception.location
+        return response
 
 
 def wait_page(request: HttpRequest, message: str, status: int, code: str, retry_after: int) -> HttpResponse:

@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy as _
 from django_permissions_policy import PermissionsPolicyMiddleware
 
 from captain.rules.notation import MAX_LENGTH
+from tutorials.rendering.pdf import RENDER_POOL_HEADER, RENDER_POOL_LOCATION
 from tutorials.web.problem_json import api_problem
 
 #: The statuses nginx answers itself, and the problem code of each (the ``Problem-Code``
@@ -188,6 +189,8 @@ class ProxySite:
     certificate: str = ""
     certificate_key: str = ""
     requests_per_second: int = 100
+    #: an address's requests for PDFs (and sheet previews) a second before they wait
+    renders_per_second: int = 2
     connections_per_address: int = 256
     ipv6: bool = True           # listen on [::] too
 
@@ -249,11 +252,14 @@ def write_site(site: ProxySite, folder: Path) -> list[Path]:
         "headers": headers.resolve(), "front": front.resolve(), "sockets": sockets,
         # ten seconds of requests may queue; the first two seconds' worth pass at once
         "burst": site.requests_per_second * 10, "delay": site.requests_per_second * 2,
+        # on the PDF addresses, twenty seconds' worth may wait; the first four seconds' pass
+        "pdf_burst": site.renders_per_second * 20, "pdf_delay": site.renders_per_second * 4,
         "address_limit": ADDRESS_LIMIT, "redirect_status": REDIRECT_STATUS,
         # a render may take RENDER_TIMEOUT seconds before the pool ends it
         "read_timeout": settings.RENDER_TIMEOUT + 15,
         # on the PDF addresses, every answer of the server's but the pool's own 502 and 504
         "pdf_answers": [answer for answer in answers if answer["status"] not in (502, 504)],
+        "pool_header": RENDER_POOL_HEADER, "pool_location": RENDER_POOL_LOCATION,
         "pdf_busy": POOL_ANSWERS["pdf-busy"][0], "pdf_failed": POOL_ANSWERS["pdf-failed"][0],
     }), encoding="utf-8")
     written.append(conf)

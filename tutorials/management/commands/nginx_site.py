@@ -46,12 +46,15 @@ class Command(BaseCommand):
         parser.add_argument("--requests-per-second", type=int, default=100,
                             help="per client address before requests wait (a guest's phone asks "
                                  "once a second; default 100)")
+        parser.add_argument("--renders-per-second", type=int, default=2,
+                            help="per client address, of the PDF and sheet preview addresses, before "
+                                 "they wait (a reader opens a few at once; default 2)")
         parser.add_argument("--connections-per-address", type=int, default=256,
                             help="connections one client address may hold at once (default 256)")
         parser.add_argument("--no-ipv6", action="store_true", help="listen on IPv4 only")
 
     def handle(self, *args, folder: Path, **options):
-        for name in ("requests_per_second", "connections_per_address"):
+        for name in ("requests_per_second", "renders_per_second", "connections_per_address"):
             if options[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1")
         for name in ("certificate", "certificate_key"):
@@ -72,6 +75,7 @@ class Command(BaseCommand):
                          certificate=str(Path(options["certificate"]).resolve()),
                          certificate_key=str(Path(options["certificate_key"]).resolve()),
                          requests_per_second=options["requests_per_second"],
+                         renders_per_second=options["renders_per_second"],
                          connections_per_address=options["connections_per_address"],
                          ipv6=not options["no_ipv6"])
         written = write_site(site, folder)
