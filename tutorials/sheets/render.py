@@ -233,13 +233,13 @@ def kept_pdf(path: Path, html: Callable[[], str], admitted: Callable[[], None] =
     """The PDF kept at ``path``, else the PDF of ``html()`` rendered now and kept there:
     every cached PDF of the site, sheets and positions alike.
 
-    ``admitted`` is called just before the render; a render that logged warnings is
-    served but never kept (see :func:`sheet_pdf`)."""
+    ``admitted`` is called before anything of the render, its page included: where it
+    refuses or hands the render over, the page is not made for nothing. A render that
+    logged warnings is served but never kept (see :func:`sheet_pdf`)."""
     if path.exists():
         return path.read_bytes()
-    source = html()
     admitted()
-    rendered = render_pdf(source)
+    rendered = render_pdf(html())
     if rendered.warnings:
         logger.error("PDF sheet %s rendered with warnings, not cached: %s", path.stem,
                      "; ".join(rendered.warnings))

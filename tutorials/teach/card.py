@@ -70,9 +70,8 @@ def teach_card(request: HttpRequest, code: str) -> HttpResponse:
     if request.method == "HEAD":
         response = HttpResponse(content_type="application/pdf")
     else:
-        html = card_html(request, session)
-        pdf_quota(request)()
-        rendered = render_pdf(html)
+        pdf_quota(request)()  # before the page is made: a render handed over makes none here
+        rendered = render_pdf(card_html(request, session))
         if rendered.warnings:
             logger.error("table card rendered with warnings: %s", "; ".join(rendered.warnings))
         response = HttpResponse(rendered.pdf, content_type="application/pdf")

@@ -98,7 +98,8 @@ class RenderPoolMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, RenderInPool):
             return None
-        response = HttpResponse()
+        # no charset: nginx would keep it and add it to the pool's own Content-Type
+        response = HttpResponse(content_type="application/octet-stream")
         response["X-Accel-Redirect"] = exception.location
         return response
 
