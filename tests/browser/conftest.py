@@ -42,6 +42,18 @@ def test_hooks(settings):
     settings.TEST_HOOKS = True
 
 
+@pytest.fixture(autouse=True)
+def no_page_outlives_its_test(request):
+    """Close every page the test opened in the session's browser. The live server is the
+    session's too: a page left open (a table's, whose live stream reconnects when it ends)
+    would ask it for the table during a later test, whose database it may not touch, and
+    Django's test client would fail that test with the stream's error."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture
 def site(live_server) -> str:
     """The address of the live server the browser tests open pages on."""
