@@ -6,6 +6,9 @@
   servers of ``tests/deploy/`` take numbers from 16 up (``harness.redis_database``).
 * ``--database-only``: only the tests that use the database, and the deploy suite (whose
   production processes use a database of their own): ``bin/test``'s PostgreSQL run.
+* ``--no-database``: the tests that use no database, and those that drive the whole site
+  (browser and smoke tests): ``bin/test``'s SQLite run, which leaves the database tests to
+  the PostgreSQL run (``bin/test --quick`` runs them on SQLite).
 * ``--slow``: also the tests marked ``slow`` (checks too long for ``bin/test``'s budget);
   without it they are deselected. ``bin/test --slow`` runs them.
 * Browser tests use Debian's chromium through Playwright.
@@ -50,6 +53,8 @@ def pytest_configure(config):
 def pytest_addoption(parser):
     parser.addoption("--database-only", action="store_true",
                      help="run only tests that use the database, and the deploy suite")
+    parser.addoption("--no-database", action="store_true",
+                     help="leave out the tests that use the database, but the browser and smoke tests")
     parser.addoption("--slow", action="store_true", help="also run the tests marked slow")
 
 
@@ -58,11 +63,17 @@ def uses_database(item: pytest.Item) -> bool:
                 or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
+def whole_site(item: pytest.Item) -> bool:
+    return bool(item.get_closest_marker("browser") or item.get_closest_marker("smoke"))
+
+
 def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
         wanted = ((config.getoption("--slow") or not item.get_closest_marker("slow"))
-                  and (not config.getoption("--database-only") or uses_database(item)))
+                  and (not config.getoption("--database-only") or uses_database(item))
+                  and (not config.getoption("--no-database") or not uses_database(item)
+                       or whole_site(item)))
         (keep if wanted else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
