@@ -7,7 +7,8 @@ manifest static storage hashes file names): ``migrate``, ``collectstatic`` into 
 Every sheet in the registry × ja/en/de × A4/Letter and the analyzer's position PDF must
 come out like the same PDF rendered under DEBUG (page count, embedded fonts), the sheets
 straight from the cache the release step filled, and no process may log a WeasyPrint
-warning or a refused fetch.
+warning or a refused fetch. Every teaching sheet's version for each audience prints within
+its page range with its audience's subtitle.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from harness import Server, base_env, finish, manage, serve
+from tutorials.sheets.content import AUDIENCE_SHEETS
 from tutorials.sheets.render import PAPERS, SHEETS
+from tutorials.tutorial.audience import AUDIENCE_NAMES, AUDIENCES, DEFAULT_AUDIENCE
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 POSITION = ("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-34b1.35b2.36g1.44r2")
@@ -129,6 +133,27 @@ def test_sheet_in_production(production, tmp_path, name, lang, paper):
     assert status == 200 and png.startswith(b"\x89PNG")
     trouble = [line for line in production.log_since(offset).splitlines() if LOG_TROUBLE.search(line)]
     assert not trouble, trouble
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("audience", AUDIENCES, ids=lambda t: t.slug)
+@pytest.mark.parametrize("name", AUDIENCE_SHEETS)
+def test_every_table_version_prints_in_its_page_range(production, tmp_path, name, audience, lang, paper):
+    """Each teaching sheet's version for each audience, as the release step rendered it:
+    within the sheet's page range, its subtitle naming the audience."""
+    stem = name if audience == DEFAULT_AUDIENCE else f"{name}-{audience.slug}"
+    data = (production.sheet_dir / f"{stem}-{lang}-{paper}.pdf").read_bytes()
+    pages, _fonts = _pdf_facts(data, tmp_path)
+    low, high = SHEETS[name].pages
+    assert low <= pages <= high, (stem, lang, paper, pages)
+    pdf = tmp_path / "version.pdf"
+    pdf.write_bytes(data)
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    with translation.override(lang):
+        subtitle = str(AUDIENCE_NAMES[audience.players, audience.mode])
+    assert subtitle in (text.replace(" ", "") if lang == "ja" else text), (stem, lang, subtitle)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
