@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from captain.rules import RulesError, Situation
 from captain.rules.situation import Collection, Mode
+from tutorials.analyzer import caching
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edit_links import EditLinks, read_history, write_history
 from tutorials.analyzer.edits import Tool
@@ -143,6 +144,15 @@ class AnalyzerPage(EditControls):
     @cached_property
     def edits(self) -> EditLinks:
         return EditLinks(self.code, self.tool, write_history(self.history), write_history(self.future))
+
+    @property
+    def fragment_key(self) -> str:
+        """The hash of everything this page's cached fragments show (with the language and
+        code version): its address (position, tool, view, step, history), the refusal, what
+        was typed, the saved link and whether the what-ifs are inline."""
+        return caching.digest((self.url(), self.error, self.error_field, self.error_clause,
+                               repr(sorted(self.typed.items())), self.saved_url, self.saved_title,
+                               self.saved_code, str(self.what_ifs_inline)))
 
     def url(self, **extra) -> str:
         """This page's address: the position, the tool, the view and step, the edit history,

@@ -11,10 +11,12 @@ from django.urls import NoReverseMatch, reverse
 from django.urls import translate_url as _translate_url
 from django.utils import translation
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
+from tutorials.analyzer.caching import cached_html
 from tutorials.drawing import controls
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
@@ -283,3 +285,25 @@ def tutorial_url(audience=None) -> str:
 def lesson_title(lesson, audience) -> str:
     """A lesson's title for the audience it is read for (strategy mode has its own for two)."""
     return lesson.title_for(audience.strategy)
+
+
+class _CachedFragment(template.Node):
+    def __init__(self, nodelist: template.NodeList, name: str, key: template.base.FilterExpression) -> None:
+        self.nodelist, self.name, self.key = nodelist, name, key
+
+    def render(self, context) -> str:
+        return mark_safe(cached_html(self.name, self.key.resolve(context), lambda: self.nodelist.render(context)))
+
+
+@register.tag
+def cached_fragment(parser, token) -> _CachedFragment:
+    """``{% cached_fragment name key %}…{% endcached_fragment %}``: the enclosed HTML rendered
+    once per ``key`` (a hash of all it shows, such as an analyzer page's ``fragment_key``)
+    and served from the shared cache after that. Nothing inside may depend on the request
+    beyond what ``key`` holds (no CSRF token)."""
+    bits = token.split_contents()
+    if len(bits) != 3:
+        raise template.TemplateSyntaxError("cached_fragment takes a name and a key")
+    nodelist = parser.parse(("endcached_fragment",))
+    parser.delete_first_token()
+    return _CachedFragment(nodelist, bits[1], parser.compile_filter(bits[2]))
