@@ -27,11 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import bench_release, serve  # noqa: E402
-from processes import cpu_seconds  # noqa: E402
-
 from captain.rules import Colour, RulesError, Situation, notation  # noqa: E402
 from captain.rules.sim.players import POLICIES, play_game  # noqa: E402
+from harness import bench_release, serve  # noqa: E402
+from processes import cpu_seconds  # noqa: E402
 
 BROWSER = {"Accept-Encoding": "gzip, br"}
 HTMX = {"HX-Request": "true"}
@@ -50,9 +49,9 @@ def positions(count: int, *, first_seed: int = 0) -> list[str]:
     seed = first_seed
     while len(found) < count:
         colours = tuple(Colour)[:2 + seed % 3]
-        states = []
+        states: list = []
         play_game(colours, {c: POLICIES["random"] for c in colours}, seed=seed,
-                  on_step=lambda _before, _action, after: states.append(after))
+                  on_step=lambda _before, _action, after, states=states: states.append(after))
         seed += 1
         for state in states[len(states) // 2:]:
             if state.is_over or not (state.board.cards() or state.board.dice()):

@@ -11,6 +11,7 @@ rendered as if it had never been cached (:mod:`tutorials.web.shared_cache`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Iterable
 
@@ -47,10 +48,8 @@ def cached_html(name: str, key: str, build: Callable[[], str]) -> str:
         return build()
     if html is None:
         html = str(build())
-        try:
+        with contextlib.suppress(shared_cache.Unavailable):
             shared_cache.call(cache.set, full_key, html, TIMEOUT)
-        except shared_cache.Unavailable:
-            pass
     return html
 
 
@@ -62,4 +61,5 @@ def request_etag(request: HttpRequest, *_args, **_kwargs) -> str:
     The cookie enters only hashed."""
     query = sorted((name, value) for name, values in request.GET.lists() for value in values)
     csrf = hashlib.sha256(request.COOKIES.get(settings.CSRF_COOKIE_NAME, "").encode()).hexdigest()
-    return digest((request.path, repr(query), "htmx" if request.htmx else "page", request.get_host(), csrf))
+    htmx = request.headers.get("HX-Request") == "true"  # as django-htmx reads it
+    return digest((request.path, repr(query), "htmx" if htmx else "page", request.get_host(), csrf))

@@ -292,7 +292,8 @@ class _CachedFragment(template.Node):
         self.nodelist, self.name, self.key = nodelist, name, key
 
     def render(self, context) -> str:
-        return mark_safe(cached_html(self.name, self.key.resolve(context), lambda: self.nodelist.render(context)))
+        key = self.key.resolve(context)
+        return mark_safe(cached_html(self.name, key, lambda: self.nodelist.render(context)))
 
 
 @register.tag
