@@ -3,9 +3,10 @@
 Runs the release steps of docs/production.md and gunicorn with the production settings (DEBUG off,
 Redis cache, three workers), then asks, one request at a time as a browser does
 (``Accept-Encoding: gzip, br``), for the analyzer page and its what-if panel (the htmx fragment
-the page asks for once shown) of 20 varied positions (2 to 4 players, taken from seeded random
-games, in English, German and Japanese by turns), each first seen in the run (cold: nothing of
-it cached) and then again (warm), with the trivial view ``/healthz`` between them as the yardstick.
+the page asks for once shown) of 20 varied positions (full 4x4 battles and the dice boards of
+seeded random 2- to 4-player games, in English, German and Japanese by turns), each first seen
+in the run (cold: nothing of it cached) and then again (warm), with the trivial view
+``/healthz`` between them as the yardstick.
 
 What it measures is the CPU time the gunicorn workers spend on each request (all their threads,
 from /proc), not latency: a busy machine makes every request wait, and a short request waits
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
 from captain.rules import Colour, RulesError, Situation, notation  # noqa: E402
+from captain.rules.sim.bench import full_battle_board  # noqa: E402
 from captain.rules.sim.players import POLICIES, play_game  # noqa: E402
 from harness import bench_release, serve  # noqa: E402
 from processes import cpu_seconds  # noqa: E402
@@ -43,28 +45,41 @@ WIDE = 0.5
 
 
 def positions(count: int, *, first_seed: int = 0) -> list[str]:
-    """``count`` different positions with cards or dice on the board, from seeded random
-    games of 2, 3 and 4 players by turns (the first readable one from the middle of each game on)."""
+    """``count`` different positions, half of them full 4x4 battles (16 attack cards, seeded
+    as the engine bench seeds them), half the fullest dice boards of seeded random games of
+    2, 3 and 4 players by turns, alternately."""
     found: list[str] = []
     seed = first_seed
     while len(found) < count:
-        colours = tuple(Colour)[:2 + seed % 3]
-        states: list = []
-        play_game(colours, {c: POLICIES["random"] for c in colours}, seed=seed,
-                  on_step=lambda _before, _action, after, states=states: states.append(after))
+        if len(found) % 2 == 0:
+            board, seating = full_battle_board(seed + 1)
+            code = Situation(board, seating).to_notation()
+        else:
+            code = _game_position(seed)
         seed += 1
-        for state in states[len(states) // 2:]:
-            if state.is_over or not (state.board.cards() or state.board.dice()):
-                continue
-            code = Situation(state.board, state.seating, state.rules).to_notation()
-            try:
-                notation.parse(code)  # a game's state between two steps may be no position to analyze
-            except RulesError:
-                continue
-            if code not in found:
-                found.append(code)
-                break
+        if code and code not in found:
+            found.append(code)
     return found
+
+
+def _game_position(seed: int) -> str:
+    """The fullest board a random game of 2 to 4 players (by ``seed``) shows as a position
+    to analyze ("" when none does)."""
+    colours = tuple(Colour)[:2 + seed % 3]
+    states: list = []
+    play_game(colours, {c: POLICIES["random"] for c in colours}, seed=seed,
+              on_step=lambda _before, _action, after: states.append(after))
+    readable = []
+    for state in states:
+        if state.is_over or not (state.board.cards() or state.board.dice()):
+            continue
+        code = Situation(state.board, state.seating, state.rules).to_notation()
+        try:
+            notation.parse(code)  # during Battle Time cards and dice lie together: no position
+        except RulesError:
+            continue
+        readable.append((len(state.board.cards()) + len(state.board.dice()), code))
+    return max(readable)[1] if readable else ""
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
