@@ -55,11 +55,12 @@ def cached_html(name: str, key: str, build: Callable[[], str]) -> str:
 
 def request_etag(request: HttpRequest, *_args, **_kwargs) -> str:
     """The ``ETag`` of an analyzer GET: everything its answer depends on. The address
-    (language prefix and query), htmx or not, the host (the short link is absolute), the
-    language and code version (:func:`digest`), and the CSRF cookie, since the page's form
-    carries a token made from it: a new cookie must not revive a page with the old token.
-    The cookie enters only hashed."""
+    (language prefix and query), htmx or not, the scheme and host (the short link is
+    absolute), the language and code version (:func:`digest`), and the CSRF cookie, since the
+    page's form carries a token made from it: a new cookie must not revive a page with the
+    old token. The cookie enters only hashed."""
     query = sorted((name, value) for name, values in request.GET.lists() for value in values)
     csrf = hashlib.sha256(request.COOKIES.get(settings.CSRF_COOKIE_NAME, "").encode()).hexdigest()
     htmx = request.headers.get("HX-Request") == "true"  # as django-htmx reads it
-    return digest((request.path, repr(query), "htmx" if htmx else "page", request.get_host(), csrf))
+    return digest((request.scheme, request.get_host(), request.path, repr(query), "htmx" if htmx else "page",
+                   csrf))
