@@ -62,5 +62,5 @@ def request_etag(request: HttpRequest, *_args, **_kwargs) -> str:
     query = sorted((name, value) for name, values in request.GET.lists() for value in values)
     csrf = hashlib.sha256(request.COOKIES.get(settings.CSRF_COOKIE_NAME, "").encode()).hexdigest()
     htmx = request.headers.get("HX-Request") == "true"  # as django-htmx reads it
-    return digest((request.scheme, request.get_host(), request.path, repr(query), "htmx" if htmx else "page",
-                   csrf))
+    return digest((request.scheme or "", request.get_host(), request.path, repr(query),
+                   "htmx" if htmx else "page", csrf))
