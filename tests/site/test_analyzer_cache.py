@@ -45,14 +45,16 @@ class _Spy:
 
     def __init__(self) -> None:
         self.served = 0
+        self.stored: list[str] = []
 
     def get(self, key, default=None):
         found = real_cache.get(key, default)
         self.served += found is not None
         return found
 
-    def set(self, *args, **kwargs):
-        return real_cache.set(*args, **kwargs)
+    def set(self, key, value, *args, **kwargs):
+        self.stored.append(value)
+        return real_cache.set(key, value, *args, **kwargs)
 
 
 @pytest.mark.django_db
@@ -72,6 +74,8 @@ def test_cached_answers_are_the_uncached_ones_and_never_anothers(client, monkeyp
         assert _answer(client, *item) == answer, item
     assert spy.served - filled >= len(asked)  # every answer above came (partly) from the cache
     assert {status for status, _ in expected} == {200, 422}
+    # what is shared between readers holds no reader's own: no CSRF token, no form posting one
+    assert spy.stored and not any("csrf" in html.lower() or 'method="post"' in html for html in spy.stored)
 
 
 @pytest.mark.django_db
