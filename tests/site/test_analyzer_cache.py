@@ -26,13 +26,15 @@ _TOKEN = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 
 def _asked(position: str, lang: str) -> list[tuple[str, dict, dict]]:
     """Every analyzer answer of ``position`` in ``lang``: the page, its htmx fragment, the
-    explain view, the what-if panel (htmx and whole) and a refused edit with what was typed."""
+    explain view, the what-if panel (htmx and whole) and the same refused edit with two
+    different things typed."""
     return [(f"/{lang}/analyze/", {"pos": position}, {}),
             (f"/{lang}/analyze/", {"pos": position}, HTMX),
             (f"/{lang}/analyze/", {"pos": position, "view": "explain", "step": "1"}, {}),
             (f"/{lang}/analyze/what-if/", {"pos": position}, HTMX),
             (f"/{lang}/analyze/what-if/", {"pos": position}, {}),
-            (f"/{lang}/analyze/edit/", {"pos": position, "tool": "r5", "op": "deck", "deck": "43"}, {})]
+            (f"/{lang}/analyze/edit/", {"pos": position, "tool": "r5", "op": "deck", "deck": "43"}, {}),
+            (f"/{lang}/analyze/edit/", {"pos": position, "tool": "r5", "op": "deck", "deck": "44"}, {})]
 
 
 def _answer(client, path: str, query: dict, headers: dict) -> tuple[int, str]:
