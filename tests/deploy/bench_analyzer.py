@@ -31,9 +31,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 from captain.rules import Colour, RulesError, Situation, notation  # noqa: E402
 from captain.rules.sim.bench import full_battle_board  # noqa: E402
 from captain.rules.sim.players import POLICIES, play_game  # noqa: E402
-from harness import bench_release, serve  # noqa: E402
+from harness import FULL_BATTLE, bench_release, serve  # noqa: E402
 from processes import cpu_seconds  # noqa: E402
 
+#: the full 4x4 battle, the first of :func:`positions` (bin/bench-bytes weighs its page)
+PAGE = f"/en/analyze/?pos={FULL_BATTLE}"
 BROWSER = {"Accept-Encoding": "gzip, br"}
 HTMX = {"HX-Request": "true"}
 LANGUAGES = ("en", "de", "ja")
