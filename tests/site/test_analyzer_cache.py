@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache as real_cache
 from django.core.cache.backends.dummy import DummyCache
 
-from tutorials.analyzer import caching
+from tutorials.web import fragments as caching
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LANGUAGES = ("en", "de", "ja")

@@ -19,13 +19,13 @@ from django.utils.translation import gettext as _
 
 from captain.rules import RulesError, Situation
 from captain.rules.situation import Collection, Mode
-from tutorials.analyzer import caching
 from tutorials.analyzer import edits as analyzer
 from tutorials.analyzer.edit_links import EditLinks, read_history, write_history
 from tutorials.analyzer.edits import Tool
 from tutorials.analyzer.palette import EditControls
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.web import fragments
 from tutorials.web.links import analyzer_url
 from tutorials.web.numbers import query_number
 from tutorials.web.positions import position_arg
@@ -150,7 +150,7 @@ class AnalyzerPage(EditControls):
         """The hash of everything this page's cached fragments show (with the language and
         code version): its address (position, tool, view, step, history), the refusal, what
         was typed, the saved link and whether the what-ifs are inline."""
-        return caching.digest((self.url(), self.error, self.error_field, self.error_clause,
+        return fragments.digest((self.url(), self.error, self.error_field, self.error_clause,
                                repr(sorted(self.typed.items())), self.saved_url, self.saved_title,
                                self.saved_code, str(self.what_ifs_inline)))
 

@@ -10,12 +10,12 @@ from django_htmx.http import push_url, replace_url
 
 from captain.rules import RulesError, Situation, notation
 from tutorials.analyzer import edits as analyzer
-from tutorials.analyzer.caching import cached_html, request_etag
 from tutorials.analyzer.edit_links import HISTORY_SEP, TOOL_OPS, apply_edit, describe_refusal
 from tutorials.analyzer.forms import SavePositionForm, read_position
 from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
 from tutorials.services import find_saved, save_position, short_link
+from tutorials.web.fragments import cached_html, request_etag
 from tutorials.web.limits import hit
 from tutorials.web.refused import require_form_body
 from tutorials.wording.problems import describe

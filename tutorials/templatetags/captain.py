@@ -16,11 +16,11 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
-from tutorials.analyzer.caching import cached_html
 from tutorials.drawing import controls
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
+from tutorials.web.fragments import cached_html
 from tutorials.web.language import chosen_url
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.facts import facts

@@ -4,7 +4,7 @@ Rate-limit counts (:mod:`tutorials.web.limits`) live in the shared cache. When i
 reached (Redis stopped or restarting, the network to it down, a full memory), the site goes
 on in a degraded mode instead of failing every request that counts something: rate limits
 let requests through; the analyzer renders what it would have found there
-(:mod:`tutorials.analyzer.caching`). Saved links, saves, PDFs, tables and games only need the
+(:mod:`tutorials.web.fragments`). Saved links, saves, PDFs, tables and games only need the
 database.
 
 Every process finds out on its own. The first call that fails marks the cache as down;

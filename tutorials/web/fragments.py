@@ -1,5 +1,5 @@
-"""What the analyzer renders once and serves again: HTML fragments in the shared cache, and
-the ``ETag`` of its pages.
+"""What the site renders once and serves again: HTML fragments in the shared cache (the
+analyzer's board, panels and answers, and its what-if panel), and the ``ETag`` of its pages.
 
 Rendering the board, its palette and its answers through the template engine is most of a
 page's cost; they depend only on the page's state (position, tool, view, step, history,
@@ -15,17 +15,23 @@ import contextlib
 import hashlib
 from collections.abc import Callable, Iterable
 
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import get_language
 
-from tutorials.sheets.render import code_version
 from tutorials.web import shared_cache
 
 #: How long a rendered fragment is kept (seconds). The code version is part of its key, so a
 #: release never reads an older one; this only bounds what unvisited positions hold.
 TIMEOUT = 24 * 3600
+
+
+def code_version() -> str:
+    """The code, templates, static files and catalogs this process runs with, as a hash
+    (the sheet cache's key, fixed when the app starts: ``TutorialsConfig.ready``)."""
+    return apps.get_app_config("tutorials").code_version
 
 
 def digest(parts: Iterable[str]) -> str:
@@ -41,7 +47,7 @@ def digest(parts: Iterable[str]) -> str:
 def cached_html(name: str, key: str, build: Callable[[], str]) -> str:
     """The fragment ``name`` whose inputs hash to ``key`` (see :func:`digest`): from the
     shared cache, or ``build()`` and stored there."""
-    full_key = f"analyzer:{name}:{key}"
+    full_key = f"fragment:{name}:{key}"
     try:
         html = shared_cache.call(cache.get, full_key)
     except shared_cache.Unavailable:
