@@ -76,7 +76,6 @@ class AnalyzerPage(EditControls):
     """Everything the analyzer template shows of a readable situation."""
 
     situation: Situation
-    walk: Walkthrough
     tool: Tool
     view: str
     step: int
@@ -109,14 +108,19 @@ class AnalyzerPage(EditControls):
         """The page of ``situation`` as an address asks for it: the ``tool`` in hand, the
         ``view`` (``edit``, or ``explain`` at ``step``) and the edit history (``prev``
         for Undo, ``next`` for Redo)."""
-        walk = Walkthrough(situation)
-        if view != "explain" or not walk.steps:
-            view = "edit"
-        page = cls(situation, walk, read_tool(tool), view, walk.clamp(query_number(step, 0)), error,
+        page = cls(situation, read_tool(tool), "edit", 0, error,
                    error_field if error and error_field in FIELDS else "", saved_url=saved_url,
                    saved_title=saved_title)
+        if view == "explain" and page.walk.steps:  # editing needs no step: no walkthrough yet
+            page.view, page.step = view, page.walk.clamp(query_number(step, 0))
         page.history, page.future = read_history(prev, page.code), read_history(next, page.code)
         return page
+
+    @cached_property
+    def walk(self) -> Walkthrough:
+        """The answer step by step; made when the page shows an answer, not for its
+        what-if panel or a page served from the fragment cache."""
+        return Walkthrough(self.situation)
 
     @property
     def prev(self) -> str:
