@@ -76,3 +76,25 @@ def test_the_grid_letters_columns_numbers_rows_and_posts_its_cells():
     assert html.count('name="csrfmiddlewaretoken" value="tok"') == len(rows[0])
     plain = template.render(Context({"rows": rows, "post_url": None, "csrf_token": "tok"}))
     assert "csrfmiddlewaretoken" not in plain and "<form" not in plain
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_the_what_if_items_are_what_the_template_loop_wrote(lang):
+    """The what-if panel's items, written in Python, as the loop they replace wrote them:
+    every value escaped, the language's colon and list separator."""
+    loop = ENGINE.from_string(
+        '{% load i18n captain %}{% for w in what_ifs %}<li><a href="{{ w.href }}" hx-get="{{ w.href }}">'
+        '{{ w.label }}</a>{% translate ": " context "before a description" %}<span class="muted">'
+        '{% for c in w.changes %}{{ c }}{% if not forloop.last %}{% list_separator %}{% endif %}'
+        '{% endfor %}</span></li>{% endfor %}')
+    tag = ENGINE.from_string("{% load captain %}{% what_if_items what_ifs %}")
+    what_ifs = [{"label": "Kraken's <Wrath> [5]", "href": "/en/analyze/edit/?pos=a&op=whatif&arg=\"b\"",
+                 "changes": ("red: 3 → 1 cards", "blue & green <tie>")},
+                {"label": "No change", "href": "/x", "changes": ()},
+                {"label": mark_safe("<bdi>R</bdi>"), "href": "/y", "changes": (gettext_lazy("Board"),)}]
+    with translation.override(lang):
+        expected = loop.render(Context({"what_ifs": what_ifs}))
+        written = tag.render(Context({"what_ifs": what_ifs}))
+    assert written == expected
+    assert "Kraken&#x27;s &lt;Wrath&gt;" in written and "blue &amp; green &lt;tie&gt;" in written
+    assert written.count("<li>") == 3
