@@ -8,6 +8,8 @@ class TutorialsConfig(AppConfig):
     name = "tutorials"
     verbose_name = _("Tutorials")
     default_auto_field = "django.db.models.BigAutoField"
+    #: the code version this process runs (``tutorials.sheets.render.code_version``)
+    code_version = ""
 
     def ready(self) -> None:
         # Imported here, not at the top: these modules use the app registry, which is
@@ -16,5 +18,6 @@ class TutorialsConfig(AppConfig):
         import tutorials.web.checks  # noqa: F401  (registers the deploy checks)
         from tutorials.sheets.render import code_version  # (see above)
 
-        # fix the sheet cache key to the code and catalogs this process starts with
-        code_version()
+        # fix the sheet cache key to the code and catalogs this process starts with; the
+        # shared cache's rendered fragments are keyed by it too (tutorials.web.fragments)
+        self.code_version = code_version()

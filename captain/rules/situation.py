@@ -433,11 +433,19 @@ class Situation:
         counts (:meth:`_within_limits`); only when one is over does :meth:`_name_fault`
         walk the board to name the first fault.
         """
+        if not self.allowed():
+            self._name_fault()
+        return self
+
+    def allowed(self) -> bool:
+        """Whether :meth:`validate` passes, without naming a fault: for a caller that only
+        passes over the situations the rules forbid (the analyzer's what-ifs try every
+        other value of every card, and most of them are forbidden)."""
         if "_valid" not in self.__dict__:
             if not self._within_limits():
-                self._name_fault()
+                return False
             self.__dict__["_valid"] = True  # a note, not a field: not compared, not in repr
-        return self
+        return True
 
     def _within_limits(self) -> bool:
         """Whether every count :meth:`validate` checks is within the rules, from the board's

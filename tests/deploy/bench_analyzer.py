@@ -1,12 +1,19 @@
-"""Analyzer speed over HTTP: ``bin/bench-analyzer`` (prints figures; no goal is asserted).
+"""Analyzer cost over HTTP: ``bin/bench-analyzer`` (prints figures; no goal is asserted).
 
 Runs the release steps of docs/production.md and gunicorn with the production settings (DEBUG off,
-Redis cache, three workers), then asks for the analyzer page of a full 4x4 battle, its
-what-if panel (the htmx fragment the page asks for once shown) and, as the yardstick, the
-trivial view ``/healthz``: interleaved (page, panel, yardstick, page, …) by one client, as
-a browser asks (``Accept-Encoding: gzip, br``), 50 times each after a warm-up, and prints
-the medians and their ratios (goals: the page at most 3, the panel at most 4).
-``bin/bench-analyzer N`` takes N of each instead of 50.
+Redis cache, three workers), then asks, one request at a time as a browser does
+(``Accept-Encoding: gzip, br``), for the analyzer page and its what-if panel (the htmx fragment
+the page asks for once shown) of 20 varied positions (full 4x4 battles and the dice boards of
+seeded random 2- to 4-player games, in English, German and Japanese by turns), each first seen
+in the run (cold: nothing of it cached) and then again (warm), with the trivial view
+``/healthz`` between them as the yardstick.
+
+What it measures is the CPU time the gunicorn workers spend on each request (all their threads,
+from /proc), not latency: a busy machine makes every request wait, and a short request waits
+proportionally longer, so a latency ratio grows with the load while the CPU ratio does not. It
+prints the median and quartiles per request, the ratios to ``/healthz`` beside their goals (the
+page at most 3, the panel at most 4, cold), the load average at the start and the end, and says
+when the machine was busy or the spread wide. ``bin/bench-analyzer N``: N positions instead of 20.
 """
 
 from __future__ import annotations
@@ -14,53 +21,167 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
-from harness import bench_release, serve  # noqa: E402
+from captain.rules import Colour, RulesError, Situation, notation  # noqa: E402
+from captain.rules.sim.bench import full_battle_board  # noqa: E402
+from captain.rules.sim.players import POLICIES, play_game  # noqa: E402
+from harness import FULL_BATTLE, bench_release, serve  # noqa: E402
+from processes import cpu_seconds  # noqa: E402
 
-POSITION = ("Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5"
-            "-34b1.35b2.36g1.44r2")
-PAGE = f"/en/analyze/?pos={POSITION}"
-PANEL = f"/en/analyze/what-if/?pos={POSITION}"
+#: the full 4x4 battle, the first of :func:`positions` (bin/bench-bytes weighs its page)
+PAGE = f"/en/analyze/?pos={FULL_BATTLE}"
+BROWSER = {"Accept-Encoding": "gzip, br"}
+HTMX = {"HX-Request": "true"}
+LANGUAGES = ("en", "de", "ja")
 YARDSTICK = "/healthz"
-BROWSER = {"Accept-Language": "en", "Accept-Encoding": "gzip, br"}
-
-#: What is asked, in the order of each round: (name, address, extra headers).
-ASKED = (("analyzer page (full 4x4 battle)", PAGE, {}),
-         ("its what-if panel (htmx)", PANEL, {"HX-Request": "true"}),
-         ("yardstick /healthz", YARDSTICK, {}))
-GOALS = {PAGE: 3, PANEL: 4}
+#: the cold ratios to /healthz the analyzer must stay within (docs/benchmarks.md)
+GOALS = {"page": 3.0, "panel": 4.0}
+#: a first-to-third quartile range wider than this share of the median is reported as wide
+WIDE = 0.5
 
 
-def timed(server, path: str, headers: dict[str, str]) -> float:
-    """Seconds for one GET of ``path`` (the whole body read); checks the status."""
-    started = time.perf_counter()
-    status, _headers, body = server.get(path, client="198.18.7.7", headers={**BROWSER, **headers})
-    elapsed = time.perf_counter() - started
-    assert status == 200, (path, status, body[:200])
-    return elapsed
+def positions(count: int, *, first_seed: int = 0) -> list[str]:
+    """``count`` different positions, half of them full 4x4 battles (16 attack cards, seeded
+    as the engine bench seeds them), half the fullest dice boards of seeded random games of
+    2, 3 and 4 players by turns, alternately."""
+    found: list[str] = []
+    seed = first_seed
+    while len(found) < count:
+        if len(found) % 2 == 0:
+            board, seating = full_battle_board(seed + 1)
+            code = Situation(board, seating).to_notation()
+        else:
+            code = _game_position(seed)
+        seed += 1
+        if code and code not in found:
+            found.append(code)
+    return found
+
+
+def _game_position(seed: int) -> str:
+    """The fullest board a random game of 2 to 4 players (by ``seed``) shows as a position
+    to analyze ("" when none does)."""
+    colours = tuple(Colour)[:2 + seed % 3]
+    states: list = []
+    play_game(colours, {c: POLICIES["random"] for c in colours}, seed=seed,
+              on_step=lambda _before, _action, after: states.append(after))
+    readable = []
+    for state in states:
+        if state.is_over or not (state.board.cards() or state.board.dice()):
+            continue
+        code = Situation(state.board, state.seating, state.rules).to_notation()
+        try:
+            notation.parse(code)  # during Battle Time cards and dice lie together: no position
+        except RulesError:
+            continue
+        readable.append((len(state.board.cards()) + len(state.board.dice()), code))
+    return max(readable)[1] if readable else ""
+
+
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """First quartile, median and third quartile of ``values``."""
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    low, median, high = statistics.quantiles(values, n=4)
+    return low, statistics.median(values), high
+
+
+def wide(values: list[float]) -> bool:
+    """Whether the quartiles of ``values`` lie further apart than :data:`WIDE` of the median."""
+    low, median, high = quartiles(values)
+    return median > 0 and (high - low) / median > WIDE
+
+
+class Workers:
+    """The CPU time of a gunicorn server's workers, request by request."""
+
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def total(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.server.workers())
+
+    def cost(self, path: str, headers: dict[str, str]) -> float:
+        """Milliseconds of worker CPU that one GET of ``path`` took (the body read); checks it is 200."""
+        before = self.total()
+        status, _headers, body = self.server.get(path, client="198.18.7.7", headers={**BROWSER, **headers})
+        spent = self.total() - before
+        assert status == 200, (path, status, body[:200])
+        return spent * 1000
+
+
+def addresses(code: str, lang: str) -> tuple[str, str]:
+    """The analyzer page of ``code`` in ``lang`` and its what-if panel."""
+    query = urlencode({"pos": code})
+    return f"/{lang}/analyze/?{query}", f"/{lang}/analyze/what-if/?{query}"
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 50
-    times: dict[str, list[float]] = {path: [] for _name, path, _headers in ASKED}
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    measured = positions(count)
+    warm_up = positions(6, first_seed=1000)
+    series: dict[str, list[float]] = {"healthz": [], "page cold": [], "panel cold": [],
+                                      "page warm": [], "panel warm": []}
     with bench_release() as release, serve(release, workers=3, name="bench-analyzer") as server:
-        for _ in range(20):  # warm every worker up
-            for _name, path, headers in ASKED:
-                timed(server, path, headers)
-        for _ in range(count):
-            for _name, path, headers in ASKED:
-                times[path].append(timed(server, path, headers))
-    medians = {path: statistics.median(values) * 1000 for path, values in times.items()}
-    for name, path, _headers in ASKED:
-        print(f"{name + ':':<34} median {medians[path]:6.1f} ms ({count} requests, interleaved)")
-    for name, path, _headers in ASKED:
-        if path in GOALS:
-            print(f"ratio, {name}: {medians[path] / medians[YARDSTICK]:.2f} (goal: at most {GOALS[path]})")
+        workers = Workers(server)
+        for index, code in enumerate(warm_up * 3):  # every worker loads its code and templates
+            page, panel = addresses(code, LANGUAGES[index % 3])
+            workers.cost(page, {})
+            workers.cost(panel, HTMX)
+            workers.cost(YARDSTICK, {})
+        load_start = os.getloadavg()[0]
+        started = load()
+        for kind in ("cold", "warm"):
+            for index, code in enumerate(measured):
+                page, panel = addresses(code, LANGUAGES[index % 3])
+                series["healthz"].append(workers.cost(YARDSTICK, {}))
+                series[f"page {kind}"].append(workers.cost(page, {}))
+                series["healthz"].append(workers.cost(YARDSTICK, {}))
+                series[f"panel {kind}"].append(workers.cost(panel, HTMX))
+        ended = load()
+    print(report(series, count, started, ended, load_start))
+
+
+def report(series: dict[str, list[float]], count: int, started: str, ended: str, load_start: float) -> str:
+    """The figures as printed: CPU per request, ratios beside their goals, load and spread."""
+    names = {"healthz": "/healthz (yardstick)", "page cold": "page, cold", "page warm": "page, warm",
+             "panel cold": "what-if panel (htmx), cold", "panel warm": "what-if panel (htmx), warm"}
+    yardstick = statistics.median(series["healthz"])
+    lines = [f"load average (1, 5, 15 min) at the start: {started}; at the end: {ended}",
+             f"worker CPU per request, ms: median [first-third quartile], {count} positions "
+             f"in {', '.join(LANGUAGES)} by turns",
+             ""]
+    for key, values in series.items():
+        low, median, high = quartiles(values)
+        line = f"  {names[key] + ':':<30} {median:7.2f} [{low:.2f}-{high:.2f}] ({len(values)} requests)"
+        if key != "healthz":
+            line += f"  ratio {median / yardstick:5.2f}"
+            goal = GOALS.get(key.split()[0]) if key.endswith("cold") else None
+            if goal is not None:
+                line += f" (goal: at most {goal:g}: {'met' if median / yardstick <= goal else 'MISSED'})"
+        lines.append(line)
+    lines.append("")
+    if load_start >= 1:
+        lines.append(f"BUSY MACHINE: the load average was {load_start:.2f} at the start (at least 1); "
+                     "CPU time per request holds up better than latency, but caches and CPU "
+                     "frequency suffer too: measure again on a quiet machine.")
+    spread = [names[key] for key, values in series.items() if wide(values)]
+    if spread:
+        lines.append(f"WIDE SPREAD ({', '.join(spread)}): the quartiles lie more than "
+                     f"{WIDE:.0%} of the median apart; the medians are uncertain.")
+    if load_start < 1 and not spread:
+        lines.append("The machine was quiet (load below 1) and the spread narrow.")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,24 @@ def alive(pid: int) -> bool:
         return False
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time ``pid`` has used so far, all its threads (a gthread worker answers in a thread
+    of its pool), in seconds to the nanosecond: each thread's ``schedstat`` (time on a CPU),
+    not ``stat``'s clock ticks, which are too coarse for one request. A thread that ended
+    no longer counts; 0.0 once the process is gone."""
+    total = 0
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except FileNotFoundError:
+        return 0.0
+    for task in tasks:
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread ended meanwhile
+    return total / 1e9
+
+
 def wait_for(condition, seconds: float, what: str):
     """``condition()``'s first true value within ``seconds``; fails the test with ``what``."""
     deadline = time.monotonic() + seconds

@@ -70,6 +70,7 @@ def _fault(situation: Situation) -> tuple | None:
 def test_the_counts_pass_exactly_what_the_walk_passes(situation):
     fault = _fault(situation)
     assert situation._within_limits() is (fault is None)
+    assert replace(situation).allowed() is (fault is None)  # a copy: nothing checked yet
     if fault is None:
         assert situation.validate() is situation
     else:

@@ -342,8 +342,10 @@ def _card_what_ifs(situation: Situation, base_won: dict, base_survivors: frozens
                 continue
             new = AttackCard(card.colour, kind)
             alt = replace(situation, board=situation.board.with_occupant(pos, new))
+            if not alt.allowed():  # most are: the colour already holds all its cards of that value
+                continue
             try:
-                won, survivors, _bell = _outcome_counts(alt.validate())
+                won, survivors, _bell = _outcome_counts(alt)
             except (InvalidInput, InvalidSituation):
                 continue
             swing = sum(abs(won.get(c, 0) - base_won.get(c, 0)) for c in situation.players)

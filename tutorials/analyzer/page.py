@@ -25,6 +25,7 @@ from tutorials.analyzer.edits import Tool
 from tutorials.analyzer.palette import EditControls
 from tutorials.drawing.cells import CellView, board_cells
 from tutorials.walkthrough import StepNav, Walkthrough
+from tutorials.web import fragments
 from tutorials.web.links import analyzer_url
 from tutorials.web.numbers import query_number
 from tutorials.web.positions import position_arg
@@ -75,7 +76,6 @@ class AnalyzerPage(EditControls):
     """Everything the analyzer template shows of a readable situation."""
 
     situation: Situation
-    walk: Walkthrough
     tool: Tool
     view: str
     step: int
@@ -108,14 +108,19 @@ class AnalyzerPage(EditControls):
         """The page of ``situation`` as an address asks for it: the ``tool`` in hand, the
         ``view`` (``edit``, or ``explain`` at ``step``) and the edit history (``prev``
         for Undo, ``next`` for Redo)."""
-        walk = Walkthrough(situation)
-        if view != "explain" or not walk.steps:
-            view = "edit"
-        page = cls(situation, walk, read_tool(tool), view, walk.clamp(query_number(step, 0)), error,
+        page = cls(situation, read_tool(tool), "edit", 0, error,
                    error_field if error and error_field in FIELDS else "", saved_url=saved_url,
                    saved_title=saved_title)
+        if view == "explain" and page.walk.steps:  # editing needs no step: no walkthrough yet
+            page.view, page.step = view, page.walk.clamp(query_number(step, 0))
         page.history, page.future = read_history(prev, page.code), read_history(next, page.code)
         return page
+
+    @cached_property
+    def walk(self) -> Walkthrough:
+        """The answer step by step; made when the page shows an answer, not for its
+        what-if panel or a page served from the fragment cache."""
+        return Walkthrough(self.situation)
 
     @property
     def prev(self) -> str:
@@ -143,6 +148,15 @@ class AnalyzerPage(EditControls):
     @cached_property
     def edits(self) -> EditLinks:
         return EditLinks(self.code, self.tool, write_history(self.history), write_history(self.future))
+
+    @property
+    def fragment_key(self) -> str:
+        """The hash of everything this page's cached fragments show (with the language and
+        code version): its address (position, tool, view, step, history), the refusal, what
+        was typed, the saved link and whether the what-ifs are inline."""
+        return fragments.digest((self.url(), self.error, self.error_field, self.error_clause,
+                               repr(sorted(self.typed.items())), self.saved_url, self.saved_title,
+                               self.saved_code, str(self.what_ifs_inline)))
 
     def url(self, **extra) -> str:
         """This page's address: the position, the tool, the view and step, the edit history,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST, require_safe
+from django.template.loader import render_to_string
+from django.views.decorators.http import condition, require_POST, require_safe
 from django_htmx.http import push_url, replace_url
 
 from captain.rules import RulesError, Situation, notation
@@ -14,6 +15,7 @@ from tutorials.analyzer.forms import SavePositionForm, read_position
 from tutorials.analyzer.page import AnalyzerPage, UnreadablePage, read_tool
 from tutorials.forms import Query, Refusal
 from tutorials.services import find_saved, save_position, short_link
+from tutorials.web.fragments import cached_html, request_etag
 from tutorials.web.limits import hit
 from tutorials.web.refused import require_form_body
 from tutorials.wording.problems import describe
@@ -61,6 +63,7 @@ def _page(request: HttpRequest, situation: Situation, **given) -> AnalyzerPage:
 
 # --- analyzer ---------------------------------------------------------------------------------
 @require_safe
+@condition(etag_func=request_etag)
 def analyze(request: HttpRequest) -> HttpResponse:
     """The position editor and its answers: ``?pos=<notation>&tool=…&view=edit|explain&step=k``.
 
@@ -75,6 +78,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@condition(etag_func=request_etag)
 def analyze_what_if(request: HttpRequest) -> HttpResponse:
     """The what-if panel of ``pos``: for htmx the panel alone (the page asks for it once the
     answer is shown), without JavaScript the whole page with the panel in it."""
@@ -86,8 +90,9 @@ def analyze_what_if(request: HttpRequest) -> HttpResponse:
         return _render_page(request, _unreadable(request, raw, situation), status=422)
     page = _page(request, situation, view="edit")
     page.what_ifs_inline = True
-    if request.htmx:
-        return render(request, "tutorials/analyzer.html#what-ifs", {"page": page})
+    if request.htmx:  # about thirty positions resolved: once per page state and language
+        return HttpResponse(cached_html("what-ifs", page.fragment_key, lambda: render_to_string(
+            "tutorials/analyzer.html#what-ifs", {"page": page}, request)))
     return _render_page(request, page)
 
 

@@ -41,6 +41,7 @@ def font_family() -> str:
     return "'DejaVu Sans', 'Noto Sans', 'Liberation Sans', sans-serif"
 
 
+@lru_cache(maxsize=1024)  # a few placements × six faces × the dice colours
 def _die(x: float, y: float, size: float, face: int, *, fill: str = "#ffffff",
          stroke: str = "#8a7f66", width: float = 1.5, dash: str = "") -> str:
     r = size * 0.105
@@ -97,8 +98,9 @@ def pattern_marks(colour: Colour, x: float, y: float, w: float, h: float) -> str
     return f'<path d="{"".join(lines)}" stroke="{stroke}" stroke-opacity="{opacity}" stroke-width="2.5"/>'
 
 
+@lru_cache(maxsize=1024)  # colours × values × how it is drawn × languages
 def _card(card: AttackCard, *, face_down: bool = False, ghost: bool = False, hit: bool = False,
-          font: str) -> str:
+          font: str, language: str | None) -> str:  # language: part of the cache key (card names)
     x, y, w, h = 8, 38, 84, 56
     colour = card.colour
     stroke = "#1d2430" if colour is Colour.WHITE else "#00000088"
@@ -164,7 +166,7 @@ def cell_svg(cell, *, font: str | None = None, pixel: int | None = None) -> Safe
     attributes (for print); on the web the SVG scales to its box. The picture depends only
     on what the position shows, the font and the language (card names), so it is drawn once
     per process for each of those (the same treasure cards, cards and dice recur on every
-    board).
+    board), and so are its dice and its card, which recur in other combinations.
     """
     return _cell_svg(cell.treasure, cell.card, cell.dice, cell.face_down, cell.ghost, cell.won_by,
                      frozenset(cell.classes), font or font_family(), pixel, get_language())
@@ -212,9 +214,9 @@ def _cell_svg(treasure, card, dice, face_down, ghost, won_by, classes, font, pix
                          f'fill="{INK[dice.colour]}" font-family="{font}">'
                          f'{escape(COLOUR_LETTERS[dice.colour])}</text></g>')
     if card is not None:
-        parts.append(_card(card, face_down=face_down, hit="hit" in classes, font=font))
+        parts.append(_card(card, face_down=face_down, hit="hit" in classes, font=font, language=language))
     elif ghost is not None:
-        parts.append(_card(ghost, ghost=True, font=font))
+        parts.append(_card(ghost, ghost=True, font=font, language=language))
     if won_by is not None:
         c = won_by
         parts.append(f'<g class="won-mark"><rect x="81" y="4" width="16" height="31" rx="4" fill="{FILL[c]}" '

@@ -4,21 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from django import template
 from django.conf import settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import (
+    NoReverseMatch,
+    Resolver404,
+    ResolverMatch,
+    get_script_prefix,
+    get_urlconf,
+    resolve,
+    reverse,
+)
 from django.urls import translate_url as _translate_url
 from django.utils import translation
 from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
-from tutorials.drawing import controls
+from tutorials.drawing import controls, panels
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
 from tutorials.drawing.svg import range_svg
+from tutorials.web.fragments import cached_html
 from tutorials.web.language import chosen_url
 from tutorials.wording.clauses import clause_summary
 from tutorials.wording.facts import facts
@@ -100,10 +111,19 @@ def language_links(context, page_url: str = "") -> list[dict[str, object]]:
     request = context["request"]
     current = get_language()
     path = page_url or request.get_full_path()
-    match = None if page_url else getattr(request, "resolver_match", None)
+    match = _resolved(page_url) if page_url else getattr(request, "resolver_match", None)
     return [{"code": code, "name": LANGUAGE_SELF_NAMES.get(code, code),
              "url": chosen_url(_in_language(match, path, code), code), "current": code == current}
             for code, _name in settings.LANGUAGES]
+
+
+def _resolved(url: str) -> ResolverMatch | None:
+    """The route of ``url`` (a path, perhaps a query), resolved once for every
+    language it is linked in, as :func:`~django.urls.translate_url` would resolve it."""
+    try:
+        return resolve(unquote(urlsplit(url).path))
+    except Resolver404:
+        return None
 
 
 def _in_language(match, path: str, code: str) -> str:
@@ -117,8 +137,8 @@ def _in_language(match, path: str, code: str) -> str:
             url = reverse(name, args=match.args, kwargs=match.kwargs)
         except NoReverseMatch:
             return _translate_url(path, code)
-    query = path.partition("?")[2]
-    return f"{url}?{query}" if query else url
+    parts = urlsplit(path)  # the query and any #fragment stay as they were
+    return urlunsplit(("", "", url, parts.query, parts.fragment))
 
 
 @register.filter
@@ -177,6 +197,24 @@ def list_separator() -> str:
     """The active language's list separator (``, `` or ``、``)."""
 
     return pgettext("list separator", ", ")
+
+
+@register.simple_tag
+def what_if_items(what_ifs) -> SafeString:
+    """The what-if panel's list items: :func:`tutorials.drawing.panels.what_if_items`."""
+    return panels.what_if_items(what_ifs)
+
+
+@register.simple_tag
+def rule_toggle_items(toggles, refused) -> SafeString:
+    """The rule switches: :func:`tutorials.drawing.panels.rule_toggle_items`."""
+    return panels.rule_toggle_items(toggles, bool(refused), clause_link)
+
+
+@register.simple_tag
+def seat_items(seats, undo_url) -> SafeString:
+    """The seats' rows: :func:`tutorials.drawing.panels.seat_items`."""
+    return panels.seat_items(seats, undo_url)
 
 
 @register.simple_tag
@@ -283,3 +321,61 @@ def tutorial_url(audience=None) -> str:
 def lesson_title(lesson, audience) -> str:
     """A lesson's title for the audience it is read for (strategy mode has its own for two)."""
     return lesson.title_for(audience.strategy)
+
+
+class _CachedFragment(template.Node):
+    def __init__(self, nodelist: template.NodeList, name: str, key: template.base.FilterExpression) -> None:
+        self.nodelist, self.name, self.key = nodelist, name, key
+
+    def render(self, context) -> str:
+        key = self.key.resolve(context)
+        return mark_safe(cached_html(self.name, key, lambda: self.nodelist.render(context)))
+
+
+@register.tag
+def cached_fragment(parser, token) -> _CachedFragment:
+    """``{% cached_fragment name key %}…{% endcached_fragment %}``: the enclosed HTML rendered
+    once per ``key`` (a hash of all it shows, such as an analyzer page's ``fragment_key``)
+    and served from the shared cache after that. Nothing inside may depend on the request
+    beyond what ``key`` holds (no CSRF token)."""
+    bits = token.split_contents()
+    if len(bits) != 3:
+        raise template.TemplateSyntaxError("cached_fragment takes a name and a key")
+    nodelist = parser.parse(("endcached_fragment",))
+    parser.delete_first_token()
+    return _CachedFragment(nodelist, bits[1], parser.compile_filter(bits[2]))
+
+
+class _KeptFragment(template.Node):
+    #: more than the site's languages × its named routes: past it, something varies that
+    #: should not, and the kept copies are dropped rather than grown without end
+    LIMIT = 1000
+
+    def __init__(self, nodelist: template.NodeList, vary: list[template.base.FilterExpression]) -> None:
+        self.nodelist, self.vary = nodelist, vary
+        # kept on the compiled node: a template compiled anew (a template edited while the
+        # development server runs) starts empty
+        self.kept: dict[tuple, str] = {}
+
+    def render(self, context) -> str:
+        key = (get_language(), get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF,
+               *(value.resolve(context) for value in self.vary))
+        html = self.kept.get(key)
+        if html is None:
+            if len(self.kept) >= self.LIMIT:
+                self.kept.clear()
+            html = self.kept[key] = self.nodelist.render(context)
+        return html
+
+
+@register.tag
+def kept_fragment(parser, token) -> _KeptFragment:
+    """``{% kept_fragment [value …] %}…{% endkept_fragment %}``: the enclosed HTML rendered
+    once per process, language and ``value``\\ s, then kept in memory: the site's header,
+    navigation and footer, the same on every page but for the route that marks its link as
+    current. Nothing inside may depend on anything else of the request (no CSRF token, no
+    address of the page itself)."""
+    vary = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
+    nodelist = parser.parse(("endkept_fragment",))
+    parser.delete_first_token()
+    return _KeptFragment(nodelist, vary)

@@ -3,7 +3,9 @@
 Rate-limit counts (:mod:`tutorials.web.limits`) live in the shared cache. When it cannot be
 reached (Redis stopped or restarting, the network to it down, a full memory), the site goes
 on in a degraded mode instead of failing every request that counts something: rate limits
-let requests through. Saved links, saves, PDFs, tables and games only need the database.
+let requests through; the analyzer renders what it would have found there
+(:mod:`tutorials.web.fragments`). Saved links, saves, PDFs, tables and games only need the
+database.
 
 Every process finds out on its own. The first call that fails marks the cache as down;
 for ``SHARED_CACHE_RETRY_SECONDS`` nothing asks it again (a hung Redis costs no request a
