@@ -29,6 +29,7 @@ from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from tutorials.web.limits import check_limit, hit
+from tutorials.web.render_pool import RENDER_POOL_HEADER, RENDER_POOL_LOCATION, RenderInPool
 
 logger = logging.getLogger(__name__)
 
@@ -183,24 +184,6 @@ def release_token() -> str:
 
 def _from_the_release(request: HttpRequest) -> bool:
     return constant_time_compare(request.headers.get(RELEASE_HEADER, ""), release_token())
-
-
-#: The header nginx gives a reader's request for a PDF address (templates/deploy/nginx.conf),
-#: and only that one: a render is the render pool's, below :data:`RENDER_POOL_LOCATION`.
-RENDER_POOL_HEADER = "X-Captain-Render-Pool"
-#: nginx's internal address of the render pool: what follows it is the address the reader
-#: asked for. Only what comes there counts against the pool's workers, so a kept PDF or
-#: preview is never refused because others are rendering.
-RENDER_POOL_LOCATION = "/_captain_render"
-
-
-class RenderInPool(Exception):
-    """A render asked for through nginx, which the render pool makes: the site answers it
-    with ``X-Accel-Redirect`` to :attr:`location` (tutorials.web.middleware)."""
-
-    def __init__(self, location: str) -> None:
-        super().__init__(location)
-        self.location = location
 
 
 def pdf_quota(request: HttpRequest) -> Callable[[], None]:

@@ -13,8 +13,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import escape_leading_slashes
 from django.utils.translation import get_language_from_path
 
-from tutorials.rendering.pdf import RenderInPool
 from tutorials.web.limits import TryLater
+from tutorials.web.render_pool import RenderInPool
 
 
 def _static(request: HttpRequest) -> bool:

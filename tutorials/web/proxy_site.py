@@ -31,8 +31,8 @@ from django.utils.translation import gettext_lazy as _
 from django_permissions_policy import PermissionsPolicyMiddleware
 
 from captain.rules.notation import MAX_LENGTH
-from tutorials.rendering.pdf import RENDER_POOL_HEADER, RENDER_POOL_LOCATION
 from tutorials.web.problem_json import api_problem
+from tutorials.web.render_pool import RENDER_POOL_HEADER, RENDER_POOL_LOCATION
 
 #: The statuses nginx answers itself, and the problem code of each (the ``Problem-Code``
 #: header an htmx request's notice reads, and the API's ``code``). 431 is nginx's 494
