@@ -11,8 +11,8 @@ import types
 import pytest
 
 from tutorials.rendering.pdf import RELEASE_HEADER, release_token
-from tutorials.web.render_pool import RENDER_POOL_HEADER, RENDER_POOL_LOCATION
 from tutorials.sheets import render as sheets
+from tutorials.web.render_pool import RENDER_POOL_HEADER, RENDER_POOL_LOCATION
 
 pytestmark = pytest.mark.django_db
 
