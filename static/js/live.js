@@ -20,6 +20,7 @@
   var noteTimer = null;
 
   var source = null;
+  var opened = false;    // the stream has been open once
   var live = false;
   var retry = null;
   var asked = 0;         // when the section's last request was sent
@@ -72,9 +73,16 @@
     clearTimeout(retry);
     if (source) source.close();
     source = new EventSource(url);
-    // (re)opened: ask once, for what a stream that was away may not tell (nothing moved
-    // meanwhile, so no event comes) and so that the page shows it hears the table again
-    source.onopen = function () { var was = live; setLive(true); if (!was) ask(); };
+    // reopened: ask once, for what a stream that was away may not tell (nothing moved
+    // meanwhile, so no event comes). Not on the first open: the page was just drawn, and
+    // its stream tells at once what is newer than the page (the mark it was drawn at,
+    // ``since``) or, without one, where the table is.
+    source.onopen = function () {
+      var was = live, first = !opened;
+      opened = true;
+      setLive(true);
+      if (!was && !first) ask();
+    };
     source.onmessage = function (e) {
       var version = parseInt(String(e.data).split(".")[0], 10);
       if (version > wanted) wanted = version;

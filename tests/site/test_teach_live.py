@@ -253,6 +253,8 @@ def test_the_pages_that_follow_a_table_name_its_stream(client):
     guest_page = guest.get(f"/en/t/{code}/", follow=True).content.decode()
     screen = client.get(f"/en/teach/{code}/screen/").content.decode()
     for page in (presenter, guest_page, screen):
-        assert f'data-live-stream="/live/{code}/"' in page
+        assert f'data-live-stream="/live/{code}/' in page
         assert re.search(r'hx-trigger="every \d+s, live"[^>]*data-live-target', page)
         assert 'data-live-state hidden' in page and "/js/live." in page
+    # a guest's stream starts from the table's mark the page was drawn at: it tells only what is newer
+    assert f'data-live-stream="/live/{code}/?since=1.0.0"' in guest_page

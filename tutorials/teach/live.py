@@ -41,6 +41,13 @@ def _current(code: str) -> Mark | None:
     return (row[0], row[1], row[2]) if row else None
 
 
+def since(code: str) -> str:
+    """The table's mark now as its stream writes it (a page drawn after reading it gives it
+    to its stream, which then tells only what is newer); empty when the table is gone."""
+    mark = _current(code)
+    return streams.mark_text(mark) if mark is not None else ""
+
+
 @receiver(table_changed)
 def announce(sender, code: str, always: bool = False, **_kwargs) -> None:
     """Tell every stream of table ``code`` that it changed, once the change is committed

@@ -12,7 +12,9 @@ watch the answers' sizes. Only what the victim's cookies add to an answer can le
   answer (Django), so no two answers hold the same bytes of it;
 - the per-object secrets (a presenter's key and handover link, a guest's seat and hand, a
   learner's game) are read from their cookies only by the pages of a table or a game
-  (``tutorials.teach``, ``tutorials.play``): those are never compressed (:data:`UNCOMPRESSED_VIEWS`);
+  (``tutorials.teach``, ``tutorials.play``): those are not compressed (:data:`UNCOMPRESSED_VIEWS`)
+  unless the view knows an answer holds none of them (:func:`compress`: the section a
+  table's guests share, whose seat and hand come apart);
 - the API's game key travels in a header (``X-Game-Key``) that no other site can make a
   browser send.
 
@@ -51,3 +53,13 @@ class CompressionMiddleware(GZipMiddleware):
         if media_type not in COMPRESSED_TYPES or carries_cookie_secret(request):
             return response
         return super().process_response(request, response)
+
+
+_GZIP = GZipMiddleware(lambda request: None)  # (only its process_response is used)
+
+
+def compress(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response`` gzipped when the client accepts it, for a view in
+    :data:`UNCOMPRESSED_VIEWS` whose answer holds nothing read from the visitor's cookies
+    or link (the caller's promise)."""
+    return _GZIP.process_response(request, response)

@@ -1,0 +1,149 @@
+"""A table's guests share one rendering of its section, compressed; what is a seat's own
+comes apart and is never compressed.
+
+A guest seated with a hand asks every address its page and its polls and fragments can ask
+(the page, a poll behind the table, at its own step and section, after a jump, its seat
+part, its seat and hand actions): no answer with ``Content-Encoding`` holds any of its
+secrets (its cookies' values and keys, its hand, the presenter's key, the handover key, the
+link token, a CSRF token), and the shared section goes out gzipped. The section is rendered
+once per move for every guest, and a guest still sees their own hand, and only they.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+from django.test import Client
+
+from tutorials.models import Table
+from tutorials.tutorial.teaching import sections
+from tutorials.web.link_tokens import TABLE_LINK
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, br"}
+HAND = 'data-testid="my-hand"'
+
+
+def _index(table: Table, slug: str) -> int:
+    return [s.slug for s in sections(table.options)].index(slug)
+
+
+def _body(response) -> str:
+    content = response.content
+    if response.get("Content-Encoding") == "gzip":
+        content = gzip.decompress(content)
+    return content.decode()
+
+
+def _cookie_secrets(client: Client) -> set[str]:
+    """Every cookie's value, and the key inside each signed one (``key:time:signature``)."""
+    out = set()
+    for morsel in client.cookies.values():
+        if morsel.value:
+            out |= {morsel.value, morsel.value.rsplit(":", 2)[0]}
+    return {s for s in out if len(s) >= 6}
+
+
+class Table4:
+    """A 4-player table at its first round's Setting Time; a guest seated at red who laid a
+    card, and a watcher."""
+
+    def __init__(self) -> None:
+        self.presenter = Client()
+        start = self.presenter.post("/en/teach/", {"players": "4", "mode": "action", "script": "quick"})
+        self.table = Table.objects.get(code=start["Location"].rstrip("/").split("/")[-1])
+        self.code = self.table.code
+        self.go("round-setting")
+        self.guest = Client()
+        self.guest.get(f"/en/t/{self.code}/")
+        assert self.guest.post(f"/en/t/{self.code}/seat/", {"do": "take", "at": "red"}).status_code == 302
+        laid = self.guest.post(f"/en/t/{self.code}/hand/", {"do": "lay", "card": "3", "at": "1-2"}, **HX)
+        assert laid.status_code == 200 and HAND in laid.content.decode()
+        self.watcher = Client()
+        self.watcher.get(f"/en/t/{self.code}/")
+
+    def go(self, slug: str) -> None:
+        self.table.refresh_from_db()
+        moved = self.presenter.post(f"/en/teach/{self.code}/go/", {"to": str(_index(self.table, slug)),
+                                                                  "v": str(self.table.version)}, **HX)
+        assert moved.status_code == 200
+        self.table.refresh_from_db()
+
+    def poll(self, client: Client, query: str = "", lang: str = "en"):
+        """``client``'s poll, by default from the table's previous section and version."""
+        query = query or f"v={self.table.version - 1}&s=0&i={self.table.section - 1}"
+        return client.get(f"/{lang}/t/{self.code}/poll/?{query}", **HX, **GZIP)
+
+
+def test_no_compressed_answer_holds_a_seats_secret_and_the_shared_section_is_compressed():
+    t = Table4()
+    handover = t.presenter.post(f"/en/teach/{t.code}/handover/", follow=True)
+    handover_key = re.search(r"/take/([\w-]+)/", handover.content.decode())[1]
+    token = TABLE_LINK.of(t.code)
+    secrets = _cookie_secrets(t.guest) | _cookie_secrets(t.presenter) | {handover_key, token}
+    markers = (HAND, 'data-testid="my-seat"', "csrfmiddlewaretoken", "X-CSRFToken",
+               'data-testid="hand-cell-1-2" aria-label')
+
+    index = t.table.section
+    answers = {
+        "page": t.guest.get(f"/en/t/{t.code}/", **GZIP),
+        "page by the QR link": t.guest.get(f"/en/t/{t.code}/", {"k": token}, **GZIP),
+        "own step": t.guest.get(f"/en/t/{t.code}/", {"step": "1"}, **HX, **GZIP),
+        "poll": t.poll(t.guest),
+        "poll by the QR link": t.poll(t.guest, f"v=0&s=0&i={index - 1}&k={token}"),
+        "poll at its own step": t.poll(t.guest, f"v=0&s=0&i={index}&step=1"),
+        "poll at its own section": t.poll(t.guest, "v=0&s=0&i=0&at=0"),
+        "poll after a jump": t.poll(t.guest, "v=0&s=0&i=0"),
+        "seat part": t.guest.get(f"/en/t/{t.code}/mine/", **HX, **GZIP),
+        "ready": t.guest.post(f"/en/t/{t.code}/hand/", {"do": "ready"}, **HX, **GZIP),
+        "not ready": t.guest.post(f"/en/t/{t.code}/hand/", {"do": "unready"}, **HX, **GZIP),
+    }
+    for name, answer in answers.items():
+        assert answer.status_code == 200, (name, answer.status_code)
+        if answer.has_header("Content-Encoding"):
+            text = _body(answer)
+            for secret in (*secrets, *markers):
+                assert secret not in text, (name, secret)
+    # the guest's own things are where they were: on its own uncompressed answers
+    assert all(HAND in _body(answers[n]) for n in ("page", "seat part", "own step", "ready"))
+    assert "Content-Encoding" not in answers["seat part"]
+    # the section every guest shares goes out compressed, but for one that carries the link's token
+    assert answers["poll"]["Content-Encoding"] == "gzip"
+    assert "accept-encoding" in answers["poll"]["Vary"].lower()
+    assert "Content-Encoding" not in answers["poll by the QR link"]
+    assert f"k={token}" in _body(answers["poll by the QR link"])
+    shared = _body(answers["poll"])
+    assert 'id="guest-section"' in shared and f'hx-get="/en/t/{t.code}/mine/"' in shared
+    # without gzip, the same section uncompressed
+    plain = t.guest.get(f"/en/t/{t.code}/poll/?v=0&s=0&i={index - 1}", **HX)
+    assert "Content-Encoding" not in plain and plain.content.decode() == shared
+
+
+def test_the_section_is_rendered_once_per_move_for_every_guest_and_language():
+    t = Table4()
+    first = t.poll(t.guest)
+    assert first.templates, "the first guest to ask renders the section"
+    again = t.poll(t.watcher)
+    assert again.templates == [], "the next guest gets it as rendered"
+    assert _body(again) == _body(first)
+    german = t.poll(t.watcher, lang="de")
+    assert german.templates and _body(german) != _body(first)
+    t.go("round-dice")
+    moved = t.poll(t.watcher, f"v={t.table.version - 1}&s={t.table.seating}&i={t.table.section - 1}")
+    assert moved.templates and _body(moved) != _body(first), "a move renders the new section"
+
+
+def test_a_guest_sees_its_own_hand_as_before_and_nobody_else_sees_it():
+    t = Table4()
+    page = t.guest.get(f"/en/t/{t.code}/").content.decode()
+    inline = re.search(r'<div id="guest-seat"[^>]*>(.*?)</div>\n  <div class="script">', page, re.S)[1]
+    mine = t.guest.get(f"/en/t/{t.code}/mine/", **HX).content.decode()
+    csrf = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+    assert HAND in mine and csrf.sub("", mine).strip() == csrf.sub("", inline).strip()
+    assert 'data-testid="hand-cell-1-2" aria-label' in mine
+    watched = t.watcher.get(f"/en/t/{t.code}/mine/", **HX).content.decode()
+    assert HAND not in watched and 'data-testid="seat-bar"' in watched
+    assert HAND not in _body(t.poll(t.guest)) and HAND not in _body(t.poll(t.watcher))
