@@ -98,6 +98,7 @@ def test_no_compressed_answer_holds_a_seats_secret_and_the_shared_section_is_com
         "poll at its own section": t.poll(t.guest, "v=0&s=0&i=0&at=0"),
         "poll after a jump": t.poll(t.guest, "v=0&s=0&i=0"),
         "seat part": t.guest.get(f"/en/t/{t.code}/mine/", **HX, **GZIP),
+        "seat part by the QR link": t.guest.get(f"/en/t/{t.code}/mine/", {"k": token}, **HX, **GZIP),
         "ready": t.guest.post(f"/en/t/{t.code}/hand/", {"do": "ready"}, **HX, **GZIP),
         "not ready": t.guest.post(f"/en/t/{t.code}/hand/", {"do": "unready"}, **HX, **GZIP),
     }
@@ -114,7 +115,7 @@ def test_no_compressed_answer_holds_a_seats_secret_and_the_shared_section_is_com
     assert answers["poll"]["Content-Encoding"] == "gzip"
     assert "accept-encoding" in answers["poll"]["Vary"].lower()
     assert "Content-Encoding" not in answers["poll by the QR link"]
-    assert f"k={token}" in _body(answers["poll by the QR link"])
+    assert f'hx-get="/en/t/{t.code}/mine/?k={token}"' in _body(answers["poll by the QR link"])
     shared = _body(answers["poll"])
     assert 'id="guest-section"' in shared and f'hx-get="/en/t/{t.code}/mine/"' in shared
     # without gzip, the same section uncompressed

@@ -175,7 +175,7 @@ def _context(request: HttpRequest, session: Table, *, presenter: bool, guest=Non
         **(_timing(session, index) if presenter else {}),
         # the seats: for a guest their own cards only, for the presenter who has entered
         **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
-        "seat_part_url": reverse("tutorials:teach-seat-part", args=[session.code]) if shared else "",
+        "seat_part_url": _seat_part_url(session, link_token) if shared else "",
         **({} if presenter else _catching_up(session, script, index, link_token, joined=joined)),
         # the table's end, for the warning in its last half hour (static/js/teach.js counts down)
         "ends": f"{session.expires_at.timestamp():.0f}",
@@ -185,6 +185,13 @@ def _context(request: HttpRequest, session: Table, *, presenter: bool, guest=Non
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
+
+
+def _seat_part_url(session: Table, link_token: str) -> str:
+    """Where a shared section asks for the guest's own seat and hand (with the link's token,
+    as its poll carries it)."""
+    path = reverse("tutorials:teach-seat-part", args=[session.code])
+    return TABLE_LINK.url(path, session.code) if link_token else path
 
 
 def _stale_message() -> str:
