@@ -26,9 +26,11 @@ RECORD = """() => {
     const s = document.getElementById("guest-section");
     if (s && !(s.dataset.version in window.__applied)) window.__applied[s.dataset.version] = Date.now();
   });
+  // the section's own requests (a guest's seat part is asked for by each new section)
   document.addEventListener("htmx:beforeRequest", (e) => {
     const why = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
-    if (!why || why.type !== "live") window.__polls += 1;
+    const own = e.detail.elt && e.detail.elt.matches && e.detail.elt.matches("[data-live-target]");
+    if (own && (!why || why.type !== "live")) window.__polls += 1;
   });
 }"""
 
@@ -126,4 +128,22 @@ def test_a_phone_back_from_the_background_catches_up_at_once(site, browser):
     }""")
     # at once: the polls that failed offline wait seconds before they ask again
     expect(page.locator("#guest-section")).to_have_attribute("data-version", str(table.version), timeout=700)
+    context.close()
+
+
+def test_a_guest_page_asks_for_nothing_while_its_stream_is_open_and_nothing_is_new(site, browser):
+    presenter, table = _table()
+    context = browser.new_context(**PHONE)
+    polls = []
+    context.on("request", lambda request: polls.append(request.url) if "/poll/" in request.url else None)
+    page = context.new_page()
+    page.goto(f"{site}/en/t/{table.code}/")
+    expect(page.locator("html")).to_have_attribute("data-live", "on")
+    page.evaluate(RECORD)
+    _move(presenter, table, 1)
+    table.refresh_from_db()
+    _applied(page, table.version)
+    # the page drawn, its stream opened: no poll; the move: one
+    assert len(polls) == 1, polls
+    assert f"v={table.version - 1}&" in polls[0]
     context.close()
