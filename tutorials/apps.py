@@ -8,6 +8,9 @@ class TutorialsConfig(AppConfig):
     name = "tutorials"
     verbose_name = _("Tutorials")
     default_auto_field = "django.db.models.BigAutoField"
+    #: the digest of the code and catalogs this process started with (``ready``): the key of
+    #: what is cached of the site's own rendering (sheets, a table's shared section)
+    code_version = ""
 
     def ready(self) -> None:
         # Imported here, not at the top: these modules use the app registry, which is
@@ -17,4 +20,4 @@ class TutorialsConfig(AppConfig):
         from tutorials.sheets.render import code_version  # (see above)
 
         # fix the sheet cache key to the code and catalogs this process starts with
-        code_version()
+        self.code_version = code_version()

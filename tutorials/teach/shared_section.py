@@ -20,11 +20,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+from django.apps import apps
 from django.core.cache import cache
 from django.utils import translation
 
 from tutorials.models import Table
-from tutorials.sheets.render import code_version
 from tutorials.web import shared_cache
 
 #: how long a rendered section is kept: a table's guests ask for it within seconds of a move
@@ -41,7 +41,8 @@ def key(session: Table, *, token: bool, missed_from: int | None = None) -> str:
     phone that showed section ``missed_from`` before the table jumped past the next."""
     return ":".join(("teach-section", session.code, str(session.version), str(session.seating),
                      translation.get_language() or "", "k" if token else "-",
-                     "-" if missed_from is None else str(missed_from), code_version()))
+                     "-" if missed_from is None else str(missed_from),
+                     apps.get_app_config("tutorials").code_version))
 
 
 def _from_cache(name: str) -> str | None:
