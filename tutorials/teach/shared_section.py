@@ -42,7 +42,7 @@ def key(session: Table, *, token: bool, missed_from: int | None = None) -> str:
     return ":".join(("teach-section", session.code, str(session.version), str(session.seating),
                      translation.get_language() or "", "k" if token else "-",
                      "-" if missed_from is None else str(missed_from),
-                     apps.get_app_config("tutorials").code_version))
+                     str(getattr(apps.get_app_config("tutorials"), "code_version", ""))))
 
 
 def _from_cache(name: str) -> str | None:
