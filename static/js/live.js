@@ -1,16 +1,18 @@
 // A table's live stream (tutorials/teach/live.py): the page hears of a move the moment it is
-// made and asks for its section at once, as its poll would. While the stream is open the
-// poll only keeps the table informed now and then (who follows, whether a projector is
-// open: data-live-poll milliseconds); when the stream cannot be had (no EventSource, the
-// bus down, a proxy that cuts it) the poll goes on as before and the page says so.
-// Without JavaScript nothing changes: guests reload.
+// made and asks for its section at once, as its poll would, naming the table's mark the
+// stream announced (``m``: the site answers it from the section rendered for that mark).
+// While the stream is open the page asks nothing more unless it says how often its poll
+// keeps the table informed (data-live-poll milliseconds: who follows, whether a projector
+// is open; a guest's stream tells the table itself); when the stream cannot be had (no
+// EventSource, the bus down, a proxy that cuts it) the poll goes on as before and the page
+// says so. Without JavaScript nothing changes: guests reload.
 (function () {
   "use strict";
 
   var page = document.querySelector("[data-live-stream]");
   if (!page || !window.EventSource || !window.htmx) return;
   var url = page.dataset.liveStream;
-  var keepPolling = parseInt(page.dataset.livePoll || "10000", 10);
+  var keepPolling = parseInt(page.dataset.livePoll || "0", 10);
   var status = document.querySelector("[data-live-state]");
   // a stream that could not be had is tried again this long after (milliseconds)
   var RETRY_MS = 5000;
@@ -32,6 +34,7 @@
   var again = false;     // an event came meanwhile: ask once more when it is over
   var sends = 0;         // the section's requests sent so far
   var wanted = 0;        // the newest version the stream announced
+  var mark = "";         // the newest mark it announced, as it wrote it
   var soon = null;
 
   function target() { return document.querySelector("[data-live-target]"); }
@@ -85,7 +88,7 @@
     };
     source.onmessage = function (e) {
       var version = parseInt(String(e.data).split(".")[0], 10);
-      if (version > wanted) wanted = version;
+      if (version >= wanted) { wanted = version; mark = String(e.data); }
       ask();
     };
     // the bus behind the stream is down: poll, and try the stream again later
@@ -111,8 +114,13 @@
     if (!live || !ownRequest(e)) return;
     var why = e.detail.triggeringEvent;
     if (why && why.type === "live") return;
-    // the poll's own timer: only now and then while the stream is open
-    if (Date.now() - asked < keepPolling) e.preventDefault();
+    // the poll's own timer: only now and then while the stream is open, if at all
+    if (!keepPolling || Date.now() - asked < keepPolling) e.preventDefault();
+  });
+  // what the stream announced, with the request it made (not with the timer's polls while
+  // the stream is away: those tell the table the page still follows it)
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (live && mark && ownRequest(e)) e.detail.parameters.m = mark;
   });
   // sent, not merely asked for: a script may still cancel a request before it is sent
   document.addEventListener("htmx:beforeSend", function (e) {

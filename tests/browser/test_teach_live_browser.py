@@ -134,16 +134,24 @@ def test_a_phone_back_from_the_background_catches_up_at_once(site, browser):
 def test_a_guest_page_asks_for_nothing_while_its_stream_is_open_and_nothing_is_new(site, browser):
     presenter, table = _table()
     context = browser.new_context(**PHONE)
-    polls = []
-    context.on("request", lambda request: polls.append(request.url) if "/poll/" in request.url else None)
+    asked = []
+    # every request of the page's own but its stream and its static files
+    context.on("request", lambda request: asked.append(request.url)
+               if "/live/" not in request.url and "/static/" not in request.url else None)
     page = context.new_page()
+    page.clock.install()  # the page's timers run when the test says, a minute at a time
     page.goto(f"{site}/en/t/{table.code}/")
     expect(page.locator("html")).to_have_attribute("data-live", "on")
+    drawn = len(asked)
+    page.clock.run_for(60_000)
+    # the page drawn, its stream opened, a minute of nothing new: no request
+    assert asked[drawn:] == []
     page.evaluate(RECORD)
     _move(presenter, table, 1)
     table.refresh_from_db()
+    page.clock.run_for(1_000)
     _applied(page, table.version)
-    # the page drawn, its stream opened: no poll; the move: one
-    assert len(polls) == 1, polls
-    assert f"v={table.version - 1}&" in polls[0]
+    # the move: the section, for the mark the stream announced; the seat part stays as it was
+    assert len(asked) == drawn + 1, asked[drawn:]
+    assert f"v={table.version - 1}&" in asked[-1] and f"m={table.version}.{table.seating}." in asked[-1]
     context.close()

@@ -20,15 +20,17 @@ import functools
 import inspect
 import re
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 from django.test import AsyncClient, Client
+from django.utils import timezone
 
 from tutorials.live import bus, streams
-from tutorials.models import Table
+from tutorials.models import Table, TableGuest
 from tutorials.teach import live
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -229,6 +231,26 @@ async def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_
     assert moved.status_code == 302
     await table.arefresh_from_db()
     assert await stream.said() == await _event(table) != f"id: {mark}\ndata: {mark}\n\n"
+    await stream.close()
+
+
+@own_thread
+async def test_a_guests_stream_tells_the_table_the_guest_is_still_there(async_client, quick_beat):
+    table = await _start(async_client)
+    guest = AsyncClient()
+    await guest.get(f"/en/t/{table.code}/")
+    followed = TableGuest.objects.filter(session=table)
+    long_ago = timezone.now() - timedelta(hours=1)
+    await followed.aupdate(seen_at=long_ago)
+    # the page asks nothing while nothing is new: its stream says it is there, once open...
+    stream = await Stream(guest, table.code).open()
+    assert (await stream.next()).startswith("retry:")
+    assert await stream.next() == await _event(table)
+    assert (await followed.aget()).seen_at > long_ago
+    # ...and while it stays open
+    await followed.aupdate(seen_at=long_ago)
+    assert await stream.next() == streams.HEARTBEAT
+    assert (await followed.aget()).seen_at > long_ago
     await stream.close()
 
 

@@ -72,6 +72,15 @@ class Table4:
         assert moved.status_code == 200
         self.table.refresh_from_db()
 
+    def mark(self) -> str:
+        """The table's mark as its stream announces it."""
+        self.table.refresh_from_db()
+        return f"{self.table.version}.{self.table.seating}.0"
+
+    def seat_id(self, client: Client, query: str = "") -> str:
+        """The id of the seat part in ``client``'s poll: the part a page keeps while it stays."""
+        return re.search(r'<div id="(guest-seat[^"]*)"', _body(self.poll(client, query)))[1]
+
     def poll(self, client: Client, query: str = "", lang: str = "en"):
         """``client``'s poll, by default from the table's previous section and version."""
         query = query or f"v={self.table.version - 1}&s=0&i={self.table.section - 1}"
@@ -97,6 +106,8 @@ def test_no_compressed_answer_holds_a_seats_secret_and_the_shared_section_is_com
         "poll at its own step": t.poll(t.guest, f"v=0&s=0&i={index}&step=1"),
         "poll at its own section": t.poll(t.guest, "v=0&s=0&i=0&at=0"),
         "poll after a jump": t.poll(t.guest, "v=0&s=0&i=0"),
+        "live poll": t.poll(t.guest, f"v=0&s=0&i={index - 1}&m={t.mark()}"),
+        "live poll by the QR link": t.poll(t.guest, f"v=0&s=0&i={index - 1}&k={token}&m={t.mark()}"),
         "seat part": t.guest.get(f"/en/t/{t.code}/mine/", **HX, **GZIP),
         "seat part by the QR link": t.guest.get(f"/en/t/{t.code}/mine/", {"k": token}, **HX, **GZIP),
         "ready": t.guest.post(f"/en/t/{t.code}/hand/", {"do": "ready"}, **HX, **GZIP),
@@ -140,7 +151,7 @@ def test_the_section_is_rendered_once_per_move_for_every_guest_and_language():
 def test_a_guest_sees_its_own_hand_as_before_and_nobody_else_sees_it():
     t = Table4()
     page = t.guest.get(f"/en/t/{t.code}/").content.decode()
-    inline = re.search(r'<div id="guest-seat"[^>]*>(.*?)</div>\n  <div class="script">', page, re.S)[1]
+    inline = re.search(r'<div id="guest-seat[^"]*"[^>]*>(.*?)</div>\n  <div class="script">', page, re.S)[1]
     mine = t.guest.get(f"/en/t/{t.code}/mine/", **HX).content.decode()
     csrf = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
     assert HAND in mine and csrf.sub("", mine).strip() == csrf.sub("", inline).strip()
@@ -148,3 +159,48 @@ def test_a_guest_sees_its_own_hand_as_before_and_nobody_else_sees_it():
     watched = t.watcher.get(f"/en/t/{t.code}/mine/", **HX).content.decode()
     assert HAND not in watched and 'data-testid="seat-bar"' in watched
     assert HAND not in _body(t.poll(t.guest)) and HAND not in _body(t.poll(t.watcher))
+
+
+def test_a_live_poll_gets_the_section_rendered_for_its_mark_without_reading_the_table(
+        django_assert_num_queries):
+    t = Table4()
+    behind = f"v={t.table.version - 1}&s=0&i={t.table.section - 1}"
+    mark = t.mark()
+    first = t.poll(t.watcher, f"{behind}&m={mark}")
+    assert first.templates, "nothing was rendered for the mark yet: the table is read"
+    shown = f"v={t.table.version}&s={t.table.seating}&i={t.table.section}"
+    with django_assert_num_queries(0):
+        again = t.poll(t.guest, f"{behind}&m={mark}")
+        # a mark the page shows already: nothing new (another seat's card, say)
+        same = t.poll(t.guest, f"{shown}&m={mark}")
+    assert again.templates == [] and again["Content-Encoding"] == "gzip" and _body(again) == _body(first)
+    assert same.status_code == 204
+    # a mark nothing was rendered for (the table moved on since): the table as it is now
+    t.go("round-dice")
+    moved = t.poll(t.guest, f"v={t.table.version - 1}&s=0&i={t.table.section - 1}"
+                            f"&m={t.table.version + 5}.{t.table.seating}.0")
+    assert moved.templates and f'data-version="{t.table.version}"' in _body(moved)
+    # a poll at the phone's own step is its own, whatever it names
+    own = t.poll(t.guest, f"{behind}&step=1&m={t.mark()}")
+    assert own.templates and "Content-Encoding" not in own
+
+
+def test_a_page_asks_for_its_seat_again_only_when_what_it_shows_of_the_table_changed():
+    t = Table4()
+    behind = f"v=0&s=0&i={t.table.section - 1}"
+    page = t.guest.get(f"/en/t/{t.code}/").content.decode()
+    at_setting = t.seat_id(t.watcher, behind)
+    # the page drawn with the seat names the id the shared section gives its part
+    assert f'<div id="{at_setting}"' in page and 'hx-preserve="true"' in _body(t.poll(t.watcher, behind))
+    t.go("round-dice")   # the hand, no longer laid: the part changes
+    at_dice = t.seat_id(t.watcher, behind)
+    assert at_dice != at_setting
+    t.go("dice-time")    # no hand in the section: it changes again
+    before_the_round = t.seat_id(t.watcher, behind)
+    assert before_the_round != at_dice
+    t.go("bell")         # a move that changes nothing of the seats: the part the page has stays
+    assert t.seat_id(t.watcher, behind) == before_the_round
+    another = Client()
+    another.get(f"/en/t/{t.code}/")
+    assert another.post(f"/en/t/{t.code}/seat/", {"do": "take", "at": "blue"}).status_code == 302
+    assert t.seat_id(t.watcher, behind) != before_the_round, "a seat taken changes every seat part"

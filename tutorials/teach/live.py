@@ -24,7 +24,8 @@ from django.http import HttpRequest, HttpResponse
 
 from tutorials.live import bus, streams
 from tutorials.models import Table, normalize_code, table_changed
-from tutorials.teach.access import TableGone, live_session
+from tutorials.teach import seats
+from tutorials.teach.access import GUEST, TableGone, live_session
 
 Mark = tuple[int, int, int]
 
@@ -70,4 +71,15 @@ async def table_stream(request: HttpRequest, code: str) -> HttpResponse:
         session = await sync_to_async(live_session)(request, normalize_code(code))
     except TableGone as gone:
         return streams.refusal(*((410, "table-ended") if gone.expired else (404, "table-unknown")))
-    return streams.event_stream(request, topic(session.code), partial(_current, session.code), size=3)
+    key = GUEST.read(request, session.code)
+    return streams.event_stream(request, topic(session.code), partial(_current, session.code), size=3,
+                                here=partial(_guest_here, session, key) if key else None)
+
+
+def _guest_here(session: Table, key: str) -> None:
+    """A guest's page that follows the table by its stream asks nothing while nothing
+    changes: the stream tells the table the guest is still there, as the poll does
+    (:func:`~tutorials.teach.seats.seen`: who follows, whose seat is still held)."""
+    guest = seats.guest_by_key(session, key)
+    if guest is not None:
+        seats.seen(guest)

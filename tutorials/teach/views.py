@@ -37,7 +37,8 @@ from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
-from tutorials.web.compression import compress
+from tutorials.live import streams
+from tutorials.web.compression import precompressed
 from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.web.link_tokens import TABLE_LINK
 from tutorials.web.refused import require_form_body
@@ -381,12 +382,17 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     """``?v=<version>&s=<seating>&i=<section index shown>&step=<own step>&at=<own section>``:
     204 while nothing changed, else the new section (htmx swaps it), listing the sections
-    the guest missed when the table jumped ahead by more than one.
+    the guest missed when the table jumped ahead by more than one. A live page also sends
+    the mark its stream announced (``m``), for which the section every guest shares is
+    usually rendered already (:func:`_shared_at_mark`).
 
     A phone at its own step (``step``) stays there while the presenter steps the table's
     round, and follows the table again once the table is in another section. A phone at its
     own section (``at``: one the guest went back to, or was reading further down when the
     table moved on, static/js/teach.js) stays there and is told where the table is now."""
+    quick = _shared_at_mark(request, code)
+    if quick is not None:
+        return quick
     session = live_session(request, code)
     guest = guest_of(request, session)
     if guest is not None:
@@ -407,8 +413,7 @@ def _shared_section(request: HttpRequest, session: Table, shown: int | None) -> 
     version, seating and language (:func:`~tutorials.teach.shared_section.cached`) and
     served to all of them; each guest's own seat and hand come apart
     (:func:`teach_seat_part`). ``shown``: the section the phone showed, for the list of
-    those it missed when the table jumped ahead by more than one. Compressed unless it
-    carries the guest link's token, which is as secret as a cookie."""
+    those it missed when the table jumped ahead by more than one."""
     token = TABLE_LINK.opens(request, session.code)
     index = min(session.section, len(sections(stored_options(session.options))) - 1)
     missed_from = shown if shown is not None and index - shown > 1 else None
@@ -419,9 +424,36 @@ def _shared_section(request: HttpRequest, session: Table, shown: int | None) -> 
             ctx["missed"] = ctx["covered"][missed_from + 1:ctx["index"]]
         return render_to_string("teach/guest.html#section", ctx, request=request)
 
-    body = shared_section.cached(session, token=token, missed_from=missed_from, render=render_section)
-    response = HttpResponse(body)
-    return response if token else compress(request, response)
+    section = shared_section.cached(session.code, session.version, session.seating, token=token,
+                                    missed_from=missed_from, index=index, render=render_section)
+    return _shared_answer(request, section, token)
+
+
+def _shared_answer(request: HttpRequest, section: shared_section.Section, token: bool) -> HttpResponse:
+    """A shared section as sent: compressed unless it carries the guest link's token, which
+    is as secret as a cookie."""
+    if token:
+        return HttpResponse(section.body)
+    return precompressed(request, section.body, section.packed)
+
+
+def _shared_at_mark(request: HttpRequest, code: str) -> HttpResponse | None:
+    """A live phone's poll (``m``: the table's mark its stream announced) answered without
+    reading the table or the guest: 204 when the phone shows that mark's version and
+    seating already, the section already rendered for it otherwise; ``None`` when the
+    poll is at the phone's own pace or nothing is rendered for that mark yet."""
+    query = Query(request)
+    mark = streams.parse_mark(query.get("m"), 3)
+    if mark is None or query.get(OWN_STEP) or query.get(OWN_SECTION):
+        return None
+    version, seats = mark[0], mark[1]
+    if query.get("v") == str(version) and query.get("s") == str(seats):
+        return HttpResponse(status=204)
+    shown = query.get("i", "")
+    token = TABLE_LINK.opens(request, code)
+    section = shared_section.find(code, version, seats, token=token,
+                                  shown=int(shown) if re.fullmatch(r"[0-9]{1,4}", shown) else None)
+    return _shared_answer(request, section, token) if section is not None else None
 
 
 @require_safe
