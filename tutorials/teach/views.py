@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
 from tutorials.forms import Query
+from tutorials.live import streams
 from tutorials.models import Stale, Table, normalize_code
 from tutorials.teach import live, shared_section
 from tutorials.teach import seats as seating
@@ -37,7 +38,6 @@ from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
-from tutorials.live import streams
 from tutorials.web.compression import precompressed
 from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.web.link_tokens import TABLE_LINK
