@@ -9,8 +9,8 @@ process, the guests that ask while it is being rendered wait for that render ins
 starting their own.
 
 A phone that heard of the move on its stream names the table's mark it wants (``m``): a
-section already rendered for that mark is served as it was kept (:func:`find`), without
-reading the table or the guest, so a move costs each guest's phone one cache lookup. What
+section already rendered for that mark is served as it was kept, without reading the
+table or the guest, so a move costs each guest's phone but one cache lookup. What
 was rendered for a mark was the table's section at that mark, for whoever may see the table
 (the code is the key to it); the rest, the guest's seat and whether the table still
 exists, is asked for as before.
@@ -92,21 +92,16 @@ def _store(name: str, section: Section) -> None:
         _recent.popitem(last=False)
 
 
-def find(code: str, version: int, seating: int, *, token: bool, shown: int | None) -> Section | None:
-    """The section already rendered for table ``code`` at ``version`` and ``seating`` as a
-    phone that shows section ``shown`` sees it, or ``None`` (not rendered yet, or no longer
-    kept)."""
-    section = _from_cache(key(code, version, seating, token=token))
-    if section is None or shown is None or section.index - shown <= 1:
-        return section
-    return _from_cache(key(code, version, seating, token=token, missed_from=shown))
+class Moved(Exception):
+    """The table is no longer at the mark a section was asked for."""
 
 
 def cached(code: str, version: int, seating: int, *, token: bool, missed_from: int | None,
-           index: int, render: Callable[[], str]) -> Section:
-    """Table ``code``'s shared section at ``version`` and ``seating`` (section ``index``):
-    from this process or the shared cache, else ``render()`` once and kept in both (a cache
-    that is down only costs the render)."""
+           render: Callable[[], tuple[int, str]]) -> Section:
+    """Table ``code``'s shared section at ``version`` and ``seating``: from this process or
+    the shared cache, else ``render()`` (the section's index and HTML, or :class:`Moved`)
+    once and kept in both (a cache that is down only costs the render). The guests that ask
+    while it is being rendered in this process wait for it."""
     name = key(code, version, seating, token=token, missed_from=missed_from)
     section = _from_cache(name)
     if section is not None:
@@ -114,9 +109,13 @@ def cached(code: str, version: int, seating: int, *, token: bool, missed_from: i
     with _lock:
         until, section = _recent.get(name, (0.0, None))
         if section is None or until < time.monotonic():
-            body = render().encode()
-            section = Section(index, body, gzip.compress(body, compresslevel=6, mtime=0))
             with contextlib.suppress(shared_cache.Unavailable):
-                shared_cache.call(cache.set, name, section, SECONDS)
+                section = shared_cache.call(cache.get, name)
+            if not isinstance(section, Section):
+                index, html = render()
+                body = html.encode()
+                section = Section(index, body, gzip.compress(body, compresslevel=6, mtime=0))
+                with contextlib.suppress(shared_cache.Unavailable):
+                    shared_cache.call(cache.set, name, section, SECONDS)
             _store(name, section)
     return section

@@ -417,16 +417,19 @@ def _shared_section(request: HttpRequest, session: Table, shown: int | None) -> 
     token = TABLE_LINK.opens(request, session.code)
     index = min(session.section, len(sections(stored_options(session.options))) - 1)
     missed_from = shown if shown is not None and index - shown > 1 else None
-
-    def render_section() -> str:
-        ctx = _context(request, session, presenter=False, shared=True)
-        if missed_from is not None:
-            ctx["missed"] = ctx["covered"][missed_from + 1:ctx["index"]]
-        return render_to_string("teach/guest.html#section", ctx, request=request)
-
     section = shared_section.cached(session.code, session.version, session.seating, token=token,
-                                    missed_from=missed_from, index=index, render=render_section)
+                                    missed_from=missed_from,
+                                    render=lambda: _render_shared(request, session, missed_from))
     return _shared_answer(request, section, token)
+
+
+def _render_shared(request: HttpRequest, session: Table, missed_from: int | None = None) -> tuple[int, str]:
+    """The section as every guest sees it: its index and HTML (with the sections missed
+    since ``missed_from``)."""
+    ctx = _context(request, session, presenter=False, shared=True)
+    if missed_from is not None:
+        ctx["missed"] = ctx["covered"][missed_from + 1:ctx["index"]]
+    return ctx["index"], render_to_string("teach/guest.html#section", ctx, request=request)
 
 
 def _shared_answer(request: HttpRequest, section: shared_section.Section, token: bool) -> HttpResponse:
@@ -438,10 +441,12 @@ def _shared_answer(request: HttpRequest, section: shared_section.Section, token:
 
 
 def _shared_at_mark(request: HttpRequest, code: str) -> HttpResponse | None:
-    """A live phone's poll (``m``: the table's mark its stream announced) answered without
-    reading the table or the guest: 204 when the phone shows that mark's version and
-    seating already, the section already rendered for it otherwise; ``None`` when the
-    poll is at the phone's own pace or nothing is rendered for that mark yet."""
+    """A live phone's poll (``m``: the table's mark its stream announced): 204 when the
+    phone shows that mark's version and seating already, else the section every guest
+    shares at that mark, as rendered for the first of them to ask (the others, without
+    reading the table or the guest: the stream tells the table who follows). ``None`` when
+    the poll is at the phone's own pace, missed more than the last section, or the table is
+    no longer at that mark."""
     query = Query(request)
     mark = streams.parse_mark(query.get("m"), 3)
     if mark is None or query.get(OWN_STEP) or query.get(OWN_SECTION):
@@ -451,9 +456,20 @@ def _shared_at_mark(request: HttpRequest, code: str) -> HttpResponse | None:
         return HttpResponse(status=204)
     shown = query.get("i", "")
     token = TABLE_LINK.opens(request, code)
-    section = shared_section.find(code, version, seats, token=token,
-                                  shown=int(shown) if re.fullmatch(r"[0-9]{1,4}", shown) else None)
-    return _shared_answer(request, section, token) if section is not None else None
+
+    def render() -> tuple[int, str]:
+        session = live_session(request, code)
+        if (session.code, session.version, session.seating) != (code, version, seats):
+            raise shared_section.Moved
+        return _render_shared(request, session)
+
+    try:
+        section = shared_section.cached(code, version, seats, token=token, missed_from=None, render=render)
+    except shared_section.Moved:
+        return None
+    if re.fullmatch(r"[0-9]{1,4}", shown) and section.index - int(shown) > 1:
+        return None  # (the sections it missed: its own rendering, read from the table)
+    return _shared_answer(request, section, token)
 
 
 @require_safe
