@@ -204,3 +204,13 @@ def test_a_page_asks_for_its_seat_again_only_when_what_it_shows_of_the_table_cha
     another.get(f"/en/t/{t.code}/")
     assert another.post(f"/en/t/{t.code}/seat/", {"do": "take", "at": "blue"}).status_code == 302
     assert t.seat_id(t.watcher, behind) != before_the_round, "a seat taken changes every seat part"
+
+
+def test_while_no_one_sits_a_move_into_the_round_keeps_every_seat_part():
+    t = Table4()
+    assert t.guest.post(f"/en/t/{t.code}/seat/", {"do": "leave"}).status_code == 302
+    t.go("dice-time")
+    behind = f"v=0&s=0&i={t.table.section - 1}"
+    before_the_round = t.seat_id(t.watcher, behind)
+    t.go("round-setting")  # no one has a hand to lay: nothing of the seats changed
+    assert t.seat_id(t.watcher, behind) == before_the_round

@@ -115,15 +115,15 @@ class _Follow:
 
 
 async def _events(topic: str, current: Callable[[], Mark | None], follow: _Follow,
-                  here: Callable[[], None] | None) -> AsyncIterator[str]:
+                  here: Callable[[bool], None] | None) -> AsyncIterator[str]:
     """What the stream sends, on the event loop of the ASGI server holding it; ``here``
-    once it is open and with every heartbeat."""
+    once it is open (``True``) and with every heartbeat (``False``)."""
     yield follow.prelude()
     try:
         async with bus.listen(topic) as inbox:
             said = follow.opened(await sync_to_async(current)())
             if here is not None and not follow.ended:
-                await sync_to_async(here)()
+                await sync_to_async(here)(True)
             end = time.monotonic() + STREAM_SECONDS
             while True:
                 if said:
@@ -132,7 +132,7 @@ async def _events(topic: str, current: Callable[[], Mark | None], follow: _Follo
                     return
                 said = follow.on(await inbox.get(HEARTBEAT_SECONDS))
                 if said is HEARTBEAT and here is not None:
-                    await sync_to_async(here)()
+                    await sync_to_async(here)(False)
     except bus.BusDown:
         yield DOWN_EVENT
 
@@ -151,11 +151,12 @@ def served_here(request: HttpRequest) -> bool:
 
 
 def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | None],
-                 size: int, here: Callable[[], None] | None = None) -> HttpResponse:
+                 size: int, here: Callable[[bool], None] | None = None) -> HttpResponse:
     """The stream of ``topic``, whose marks have ``size`` counters and are read by
     ``current`` (``None``: the topic is gone); ``here`` tells the topic that its reader is
-    still there, once the stream is open and every :data:`HEARTBEAT_SECONDS` (a page that
-    hears its events asks nothing while nothing changes, so the stream says it for it)."""
+    there, once the stream is open (``here(True)``) and every :data:`HEARTBEAT_SECONDS`
+    (``here(False)``): a page that hears its events asks nothing while nothing changes, so
+    the stream says it for it."""
     since = (parse_mark(request.headers.get("Last-Event-ID"), size)
              or parse_mark(request.GET.get("since"), size))
     response = StreamingHttpResponse(_events(topic, current, _Follow(since), here),

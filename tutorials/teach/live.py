@@ -76,10 +76,13 @@ async def table_stream(request: HttpRequest, code: str) -> HttpResponse:
                                 here=partial(_guest_here, session, key) if key else None)
 
 
-def _guest_here(session: Table, key: str) -> None:
-    """A guest's page that follows the table by its stream asks nothing while nothing
-    changes: the stream tells the table the guest is still there, as the poll does
-    (:func:`~tutorials.teach.seats.seen`: who follows, whose seat is still held)."""
-    guest = seats.guest_by_key(session, key)
-    if guest is not None:
-        seats.seen(guest)
+def _guest_here(session: Table, key: str, opened: bool) -> None:
+    """A guest's page that hears the table's events asks nothing while nothing changes:
+    its stream tells the table the guest follows it, as a poll does (who follows, whose
+    seat is still held). Opening it counts the guest as any request with their cookie does
+    (:func:`~tutorials.teach.seats.follow`); a heartbeat only notes that a guest counted is
+    still there."""
+    if opened:
+        seats.follow(session, key)
+    else:
+        seats.still_here(session, key)
