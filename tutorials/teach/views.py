@@ -38,7 +38,7 @@ from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
-from tutorials.web.compression import precompressed
+from tutorials.web.compression import compress, precompressed
 from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.web.link_tokens import TABLE_LINK
 from tutorials.web.refused import require_form_body
@@ -374,7 +374,9 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     # that carries that step on
     response = render(request, "teach/guest.html#section" if request.htmx else "teach/guest.html", ctx)
     GUEST.give(request, response, session.code, key)
-    return response
+    # a guest who holds no seat sees nothing of theirs here (the seat bar offers the seats
+    # to everyone), unless they came by the QR link, whose token the page's links carry
+    return response if ctx["my_seat"] or ctx["link_token"] else compress(request, response)
 
 
 @require_safe

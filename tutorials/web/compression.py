@@ -14,7 +14,8 @@ watch the answers' sizes. Only what the victim's cookies add to an answer can le
   learner's game) are read from their cookies only by the pages of a table or a game
   (``tutorials.teach``, ``tutorials.play``): those are not compressed (:data:`UNCOMPRESSED_VIEWS`)
   unless the view knows an answer holds none of them (:func:`precompressed`: the section a
-  table's guests share, whose seat and hand come apart);
+  table's guests share, whose seat and hand come apart; :func:`compress`: the page of a
+  guest who holds no seat);
 - the API's game key travels in a header (``X-Game-Key``) that no other site can make a
   browser send.
 
@@ -70,3 +71,14 @@ def precompressed(request: HttpRequest, body: bytes, packed: bytes) -> HttpRespo
     else:
         response.content = body
     return response
+
+
+_GZIP = GZipMiddleware(lambda request: None)  # (only its process_response is used)
+
+
+def compress(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response`` gzipped (and padded, as the middleware does) when the client accepts it,
+    for a view in :data:`UNCOMPRESSED_VIEWS` whose answer holds nothing read from the
+    visitor's cookies or link this time (the caller's promise: a guest's page without a
+    seat, say)."""
+    return _GZIP.process_response(request, response)
