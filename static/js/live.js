@@ -13,6 +13,11 @@
   if (!page || !window.EventSource || !window.htmx) return;
   var url = page.dataset.liveStream;
   var keepPolling = parseInt(page.dataset.livePoll || "0", 10);
+  // the stream's heartbeat (seconds): one that says nothing for two and a half is cut off
+  // without knowing it (a phone's network gone), and is opened anew while the page polls
+  var beatMs = parseInt(page.dataset.liveBeat || "0", 10) * 1000;
+  var heard = 0;         // when the stream last said something
+  function hear() { heard = Date.now(); }
   var status = document.querySelector("[data-live-state]");
   // a stream that could not be had is tried again this long after (milliseconds)
   var RETRY_MS = 5000;
@@ -82,11 +87,14 @@
     // ``since``) or, without one, where the table is.
     source.onopen = function () {
       var was = live, first = !opened;
+      hear();
       opened = true;
       setLive(true);
       if (!was && !first) ask();
     };
+    source.addEventListener("beat", hear);
     source.onmessage = function (e) {
+      hear();
       var version = parseInt(String(e.data).split(".")[0], 10);
       if (version >= wanted) { wanted = version; mark = String(e.data); }
       ask();
@@ -141,6 +149,18 @@
       }, 0);
     });
   });
+  // An answer whose section another answer replaced meanwhile (a tap's, say) is not swapped:
+  // there is nowhere to put it, and htmx would take the seat part the page keeps
+  // (hx-preserve) out of the page on the way. htmx tells it only to the section itself,
+  // which is no longer in the page; the page asks again if it is still behind.
+  function guard(section) {
+    if (!section || section.liveGuard) return;
+    section.liveGuard = true;
+    section.addEventListener("htmx:beforeSwap", function (e) {
+      if (!section.isConnected) e.detail.shouldSwap = false;
+    });
+  }
+  document.addEventListener("htmx:load", function () { guard(target()); });
   // an element swapped in hears its triggers only once htmx has settled it
   document.addEventListener("htmx:afterSwap", function () { settleUntil = Date.now() + 300; });
   document.addEventListener("htmx:afterSettle", function () {
@@ -159,6 +179,10 @@
   window.addEventListener("pagehide", function () { if (source) source.close(); });
   window.addEventListener("pageshow", function (e) { if (e.persisted) { open(); ask(); } });
 
+  guard(target());
+  if (beatMs) setInterval(function () {
+    if (live && Date.now() - heard > 2.5 * beatMs) { setLive(false); open(); }
+  }, beatMs / 2);
   setLive(false);
   open();
 })();

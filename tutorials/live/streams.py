@@ -11,7 +11,8 @@ A stream that reconnects sends the last mark it had (``Last-Event-ID``, or ``?si
 from a page that opens a new stream): when the topic has moved on meanwhile, the first
 event says so at once. The stream says ``down`` and ends when the bus is lost (pages then
 poll as before and say so, static/js/live.js), ``gone`` when the topic is; every few seconds
-it sends a comment line, so that nginx and phones' networks keep it open; it ends itself
+it sends a heartbeat (``beat``), so that nginx and phones' networks keep it open and the page
+knows it still hears the stream; it ends itself
 after :data:`STREAM_SECONDS`, and the browser opens the next one.
 
 Streams are served by ASGI only, thousands on one event loop: the stream process in
@@ -65,7 +66,9 @@ def message(mark: Mark, always: bool = False) -> dict:
 # --- the stream ---------------------------------------------------------------------------
 DOWN_EVENT = "event: down\ndata: {}\n\n"
 GONE_EVENT = "event: gone\ndata: {}\n\n"
-HEARTBEAT = ": still here\n\n"
+#: a heartbeat is an event of its own kind, which a page hears (a comment line it would not)
+#: without asking for anything: a stream that has said nothing for a few beats is cut off
+HEARTBEAT = "event: beat\ndata: \n\n"
 
 
 class _Follow:

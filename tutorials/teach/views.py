@@ -369,7 +369,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     mark = live.since(session.code)  # read before the page is drawn: any change after it is news
     ctx = _context(request, session, presenter=False, guest=guest, own_step=_own_step(request),
                    own_section=_own_step(request, OWN_SECTION), joined=guest is None)
-    ctx["live_since"] = mark
+    ctx["live_since"], ctx["live_beat"] = mark, streams.HEARTBEAT_SECONDS
     # a step the guest takes on their phone comes by htmx: the section, holding the poll
     # that carries that step on
     response = render(request, "teach/guest.html#section" if request.htmx else "teach/guest.html", ctx)
