@@ -32,7 +32,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from tutorials.live import bus
 
-#: seconds between two comment lines on a quiet stream (nginx drops a proxied connection
+#: seconds between two heartbeats on a quiet stream (nginx drops a proxied connection
 #: silent for 60 s; phones' networks drop idle ones sooner)
 HEARTBEAT_SECONDS = 15
 
