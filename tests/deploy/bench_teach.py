@@ -161,7 +161,7 @@ class Guest(threading.Thread):
         self.follower = Follower(proxy, code, self.address).start()
         self.done: dict[int, float] = {}
         self.received = 0   # bytes of the answers' bodies, as sent
-        self.errors: list[int] = []
+        self.errors: list[int | str] = []  # statuses of 400 and over, or what broke the connection
         self.connection = None
 
     def get(self, path: str) -> bytes:
@@ -244,7 +244,7 @@ def guests_up_to_date(proxy, n: int, guests: int) -> None:
     p95 = quantile(delays, 0.95) if delays else float("nan")
     goal = GOALS.get(guests, min(GOALS.values()))
     print(f"1 table, {guests} guests, {GUEST_MOVES} moves: POST sent -> every guest's page up to date "
-          f"(section and seat part): {describe(delays)}; goal p95 <= {goal * 1000:.0f} ms: "
+          f"(section, and seat part when it changed): {describe(delays)}; goal p95 <= {goal * 1000:.0f} ms: "
           f"{'met' if p95 <= goal else 'MISSED'}")
     print(f"  gunicorn workers' CPU per move: {cpu / GUEST_MOVES * 1000:.1f} ms "
           f"({cpu / GUEST_MOVES / guests * 1000:.2f} ms per guest); "
