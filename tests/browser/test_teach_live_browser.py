@@ -132,7 +132,8 @@ def test_a_phone_back_from_the_background_catches_up_at_once(site, browser):
     context.close()
 
 
-def test_a_guest_page_asks_for_nothing_while_its_stream_is_open_and_nothing_is_new(site, browser, monkeypatch):
+def test_a_guest_page_asks_for_nothing_while_its_stream_is_open_and_nothing_is_new(site, browser,
+                                                                                   monkeypatch):
     # the page's minute passes at once, its stream's in real time: beats far apart, so that
     # the page does not take the stream for cut off meanwhile (the next test)
     monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 120)
