@@ -16,6 +16,9 @@ threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 # a worker that stops answering gunicorn for this long is restarted (with threads, a long
 # request does not count)
 timeout = 30
+# seconds an idle connection from nginx stays open for its next request: longer than nginx
+# keeps one (keepalive_timeout in templates/deploy/nginx.conf), so nginx is the one to close it
+keepalive = 60
 # an analyzer address carries the position and the Undo target (each up to 2000 characters,
 # more once percent-encoded): gunicorn's default request line (4094 bytes) answered such
 # links with its own English "414 URI Too Long"; at the largest it allows, the site says in

@@ -8,7 +8,9 @@ class TutorialsConfig(AppConfig):
     name = "tutorials"
     verbose_name = _("Tutorials")
     default_auto_field = "django.db.models.BigAutoField"
-    #: the code version this process runs (``tutorials.sheets.render.code_version``)
+    #: the digest of the code and catalogs this process started with (``ready``): the key of
+    #: what is cached of the site's own rendering (sheets, the analyzer's fragments, a
+    #: table's shared section)
     code_version = ""
 
     def ready(self) -> None:

@@ -1,16 +1,23 @@
 // A table's live stream (tutorials/teach/live.py): the page hears of a move the moment it is
-// made and asks for its section at once, as its poll would. While the stream is open the
-// poll only keeps the table informed now and then (who follows, whether a projector is
-// open: data-live-poll milliseconds); when the stream cannot be had (no EventSource, the
-// bus down, a proxy that cuts it) the poll goes on as before and the page says so.
-// Without JavaScript nothing changes: guests reload.
+// made and asks for its section at once, as its poll would, naming the table's mark the
+// stream announced (``m``: the site answers it from the section rendered for that mark).
+// While the stream is open the page asks nothing more unless it says how often its poll
+// keeps the table informed (data-live-poll milliseconds: who follows, whether a projector
+// is open; a guest's stream tells the table itself); when the stream cannot be had (no
+// EventSource, the bus down, a proxy that cuts it) the poll goes on as before and the page
+// says so. Without JavaScript nothing changes: guests reload.
 (function () {
   "use strict";
 
   var page = document.querySelector("[data-live-stream]");
   if (!page || !window.EventSource || !window.htmx) return;
   var url = page.dataset.liveStream;
-  var keepPolling = parseInt(page.dataset.livePoll || "10000", 10);
+  var keepPolling = parseInt(page.dataset.livePoll || "0", 10);
+  // the stream's heartbeat (seconds): one that says nothing for two and a half is cut off
+  // without knowing it (a phone's network gone), and is opened anew while the page polls
+  var beatMs = parseInt(page.dataset.liveBeat || "0", 10) * 1000;
+  var heard = 0;         // when the stream last said something
+  function hear() { heard = Date.now(); }
   var status = document.querySelector("[data-live-state]");
   // a stream that could not be had is tried again this long after (milliseconds)
   var RETRY_MS = 5000;
@@ -20,6 +27,7 @@
   var noteTimer = null;
 
   var source = null;
+  var opened = false;    // the stream has been open once
   var live = false;
   var retry = null;
   var asked = 0;         // when the section's last request was sent
@@ -31,6 +39,7 @@
   var again = false;     // an event came meanwhile: ask once more when it is over
   var sends = 0;         // the section's requests sent so far
   var wanted = 0;        // the newest version the stream announced
+  var mark = "";         // the newest mark it announced, as it wrote it
   var soon = null;
 
   function target() { return document.querySelector("[data-live-target]"); }
@@ -72,12 +81,22 @@
     clearTimeout(retry);
     if (source) source.close();
     source = new EventSource(url);
-    // (re)opened: ask once, for what a stream that was away may not tell (nothing moved
-    // meanwhile, so no event comes) and so that the page shows it hears the table again
-    source.onopen = function () { var was = live; setLive(true); if (!was) ask(); };
+    // reopened: ask once, for what a stream that was away may not tell (nothing moved
+    // meanwhile, so no event comes). Not on the first open: the page was just drawn, and
+    // its stream tells at once what is newer than the page (the mark it was drawn at,
+    // ``since``) or, without one, where the table is.
+    source.onopen = function () {
+      var was = live, first = !opened;
+      hear();
+      opened = true;
+      setLive(true);
+      if (!was && !first) ask();
+    };
+    source.addEventListener("beat", hear);
     source.onmessage = function (e) {
+      hear();
       var version = parseInt(String(e.data).split(".")[0], 10);
-      if (version > wanted) wanted = version;
+      if (version >= wanted) { wanted = version; mark = String(e.data); }
       ask();
     };
     // the bus behind the stream is down: poll, and try the stream again later
@@ -103,8 +122,13 @@
     if (!live || !ownRequest(e)) return;
     var why = e.detail.triggeringEvent;
     if (why && why.type === "live") return;
-    // the poll's own timer: only now and then while the stream is open
-    if (Date.now() - asked < keepPolling) e.preventDefault();
+    // the poll's own timer: only now and then while the stream is open, if at all
+    if (!keepPolling || Date.now() - asked < keepPolling) e.preventDefault();
+  });
+  // what the stream announced, with the request it made (not with the timer's polls while
+  // the stream is away: those tell the table the page still follows it)
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (live && mark && ownRequest(e)) e.detail.parameters.m = mark;
   });
   // sent, not merely asked for: a script may still cancel a request before it is sent
   document.addEventListener("htmx:beforeSend", function (e) {
@@ -125,6 +149,18 @@
       }, 0);
     });
   });
+  // An answer whose section another answer replaced meanwhile (a tap's, say) is not swapped:
+  // there is nowhere to put it, and htmx would take the seat part the page keeps
+  // (hx-preserve) out of the page on the way. htmx tells it only to the section itself,
+  // which is no longer in the page; the page asks again if it is still behind.
+  function guard(section) {
+    if (!section || section.liveGuard) return;
+    section.liveGuard = true;
+    section.addEventListener("htmx:beforeSwap", function (e) {
+      if (!section.isConnected) e.detail.shouldSwap = false;
+    });
+  }
+  document.addEventListener("htmx:load", function () { guard(target()); });
   // an element swapped in hears its triggers only once htmx has settled it
   document.addEventListener("htmx:afterSwap", function () { settleUntil = Date.now() + 300; });
   document.addEventListener("htmx:afterSettle", function () {
@@ -143,6 +179,10 @@
   window.addEventListener("pagehide", function () { if (source) source.close(); });
   window.addEventListener("pageshow", function (e) { if (e.persisted) { open(); ask(); } });
 
+  guard(target());
+  if (beatMs) setInterval(function () {
+    if (live && Date.now() - heard > 2.5 * beatMs) { setLive(false); open(); }
+  }, beatMs / 2);
   setLive(false);
   open();
 })();

@@ -32,7 +32,7 @@ NOT_STATIC = {"home", "board", "rules-answers", "analyze-edit", "analyze-what-if
               "sheet-pdf", "sheet-preview", "teach-present", "teach-go", "teach-present-poll", "teach-screen",
               "teach-board", "teach-handover", "teach-take", "teach-guest", "teach-poll",
               "play-game", "play-act", "play-guided", "play-replay", "play-shared", "teach-seat",
-              "teach-hand", "teach-seats", "teach-card"}
+              "teach-hand", "teach-seats", "teach-card", "teach-seat-part"}
 
 
 def static_addresses(lang: str) -> list[str]:

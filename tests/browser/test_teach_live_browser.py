@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tutorials.live import streams
 from tutorials.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,9 +27,11 @@ RECORD = """() => {
     const s = document.getElementById("guest-section");
     if (s && !(s.dataset.version in window.__applied)) window.__applied[s.dataset.version] = Date.now();
   });
+  // the section's own requests (a guest's seat part is asked for by each new section)
   document.addEventListener("htmx:beforeRequest", (e) => {
     const why = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
-    if (!why || why.type !== "live") window.__polls += 1;
+    const own = e.detail.elt && e.detail.elt.matches && e.detail.elt.matches("[data-live-target]");
+    if (own && (!why || why.type !== "live")) window.__polls += 1;
   });
 }"""
 
@@ -126,4 +129,54 @@ def test_a_phone_back_from_the_background_catches_up_at_once(site, browser):
     }""")
     # at once: the polls that failed offline wait seconds before they ask again
     expect(page.locator("#guest-section")).to_have_attribute("data-version", str(table.version), timeout=700)
+    context.close()
+
+
+def test_a_guest_page_asks_for_nothing_while_its_stream_is_open_and_nothing_is_new(site, browser,
+                                                                                   monkeypatch):
+    # the page's minute passes at once, its stream's in real time: beats far apart, so that
+    # the page does not take the stream for cut off meanwhile (the next test)
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 120)
+    presenter, table = _table()
+    context = browser.new_context(**PHONE)
+    asked = []
+    # every request of the page's own but its stream and its static files
+    context.on("request", lambda request: asked.append(request.url)
+               if "/live/" not in request.url and "/static/" not in request.url else None)
+    page = context.new_page()
+    page.clock.install()  # the page's timers run when the test says, a minute at a time
+    page.goto(f"{site}/en/t/{table.code}/")
+    expect(page.locator("html")).to_have_attribute("data-live", "on")
+    drawn = len(asked)
+    page.clock.run_for(60_000)
+    # the page drawn, its stream opened, a minute of nothing new: no request
+    assert asked[drawn:] == []
+    page.evaluate(RECORD)
+    _move(presenter, table, 1)
+    table.refresh_from_db()
+    page.clock.run_for(1_000)
+    _applied(page, table.version)
+    # the move: the section, for the mark the stream announced; the seat part stays as it was
+    assert len(asked) == drawn + 1, asked[drawn:]
+    assert f"v={table.version - 1}&" in asked[-1] and f"m={table.version}.{table.seating}." in asked[-1]
+    context.close()
+
+
+def test_a_stream_gone_silent_is_opened_anew(site, browser, monkeypatch):
+    # a phone whose network went away hears nothing more, not even the heartbeats (a beat a
+    # second here): its page opens the stream anew, and polls meanwhile
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 1)
+    _presenter, table = _table()
+    context = browser.new_context(**PHONE)
+    opened = []
+    context.on("request", lambda request: opened.append(request.url) if "/live/" in request.url else None)
+    page = context.new_page()
+    page.goto(f"{site}/en/t/{table.code}/")
+    expect(page.locator("html")).to_have_attribute("data-live", "on")
+    assert len(opened) == 1
+    monkeypatch.setattr(streams, "HEARTBEAT", "")  # the open stream says nothing more
+    deadline = time.monotonic() + 10
+    while len(opened) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(opened) >= 2, "the silent stream was not opened anew"
     context.close()

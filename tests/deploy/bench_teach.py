@@ -14,15 +14,29 @@ browser's EventSource reads it (tests/deploy/live_clients.py), each from its own
    meanwhile, against its p95 idle read in the same run just before.
 3. A guest's page in chromium on a 390 px phone, over HTTPS and HTTP/2 through nginx: the
    time from the POST being sent to the new section applied on the page (htmx settled).
+4. One table with 50 guests, then one with 200: each guest a stream and its own kept-alive
+   connection doing what its page does on an event (static/js/live.js: the section for the
+   mark the event announced, gzip accepted, and its own seat part only when the section
+   says the seat part changed). Per (guest, move): the time from the presenter's POST being
+   sent to that guest's page up to date (p95 over every guest x move; goals at most 150 ms
+   and 400 ms), the gunicorn workers' CPU per move and the bytes a guest receives per move.
+
+The load average at the start is printed first; at 1 or more the machine was busy and the
+figures are not the site's alone.
 """
 
 from __future__ import annotations
 
+import argparse
+import gzip
+import http.client
 import os
+import re
 import statistics
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,6 +57,8 @@ PHONE_MOVES = 30
 MOVES, MOVE_EVERY, WARM_UP = 40, 0.5, 12   # part 1
 TABLES, PER_TABLE, LOAD_MOVES, LOAD_EVERY = 20, 10, 8, 2.5   # part 2
 PAGE_SAMPLES = 80
+GUESTS, GUEST_MOVES, GUEST_EVERY, GUEST_WARM_UP = (50, 200), 10, 1.5, 3   # part 4
+GOALS = {50: 0.150, 200: 0.400}
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -114,10 +130,152 @@ def page_p95(proxy, samples: int) -> float:
     return quantile(times, 0.95)
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The user and system CPU time the processes ``pids`` have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class Guest(threading.Thread):
+    """A guest's page without the browser: on each event it asks for the section (gzip
+    accepted, as htmx's request is) and then for its own seat part, on one kept-alive
+    connection from its own address. ``done``: version -> when the page showed it."""
+
+    def __init__(self, proxy, code: str, n: int, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.address = f"127.{60 + n // 200}.{n % 200 // 100}.{n % 100 + 2}"
+        self.proxy, self.code, self.stop = proxy, code, stop
+        self.browser = Browser(proxy, self.address, lang="en")
+        status, _h, page = self.browser.request("GET", f"/en/t/{code}/")
+        assert status == 200, status
+        self.version = int(re.search(rb'data-version="(\d+)"', page)[1])
+        self.index = int(re.search(rb'data-index="(\d+)"', page)[1])
+        self.seating = int(re.search(rb'&amp;s=(\d+)', page)[1])
+        self.seat = re.search(rb'<div id="(guest-seat[^"]*)"', page)[1]
+        self.follower = Follower(proxy, code, self.address).start()
+        self.done: dict[int, float] = {}
+        self.received = 0   # bytes of the answers' bodies, as sent
+        self.errors: list[int | str] = []  # statuses of 400 and over, or what broke the connection
+        self.connection = None
+
+    def get(self, path: str) -> bytes:
+        headers = {"HX-Request": "true", "Accept-Encoding": "gzip",
+                   "Cookie": "; ".join(f"{k}={v}" for k, v in self.browser.cookies.items())}
+        for attempt in (1, 2):
+            if self.connection is None:
+                self.connection = self.proxy.connection(source=self.address)
+            try:
+                self.connection.request("GET", path, headers=headers)
+                response = self.connection.getresponse()
+                body = response.read()
+                break
+            except (OSError, http.client.HTTPException) as error:
+                self.connection.close()
+                self.connection = None
+                if attempt == 2:
+                    self.errors.append(type(error).__name__)
+                    return b""
+        if response.status >= 400:
+            self.errors.append(response.status)
+        self.received += len(body)
+        return gzip.decompress(body) if response.getheader("Content-Encoding") == "gzip" else body
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            event = self.follower.wait_for(f"{self.version + 1}.0.0", timeout=0.5)
+            if event is None:
+                continue
+            section = self.get(f"/en/t/{self.code}/poll/?v={self.version}&s={self.seating}&i={self.index}"
+                               f"&m={event.id}")
+            shown = re.search(rb'data-version="(\d+)"', section)
+            if not shown:
+                continue
+            seat = re.search(rb'<div id="(guest-seat[^"]*)"', section)
+            if seat and seat[1] != self.seat:  # as hx-preserve keeps the part the page has
+                self.get(f"/en/t/{self.code}/mine/")
+                self.seat = seat[1]
+            now = time.monotonic()
+            new = int(shown[1])
+            self.index = int(re.search(rb'data-index="(\d+)"', section)[1])
+            self.seating = int(re.search(rb'&amp;s=(\d+)', section)[1])
+            for version in range(self.version + 1, new + 1):
+                self.done[version] = now
+            self.version = new
+
+
+def guests_up_to_date(proxy, n: int, guests: int) -> None:
+    """Part 4 for one table of ``guests`` guests."""
+    table = Table(proxy, n, 0)
+    stop = threading.Event()
+    crowd = [Guest(proxy, table.code, i, stop) for i in range(guests)]
+    assert all(g.follower.wait_for(f"{table.version}.0.0", 60) for g in crowd), "the streams did not open"
+    for g in crowd:
+        g.start()
+    for m in range(GUEST_WARM_UP):
+        table.move(m)
+        time.sleep(GUEST_EVERY)
+    table.sent.clear()
+    workers = proxy.server.workers()
+    cpu, received = cpu_seconds(workers), sum(g.received for g in crowd)
+    client_cpu = time.process_time()
+    for m in range(GUEST_MOVES):
+        table.move(GUEST_WARM_UP + m)
+        time.sleep(GUEST_EVERY)
+    cpu = cpu_seconds(workers) - cpu
+    received = sum(g.received for g in crowd) - received
+    stop.set()
+    delays, missing = [], 0
+    for g in crowd:
+        for version, sent in table.sent.items():
+            if version in g.done:
+                delays.append(g.done[version] - sent)
+            else:
+                missing += 1
+        g.join(timeout=5)
+        g.follower.stop()
+    errors = Counter(e for g in crowd for e in g.errors) + Counter(table.errors)
+    client_cpu = (time.process_time() - client_cpu) / GUEST_MOVES
+    p95 = quantile(delays, 0.95) if delays else float("nan")
+    goal = GOALS.get(guests, min(GOALS.values()))
+    print(f"1 table, {guests} guests, {GUEST_MOVES} moves: POST sent -> every guest's page up to date "
+          f"(section, and seat part when it changed): {describe(delays)}; goal p95 <= {goal * 1000:.0f} ms: "
+          f"{'met' if p95 <= goal else 'MISSED'}")
+    print(f"  gunicorn workers' CPU per move: {cpu / GUEST_MOVES * 1000:.1f} ms "
+          f"({cpu / GUEST_MOVES / guests * 1000:.2f} ms per guest); "
+          f"received per guest and move: {received / GUEST_MOVES / guests:,.0f} B; "
+          f"never up to date: {missing}; errors: {dict(errors) or 0}")
+    print(f"  this bench's own CPU per move (its guests' clients, on the same machine): "
+          f"{client_cpu * 1000:.1f} ms")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(prog="bin/bench-teach", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--guests", type=int, nargs="*", default=list(GUESTS), metavar="N",
+                        help="part 4's tables, one per number of guests (default: %(default)s; "
+                             "none: part 4 is left out)")
+    parser.add_argument("--only-guests", action="store_true",
+                        help="part 4 alone: every guest's page up to date")
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    if load[0] >= 1:
+        print("  the machine was busy (1-minute load average 1 or more): these figures are not the "
+              "site's alone and run slower than on a quiet machine")
     with bench_release() as release, serve_behind_nginx(release, workers=3, streams=2) as proxy:
         print("nginx, gunicorn 3 workers, stream process 2 workers, Redis; "
               f"{os.cpu_count()} CPUs")
+        # --- 4. every guest's page up to date, 50 and 200 guests on one table
+        for n, guests in enumerate(args.guests):
+            guests_up_to_date(proxy, 50 + n, guests)
+        if args.only_guests:
+            return
+
         # --- 1. one table, 9 guests and a projector
         table = Table(proxy, 0, 10)
         assert table.ready(), "the streams did not open"

@@ -124,6 +124,9 @@ class Follower:
             self.retry = int(fields["retry"]) / 1000
         if "data" not in fields:
             return
+        if fields.get("event") == "beat":
+            self.heartbeats += 1
+            return
         if "id" in fields:
             self.last_id = fields["id"]
         with self._new_event:

@@ -107,7 +107,7 @@ def test_htmx_fragments_and_json_are_gzipped():
     assert json.loads(gzip.decompress(found.content))
 
 
-def test_the_pages_of_a_table_are_never_compressed():
+def test_the_pages_of_a_table_that_hold_a_secret_are_never_compressed():
     presenter = Client()
     started = presenter.post("/en/teach/", {"players": "4", "mode": "action"})
     assert started.status_code == 302
@@ -122,7 +122,11 @@ def test_the_pages_of_a_table_are_never_compressed():
     assert all("Content-Encoding" not in answer for answer in answers)
     guest = Client()
     joined = guest.get(f"/t/{code}/", HTTP_ACCEPT_LANGUAGE="en", follow=True, **GZIP)
-    assert joined.status_code == 200 and "Content-Encoding" not in joined
+    # a guest without a seat has nothing of theirs on the page (tests/site/test_teach_shared_section.py)
+    assert joined.status_code == 200 and joined["Content-Encoding"] == "gzip"
+    assert guest.post(f"/en/t/{code}/seat/", {"do": "take", "at": "red"}).status_code == 302
+    seated = guest.get(f"/en/t/{code}/", **GZIP)
+    assert seated.status_code == 200 and "Content-Encoding" not in seated
 
 
 def test_the_pages_of_a_practice_game_are_never_compressed():

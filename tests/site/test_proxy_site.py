@@ -99,7 +99,8 @@ def _upstream(conf: str, name: str) -> list[str]:
 
 def test_one_host_is_one_server_line_in_each_upstream(site):
     conf = (site / "site.conf").read_text()
-    assert _upstream(conf, "captain_site") == ["server 127.0.0.1:8000 max_fails=1 fail_timeout=10s;"]
+    assert _upstream(conf, "captain_site") == ["server 127.0.0.1:8000 max_fails=1 fail_timeout=10s;",
+                                               "keepalive 32;", "keepalive_timeout 50s;"]
     assert _upstream(conf, "captain_live") == ["server 127.0.0.1:8001 max_fails=1 fail_timeout=10s;"]
     # the render pool as many workers as this environment's render limit gives it
     assert _upstream(conf, "captain_pdf")[1:] == [
@@ -109,8 +110,8 @@ def test_one_host_is_one_server_line_in_each_upstream(site):
 
 def test_each_host_is_a_server_line_and_a_post_is_never_sent_twice(two_hosts):
     conf = (two_hosts / "site.conf").read_text()
-    assert _upstream(conf, "captain_site") == [f"server 10.0.0.{n}:8000 max_fails=1 fail_timeout=10s;"
-                                               for n in (1, 2)]
+    assert _upstream(conf, "captain_site")[:2] == [f"server 10.0.0.{n}:8000 max_fails=1 fail_timeout=10s;"
+                                                   for n in (1, 2)]
     assert _upstream(conf, "captain_live") == [f"server 10.0.0.{n}:8001 max_fails=1 fail_timeout=10s;"
                                                for n in (1, 2)]
     # every render pool takes no more than its workers, and all of them together no more

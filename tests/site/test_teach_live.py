@@ -20,15 +20,17 @@ import functools
 import inspect
 import re
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 from django.test import AsyncClient, Client
+from django.utils import timezone
 
 from tutorials.live import bus, streams
-from tutorials.models import Table
+from tutorials.models import Table, TableGuest
 from tutorials.teach import live
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -232,6 +234,29 @@ async def test_a_projector_opening_reaches_the_streams_though_the_table_did_not_
     await stream.close()
 
 
+@own_thread
+async def test_a_guests_stream_tells_the_table_the_guest_is_still_there(async_client, quick_beat):
+    table = await _start(async_client)
+    guest = AsyncClient()
+    await guest.get(f"/en/t/{table.code}/")
+    followed = TableGuest.objects.filter(session=table)
+    assert not await followed.aexists(), "a guest counts from the first request with its cookie"
+    # the page asks nothing while nothing is new: its stream says it is there, once open...
+    stream = await Stream(guest, table.code).open()
+    assert (await stream.next()).startswith("retry:")
+    assert await stream.next() == await _event(table)
+    assert await followed.aexists()
+    long_ago = timezone.now() - timedelta(hours=1)
+    # ...and while it stays open
+    await followed.aupdate(seen_at=long_ago)
+    for _beat in range(20):  # (a beat may have been on its way before the update)
+        assert await stream.next() == streams.HEARTBEAT
+        if (await followed.aget()).seen_at > long_ago:
+            break
+    assert (await followed.aget()).seen_at > long_ago
+    await stream.close()
+
+
 def test_marks_are_news_only_when_something_moved_on():
     follow = streams._Follow((5, 2, 7))
     assert follow.event((5, 2, 7)) is None
@@ -253,6 +278,8 @@ def test_the_pages_that_follow_a_table_name_its_stream(client):
     guest_page = guest.get(f"/en/t/{code}/", follow=True).content.decode()
     screen = client.get(f"/en/teach/{code}/screen/").content.decode()
     for page in (presenter, guest_page, screen):
-        assert f'data-live-stream="/live/{code}/"' in page
+        assert f'data-live-stream="/live/{code}/' in page
         assert re.search(r'hx-trigger="every \d+s, live"[^>]*data-live-target', page)
         assert 'data-live-state hidden' in page and "/js/live." in page
+    # a guest's stream starts from the table's mark the page was drawn at: it tells only what is newer
+    assert f'data-live-stream="/live/{code}/?since=1.0.0"' in guest_page

@@ -58,6 +58,8 @@ _VOLATILE = [
     (re.compile(r'"X-CSRFToken": "[^"]*"'), "csrf"),
     (re.compile(r"([?&;]s=)[0-9-]+"), r"\1S"),
     (re.compile(r'data-seating="[0-9-]+"'), "seating"),
+    # the table's mark a page's stream starts from, which the stream tells every page anyway
+    (re.compile(r"([?&;]since=)[0-9.]+"), r"\1MARK"),
     (re.compile(r'<span data-testid="entered-\w+">[^<]*</span>( · ✓ [^<\n]*)?'), "entered"),
     # a guest's first view lists the sections covered before they came
     (re.compile(r'<details class="digest".*?</details>', re.S), ""),
@@ -111,7 +113,8 @@ class TaughtTable:
         """(who, language, client, colours whose cards they may see, pages they can read)."""
         self.table.refresh_from_db()
         v, s = self.table.version, entries_stamp(self.table)
-        guest_pages = [f"/{{lang}}/t/{self.code}/", f"/{{lang}}/t/{self.code}/poll/?v=0&s=0&i=0"]
+        guest_pages = [f"/{{lang}}/t/{self.code}/", f"/{{lang}}/t/{self.code}/poll/?v=0&s=0&i=0",
+                       f"/{{lang}}/t/{self.code}/mine/"]
         presenter_pages = [f"/ja/teach/{self.code}/", f"/ja/teach/{self.code}/poll/?v=0&s=0"]
         for lang, colour, _cards in ENTRIES:
             yield colour, lang, self.guests[colour][1], {colour}, [p.format(lang=lang) for p in guest_pages]

@@ -11,7 +11,8 @@ A stream that reconnects sends the last mark it had (``Last-Event-ID``, or ``?si
 from a page that opens a new stream): when the topic has moved on meanwhile, the first
 event says so at once. The stream says ``down`` and ends when the bus is lost (pages then
 poll as before and say so, static/js/live.js), ``gone`` when the topic is; every few seconds
-it sends a comment line, so that nginx and phones' networks keep it open; it ends itself
+it sends a heartbeat (``beat``), so that nginx and phones' networks keep it open and the page
+knows it still hears the stream; it ends itself
 after :data:`STREAM_SECONDS`, and the browser opens the next one.
 
 Streams are served by ASGI only, thousands on one event loop: the stream process in
@@ -31,7 +32,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from tutorials.live import bus
 
-#: seconds between two comment lines on a quiet stream (nginx drops a proxied connection
+#: seconds between two heartbeats on a quiet stream (nginx drops a proxied connection
 #: silent for 60 s; phones' networks drop idle ones sooner)
 HEARTBEAT_SECONDS = 15
 
@@ -65,7 +66,9 @@ def message(mark: Mark, always: bool = False) -> dict:
 # --- the stream ---------------------------------------------------------------------------
 DOWN_EVENT = "event: down\ndata: {}\n\n"
 GONE_EVENT = "event: gone\ndata: {}\n\n"
-HEARTBEAT = ": still here\n\n"
+#: a heartbeat is an event of its own kind, which a page hears (a comment line it would not)
+#: without asking for anything: a stream that has said nothing for a few beats is cut off
+HEARTBEAT = "event: beat\ndata: \n\n"
 
 
 class _Follow:
@@ -114,12 +117,16 @@ class _Follow:
         return f"id: {text}\ndata: {text}\n\n"
 
 
-async def _events(topic: str, current: Callable[[], Mark | None], follow: _Follow) -> AsyncIterator[str]:
-    """What the stream sends, on the event loop of the ASGI server holding it."""
+async def _events(topic: str, current: Callable[[], Mark | None], follow: _Follow,
+                  here: Callable[[bool], None] | None) -> AsyncIterator[str]:
+    """What the stream sends, on the event loop of the ASGI server holding it; ``here``
+    once it is open (``True``) and with every heartbeat (``False``)."""
     yield follow.prelude()
     try:
         async with bus.listen(topic) as inbox:
             said = follow.opened(await sync_to_async(current)())
+            if here is not None and not follow.ended:
+                await sync_to_async(here)(True)
             end = time.monotonic() + STREAM_SECONDS
             while True:
                 if said:
@@ -127,6 +134,8 @@ async def _events(topic: str, current: Callable[[], Mark | None], follow: _Follo
                 if follow.ended or time.monotonic() >= end:
                     return
                 said = follow.on(await inbox.get(HEARTBEAT_SECONDS))
+                if said is HEARTBEAT and here is not None:
+                    await sync_to_async(here)(False)
     except bus.BusDown:
         yield DOWN_EVENT
 
@@ -145,12 +154,15 @@ def served_here(request: HttpRequest) -> bool:
 
 
 def event_stream(request: HttpRequest, topic: str, current: Callable[[], Mark | None],
-                 size: int) -> HttpResponse:
+                 size: int, here: Callable[[bool], None] | None = None) -> HttpResponse:
     """The stream of ``topic``, whose marks have ``size`` counters and are read by
-    ``current`` (``None``: the topic is gone)."""
+    ``current`` (``None``: the topic is gone); ``here`` tells the topic that its reader is
+    there, once the stream is open (``here(True)``) and every :data:`HEARTBEAT_SECONDS`
+    (``here(False)``): a page that hears its events asks nothing while nothing changes, so
+    the stream says it for it."""
     since = (parse_mark(request.headers.get("Last-Event-ID"), size)
              or parse_mark(request.GET.get("since"), size))
-    response = StreamingHttpResponse(_events(topic, current, _Follow(since)),
+    response = StreamingHttpResponse(_events(topic, current, _Follow(since), here),
                                      content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once

@@ -24,7 +24,8 @@ from django.http import HttpRequest, HttpResponse
 
 from tutorials.live import bus, streams
 from tutorials.models import Table, normalize_code, table_changed
-from tutorials.teach.access import TableGone, live_session
+from tutorials.teach import seats
+from tutorials.teach.access import GUEST, TableGone, live_session
 
 Mark = tuple[int, int, int]
 
@@ -39,6 +40,13 @@ def _current(code: str) -> Mark | None:
            .annotate(entries=Coalesce(Sum("seats__version"), 0))
            .values_list("version", "seating", "entries").first())
     return (row[0], row[1], row[2]) if row else None
+
+
+def since(code: str) -> str:
+    """The table's mark now as its stream writes it (a page drawn after reading it gives it
+    to its stream, which then tells only what is newer); empty when the table is gone."""
+    mark = _current(code)
+    return streams.mark_text(mark) if mark is not None else ""
 
 
 @receiver(table_changed)
@@ -63,4 +71,18 @@ async def table_stream(request: HttpRequest, code: str) -> HttpResponse:
         session = await sync_to_async(live_session)(request, normalize_code(code))
     except TableGone as gone:
         return streams.refusal(*((410, "table-ended") if gone.expired else (404, "table-unknown")))
-    return streams.event_stream(request, topic(session.code), partial(_current, session.code), size=3)
+    key = GUEST.read(request, session.code)
+    return streams.event_stream(request, topic(session.code), partial(_current, session.code), size=3,
+                                here=partial(_guest_here, session, key) if key else None)
+
+
+def _guest_here(session: Table, key: str, opened: bool) -> None:
+    """A guest's page that hears the table's events asks nothing while nothing changes:
+    its stream tells the table the guest follows it, as a poll does (who follows, whose
+    seat is still held). Opening it counts the guest as any request with their cookie does
+    (:func:`~tutorials.teach.seats.follow`); a heartbeat only notes that a guest counted is
+    still there."""
+    if opened:
+        seats.follow(session, key)
+    else:
+        seats.still_here(session, key)

@@ -55,11 +55,25 @@ def guest_seats(session: Table, guest: TableGuest | None, slug: str) -> dict:
     while they can lay cards (the guided round's Setting Time, before the reveal)."""
     mine = seating.own_seat(session, guest)
     rows = _seat_rows(session, mine.colour if mine else None)
+    clashes = seating.open_clashes(session)
     return {"seat_rows": rows, "my_seat": mine.colour if mine else "",
             "hand": _hand_view(session, mine) if mine and slug.startswith(ROUND_PREFIX) else None,
             "entry_open": bool(mine) and slug == seating.ENTRY_SECTION and not session.revealed,
             "revealed": session.revealed, "round_number": session.round,
-            "clash_note": guest_clash_note(seating.open_clashes(session))}
+            "clash_note": guest_clash_note(clashes),
+            "seat_key": seat_key(session, slug if any(r["phone"] for r in rows) else "", clashes)}
+
+
+def seat_key(session: Table, slug: str, clashes: list[Position]) -> str:
+    """What of the table a guest's seat and hand show (:func:`guest_seats`), the same for
+    every guest: the seats (:attr:`~tutorials.models.Table.seating`, moved on by every
+    seat taken or freed, the reveal and a new round), whether the section ``slug`` shows the
+    hand or lets it lay cards (empty while no one sits: no one has a hand), and the reveal's
+    clashes. A guest's own entries change only their
+    own phone, which shows them from the answer to its tap. A phone asks for its seat part
+    again only when this changes (``teach/guest.html``), not on every move."""
+    shows = "lay" if slug == seating.ENTRY_SECTION else "hand" if slug.startswith(ROUND_PREFIX) else "none"
+    return "-".join((str(session.seating), shows, *(position_arg(p) for p in clashes)))
 
 
 def presenter_seats(session: Table) -> dict:

@@ -105,6 +105,16 @@ def seen(guest: TableGuest) -> None:
         guest.seen_at = now
 
 
+def still_here(session: Table, key: str | None) -> None:
+    """Note that the guest whose cookie holds ``key`` still follows ``session`` (their
+    page's stream is open), as :func:`seen` does, in one write at most every
+    :data:`SEEN_EVERY_SECONDS`; a key the table does not know counts no one."""
+    if _is_key(key):
+        now = timezone.now()
+        TableGuest.objects.filter(session=session, key_hash=hash_key(key),
+                                  seen_at__lt=now - timedelta(seconds=SEEN_EVERY_SECONDS)).update(seen_at=now)
+
+
 def following(session: Table) -> int:
     """How many guests asked for the table in the last :data:`FOLLOWING_SECONDS`."""
     since = timezone.now() - timedelta(seconds=FOLLOWING_SECONDS)

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import get_language_from_request
@@ -25,7 +26,9 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import push_url
 
 from tutorials.forms import Query
+from tutorials.live import streams
 from tutorials.models import Stale, Table, normalize_code
+from tutorials.teach import live, shared_section
 from tutorials.teach import seats as seating
 from tutorials.teach.access import GUEST, forbidden, guest_of, is_presenter, live_session, table_view
 from tutorials.teach.forms import BoardActionForm, GoForm
@@ -35,6 +38,7 @@ from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
+from tutorials.web.compression import compress, precompressed
 from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.web.link_tokens import TABLE_LINK
 from tutorials.web.refused import require_form_body
@@ -138,10 +142,13 @@ def guest_addresses(request: HttpRequest, session: Table) -> dict:
 
 
 def _context(request: HttpRequest, session: Table, *, presenter: bool, guest=None,
-             own_step: int | None = None, own_section: int | None = None, joined: bool = False) -> dict:
+             own_step: int | None = None, own_section: int | None = None, joined: bool = False,
+             shared: bool = False) -> dict:
     """What the presenter's or a guest's page shows; ``own_step`` and ``own_section``: the
     round's step and the section a guest's phone shows at its own pace (:func:`_own_step`);
-    ``joined``: a guest's first view (:func:`_catching_up`)."""
+    ``joined``: a guest's first view (:func:`_catching_up`); ``shared``: the section as
+    every guest following the table sees it, which asks for the guest's own seat and hand
+    apart (:func:`teach_seat_part`)."""
     options = stored_options(session.options)
     script = sections(options)
     index = min(session.section, len(script) - 1)
@@ -169,6 +176,7 @@ def _context(request: HttpRequest, session: Table, *, presenter: bool, guest=Non
         **(_timing(session, index) if presenter else {}),
         # the seats: for a guest their own cards only, for the presenter who has entered
         **(presenter_seats(session) if presenter else guest_seats(session, guest, section.slug)),
+        "seat_part_url": _seat_part_url(session, link_token) if shared else "",
         **({} if presenter else _catching_up(session, script, index, link_token, joined=joined)),
         # the table's end, for the warning in its last half hour (static/js/teach.js counts down)
         "ends": f"{session.expires_at.timestamp():.0f}",
@@ -178,6 +186,13 @@ def _context(request: HttpRequest, session: Table, *, presenter: bool, guest=Non
         "page_url": reverse("tutorials:teach-present" if presenter else "tutorials:teach-guest",
                             args=[session.code]),
     }
+
+
+def _seat_part_url(session: Table, link_token: str) -> str:
+    """Where a shared section asks for the guest's own seat and hand (with the link's token,
+    as its poll carries it)."""
+    path = reverse("tutorials:teach-seat-part", args=[session.code])
+    return TABLE_LINK.url(path, session.code) if link_token else path
 
 
 def _stale_message() -> str:
@@ -351,13 +366,17 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     if code != session.code:
         return redirect(_guest_path(request, session.code))
     guest, key = seating.follow(session, GUEST.read(request, session.code))
+    mark = live.since(session.code)  # read before the page is drawn: any change after it is news
     ctx = _context(request, session, presenter=False, guest=guest, own_step=_own_step(request),
                    own_section=_own_step(request, OWN_SECTION), joined=guest is None)
+    ctx["live_since"], ctx["live_beat"] = mark, streams.HEARTBEAT_SECONDS
     # a step the guest takes on their phone comes by htmx: the section, holding the poll
     # that carries that step on
     response = render(request, "teach/guest.html#section" if request.htmx else "teach/guest.html", ctx)
     GUEST.give(request, response, session.code, key)
-    return response
+    # a guest who holds no seat sees nothing of theirs here (the seat bar offers the seats
+    # to everyone), unless they came by the QR link, whose token the page's links carry
+    return response if ctx["my_seat"] or ctx["link_token"] else compress(request, response)
 
 
 @require_safe
@@ -365,12 +384,17 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
 def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     """``?v=<version>&s=<seating>&i=<section index shown>&step=<own step>&at=<own section>``:
     204 while nothing changed, else the new section (htmx swaps it), listing the sections
-    the guest missed when the table jumped ahead by more than one.
+    the guest missed when the table jumped ahead by more than one. A live page also sends
+    the mark its stream announced (``m``), for which the section every guest shares is
+    usually rendered already (:func:`_shared_at_mark`).
 
     A phone at its own step (``step``) stays there while the presenter steps the table's
     round, and follows the table again once the table is in another section. A phone at its
     own section (``at``: one the guest went back to, or was reading further down when the
     table moved on, static/js/teach.js) stays there and is told where the table is now."""
+    quick = _shared_at_mark(request, code)
+    if quick is not None:
+        return quick
     session = live_session(request, code)
     guest = guest_of(request, session)
     if guest is not None:
@@ -380,7 +404,85 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     shown = Query(request).get("i", "")
     own_section = _own_step(request, OWN_SECTION)
     own_step = _own_step(request) if shown == str(session.section) else None
+    if own_section is None and own_step is None:
+        return _shared_section(request, session, int(shown) if re.fullmatch(r"[0-9]{1,4}", shown) else None)
     ctx = _context(request, session, presenter=False, guest=guest, own_step=own_step, own_section=own_section)
-    if own_section is None and re.fullmatch(r"[0-9]{1,4}", shown) and ctx["index"] - int(shown) > 1:
-        ctx["missed"] = ctx["covered"][int(shown) + 1:ctx["index"]]
     return render(request, "teach/guest.html#section", ctx)
+
+
+def _shared_section(request: HttpRequest, session: Table, shown: int | None) -> HttpResponse:
+    """The section as every guest following the table sees it, rendered once per table
+    version, seating and language (:func:`~tutorials.teach.shared_section.cached`) and
+    served to all of them; each guest's own seat and hand come apart
+    (:func:`teach_seat_part`). ``shown``: the section the phone showed, for the list of
+    those it missed when the table jumped ahead by more than one."""
+    token = TABLE_LINK.opens(request, session.code)
+    index = min(session.section, len(sections(stored_options(session.options))) - 1)
+    missed_from = shown if shown is not None and index - shown > 1 else None
+    section = shared_section.cached(session.code, session.version, session.seating, token=token,
+                                    missed_from=missed_from,
+                                    render=lambda: _render_shared(request, session, missed_from))
+    return _shared_answer(request, section, token)
+
+
+def _render_shared(request: HttpRequest, session: Table, missed_from: int | None = None) -> tuple[int, str]:
+    """The section as every guest sees it: its index and HTML (with the sections missed
+    since ``missed_from``)."""
+    ctx = _context(request, session, presenter=False, shared=True)
+    if missed_from is not None:
+        ctx["missed"] = ctx["covered"][missed_from + 1:ctx["index"]]
+    return ctx["index"], render_to_string("teach/guest.html#section", ctx, request=request)
+
+
+def _shared_answer(request: HttpRequest, section: shared_section.Section, token: bool) -> HttpResponse:
+    """A shared section as sent: compressed unless it carries the guest link's token, which
+    is as secret as a cookie."""
+    if token:
+        return HttpResponse(section.body)
+    return precompressed(request, section.body, section.packed)
+
+
+def _shared_at_mark(request: HttpRequest, code: str) -> HttpResponse | None:
+    """A live phone's poll (``m``: the table's mark its stream announced): 204 when the
+    phone shows that mark's version and seating already, else the section every guest
+    shares at that mark, as rendered for the first of them to ask (the others, without
+    reading the table or the guest: the stream tells the table who follows). ``None`` when
+    the poll is at the phone's own pace, missed more than the last section, or the table is
+    no longer at that mark."""
+    query = Query(request)
+    mark = streams.parse_mark(query.get("m"), 3)
+    if mark is None or query.get(OWN_STEP) or query.get(OWN_SECTION):
+        return None
+    version, seats = mark[0], mark[1]
+    if query.get("v") == str(version) and query.get("s") == str(seats):
+        return HttpResponse(status=204)
+    shown = query.get("i", "")
+    token = TABLE_LINK.opens(request, code)
+
+    def render() -> tuple[int, str]:
+        session = live_session(request, code)
+        if (session.code, session.version, session.seating) != (code, version, seats):
+            raise shared_section.Moved
+        return _render_shared(request, session)
+
+    try:
+        section = shared_section.cached(code, version, seats, token=token, missed_from=None, render=render)
+    except shared_section.Moved:
+        return None
+    if re.fullmatch(r"[0-9]{1,4}", shown) and section.index - int(shown) > 1:
+        return None  # (the sections it missed: its own rendering, read from the table)
+    return _shared_answer(request, section, token)
+
+
+@require_safe
+@table_view
+def teach_seat_part(request: HttpRequest, code: str) -> HttpResponse:
+    """A guest's own seat and hand, which the shared section asks for apart: small, and
+    never compressed, as it holds what only this guest may see."""
+    session = live_session(request, code)
+    options = stored_options(session.options)
+    script = sections(options)
+    section = script[min(session.section, len(script) - 1)]
+    ctx = {"session": session, "section": section,
+           **guest_seats(session, guest_of(request, session), section.slug)}
+    return render(request, "teach/_guest_seat.html", ctx)

@@ -12,7 +12,10 @@ watch the answers' sizes. Only what the victim's cookies add to an answer can le
   answer (Django), so no two answers hold the same bytes of it;
 - the per-object secrets (a presenter's key and handover link, a guest's seat and hand, a
   learner's game) are read from their cookies only by the pages of a table or a game
-  (``tutorials.teach``, ``tutorials.play``): those are never compressed (:data:`UNCOMPRESSED_VIEWS`);
+  (``tutorials.teach``, ``tutorials.play``): those are not compressed (:data:`UNCOMPRESSED_VIEWS`)
+  unless the view knows an answer holds none of them (:func:`precompressed`: the section a
+  table's guests share, whose seat and hand come apart; :func:`compress`: the page of a
+  guest who holds no seat);
 - the API's game key travels in a header (``X-Game-Key``) that no other site can make a
   browser send.
 
@@ -23,7 +26,8 @@ header, which hides any length difference smaller than that behind many more req
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.middleware.gzip import GZipMiddleware
+from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
+from django.utils.cache import patch_vary_headers
 
 #: Media types worth compressing: text the views write. Server-sent events are left out, as
 #: a compressor may hold an event back until it has more to write.
@@ -51,3 +55,30 @@ class CompressionMiddleware(GZipMiddleware):
         if media_type not in COMPRESSED_TYPES or carries_cookie_secret(request):
             return response
         return super().process_response(request, response)
+
+
+def precompressed(request: HttpRequest, body: bytes, packed: bytes) -> HttpResponse:
+    """An answer of ``body``, sent as ``packed`` (``body`` gzipped once for everyone who asks)
+    when the client accepts gzip: for a view in :data:`UNCOMPRESSED_VIEWS` whose answer holds
+    nothing read from the visitor's cookies or link (the caller's promise), so that the
+    same bytes for every visitor give an attacker nothing to compare (as
+    ``GZipMiddleware`` reads ``Accept-Encoding``)."""
+    response = HttpResponse(content_type="text/html; charset=utf-8")
+    patch_vary_headers(response, ("Accept-Encoding",))
+    if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
+        response.content = packed
+        response["Content-Encoding"] = "gzip"
+    else:
+        response.content = body
+    return response
+
+
+_GZIP = GZipMiddleware(lambda request: None)  # (only its process_response is used)
+
+
+def compress(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response`` gzipped (and padded, as the middleware does) when the client accepts it,
+    for a view in :data:`UNCOMPRESSED_VIEWS` whose answer holds nothing read from the
+    visitor's cookies or link this time (the caller's promise: a guest's page without a
+    seat, say)."""
+    return _GZIP.process_response(request, response)
