@@ -98,3 +98,46 @@ def test_the_what_if_items_are_what_the_template_loop_wrote(lang):
     assert written == expected
     assert "Kraken&#x27;s &lt;Wrath&gt;" in written and "blue &amp; green &lt;tie&gt;" in written
     assert written.count("<li>") == 3
+
+
+_SEATS_LOOP = """{% load i18n captain %}{% for s in page.seat_buttons %}
+          <li class="{% if s.seated %}seated{% endif %}">
+            <span class="mini-dot colour-{{ s.colour.value }}" aria-hidden="true">{{ s.letter }}</span>
+            <span class="seat-name">{{ s.name }}{% if s.seated %}<span class="muted">{% blocktranslate with n=s.seat %} (seat {{ n }}){% endblocktranslate %}</span>{% endif %}</span>
+            <a class="chip small" href="{{ s.toggle }}#seats-title" hx-get="{{ s.toggle }}" data-focus-id="seat-{{ s.colour.value }}-toggle"{% if s.note %} title="{{ s.note }}" aria-describedby="seat-{{ s.colour.value }}-note"{% endif %}>{% if s.seated %}{% translate "Remove" %}{% else %}{% translate "Seat" %}{% endif %}</a>
+            {% if s.seated %}{% if s.start %}<span class="badge start-badge">{% translate "start player" %}</span>{% else %}<a class="chip small" href="{{ s.make_start }}#seats-title" hx-get="{{ s.make_start }}" data-focus-id="seat-{{ s.colour.value }}-start">{% translate "Make start player" %}</a>{% endif %}{% endif %}
+            {% if s.note %}<span class="seat-note" id="seat-{{ s.colour.value }}-note">{{ s.note }}</span>{% endif %}
+            {% if s.removed %}<p class="status-box" role="status" data-testid="seat-removed">{{ s.removed }} <a class="chip" href="{{ page.undo_url }}" hx-get="{{ page.undo_url }}" hx-push-url="true" data-action="undo" data-focus-id="seat-undo">{% translate "Undo" %}</a></p>{% endif %}
+          </li>
+          {% endfor %}"""  # noqa: E501  (the loop the tag replaced, as the template had it)
+_RULES_LOOP = """{% load captain %}{% for t in page.rule_toggles %}
+          <li><a class="toggle{% if t.on %} on{% endif %}" role="switch" aria-checked="{% if t.on %}true{% else %}false{% endif %}" href="{{ t.href }}#rules-title" hx-get="{{ t.href }}" data-focus-id="{{ t.focus_id }}"{% if refused %} aria-describedby="rules-error"{% endif %}><span class="switch" aria-hidden="true"></span> {{ t.label }}</a> {% clause_link t.clause %}</li>
+          {% endfor %}"""  # noqa: E501
+
+
+def _as_shown(html: str) -> str:
+    """HTML as a browser lays it out: every run of white space one space."""
+    return re.sub(r"\s+", " ", html).strip()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+@pytest.mark.parametrize("refused", [False, True])
+def test_the_seats_and_rule_switches_are_what_the_template_loops_wrote(lang, refused):
+    """The seats (one just removed with its card, a note on what removing takes away) and
+    the rule switches (some on, a refusal beside them or not), written in Python, lay out
+    as the loops they replace: the same tags, attributes, words and spaces."""
+    with translation.override(lang):
+        page = AnalyzerPage.build(notation.parse("Rbw_11r1.12b2.13r5_rv1i"),
+                                  prev="Rbgw_11r1.12b2.13r5.14g3_rv1i")
+        context = Context({"page": page, "refused": refused})
+        seats = ENGINE.from_string("{% load captain %}{% seat_items page.seat_buttons page.undo_url %}")
+        rules = ENGINE.from_string("{% load captain %}{% rule_toggle_items page.rule_toggles refused %}")
+        pairs = [(seats.render(context), ENGINE.from_string(_SEATS_LOOP).render(context)),
+                 (rules.render(context), ENGINE.from_string(_RULES_LOOP).render(context))]
+    for written, looped in pairs:
+        assert _as_shown(written) == _as_shown(looped)
+    seats_html, rules_html = pairs[0][0], pairs[1][0]
+    assert 'data-testid="seat-removed"' in seats_html and 'class="seat-note"' in seats_html
+    assert seats_html.count("<li") == 4 and rules_html.count("<li>") == len(page.rule_toggles())
+    assert rules_html.count('aria-checked="true"') == 2
+    assert rules_html.count('aria-describedby="rules-error"') == (len(page.rule_toggles()) if refused else 0)

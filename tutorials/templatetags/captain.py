@@ -19,12 +19,13 @@ from django.urls import (
 )
 from django.urls import translate_url as _translate_url
 from django.utils import translation
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from captain.rules import AttackKind, Colour
+from tutorials.analyzer import markup
 from tutorials.drawing import controls
 from tutorials.drawing.diagrams import all_diagrams
 from tutorials.drawing.svg import cell_svg as draw_cell
@@ -201,17 +202,20 @@ def list_separator() -> str:
 
 @register.simple_tag
 def what_if_items(what_ifs) -> SafeString:
-    """The what-if panel's list items (``page.what_ifs``): each alternative a link, then
-    what changes under it, in a list. Written here rather than as a loop in the template:
-    a full battle has a dozen alternatives of a few changes each, and that loop was most
-    of the panel's rendering."""
-    colon = conditional_escape(pgettext("before a description", ": "))
-    separator = conditional_escape(list_separator())
-    return mark_safe("".join(
-        format_html('<li><a href="{0}" hx-get="{0}">{1}</a>{2}<span class="muted">{3}</span></li>',
-                    w["href"], w["label"], colon,
-                    mark_safe(separator.join(conditional_escape(change) for change in w["changes"])))
-        for w in what_ifs))
+    """The what-if panel's list items: :func:`tutorials.analyzer.markup.what_if_items`."""
+    return markup.what_if_items(what_ifs)
+
+
+@register.simple_tag
+def rule_toggle_items(toggles, refused) -> SafeString:
+    """The rule switches: :func:`tutorials.analyzer.markup.rule_toggle_items`."""
+    return markup.rule_toggle_items(toggles, bool(refused), clause_link)
+
+
+@register.simple_tag
+def seat_items(seats, undo_url) -> SafeString:
+    """The seats' rows: :func:`tutorials.analyzer.markup.seat_items`."""
+    return markup.seat_items(seats, undo_url)
 
 
 @register.simple_tag
