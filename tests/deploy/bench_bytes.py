@@ -96,8 +96,8 @@ def main() -> None:
     print(f"first load, {len(rows)} answers: bodies {bodies / 1000:.1f} KB, with headers "
           f"{(bodies + heads) / 1000:.1f} KB (goal: at most 60 KB)")
     print(load_line(started, ended))
-    print("\n".join(verdict(started, [], holds="The bytes do not depend on the load; only the time "
-                                                "the run took does.")))
+    print("\n".join(verdict(started, None, again=False,
+                            holds="The bytes do not depend on the load; only the time the run took does.")))
 
 
 def _decoded(body: bytes, encoding: str) -> str:

@@ -44,6 +44,13 @@ def test_a_quiet_machine_and_a_narrow_spread_are_said_so():
         "The machine was quiet (load below 1) and the spread narrow."]
 
 
+def test_figures_that_do_not_spread_say_nothing_of_a_spread():
+    assert verdict((0.2, 0.2, 0.2), None, holds=HOLDS) == ["The machine was quiet (load below 1)."]
+    busy = verdict((2.0, 0.2, 0.2), None, holds=HOLDS, again=False)
+    assert len(busy) == 1 and busy[0].endswith(HOLDS)
+    assert verdict((2.0, 0.2, 0.2), None, holds=HOLDS)[0].endswith(" Measure again on a quiet machine.")
+
+
 def test_the_load_line_gives_the_start_and_the_end():
     line = load_line((1.234, 0.5, 0.25), (0.0, 10.0, 2.005))
     assert line.startswith("load average (1, 5, 15 min) at the start: 1.23 0.50 0.25; "

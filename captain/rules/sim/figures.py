@@ -51,20 +51,23 @@ def _loads(values: Sequence[float]) -> str:
     return " ".join(f"{value:.2f}" for value in values)
 
 
-def verdict(start: Sequence[float], spread: Iterable[str], *, holds: str) -> list[str]:
+def verdict(start: Sequence[float], spread: Iterable[str] | None, *, holds: str,
+            again: bool = True) -> list[str]:
     """What the run's figures are worth, as printed: a warning when the machine was busy at
     the start (``start``: its load averages) or the spread of the figures named in ``spread``
-    wide; else that it was quiet and the spread narrow. ``holds``: which of the figures a
-    busy machine moves least, and why they still suffer."""
+    wide (None: no figure that spreads, such as a count of bytes); else that it was quiet and
+    the spread narrow. ``holds``: which of the figures a busy machine moves least, and why
+    they still suffer; ``again``: whether a busy machine's figures are to be measured again."""
     lines = []
-    spread = list(spread)
+    spread = None if spread is None else list(spread)
     if start[0] >= BUSY:
         lines.append(f"BUSY MACHINE: the load average was {start[0]:.2f} at the start (at least "
-                     f"{BUSY:g}; {os.cpu_count()} CPUs): other work shared the CPUs. {holds} "
-                     "Measure again on a quiet machine.")
+                     f"{BUSY:g}; {os.cpu_count()} CPUs): other work shared the CPUs. {holds}"
+                     + (" Measure again on a quiet machine." if again else ""))
     if spread:
         lines.append(f"WIDE SPREAD ({', '.join(spread)}): the quartiles lie more than "
                      f"{WIDE:.0%} of the median apart; the medians are uncertain.")
     if not lines:
-        lines.append(f"The machine was quiet (load below {BUSY:g}) and the spread narrow.")
+        lines.append(f"The machine was quiet (load below {BUSY:g})"
+                     + (" and the spread narrow." if spread is not None else "."))
     return lines
