@@ -222,7 +222,9 @@ def main() -> None:
             median = statistics.median(delays) if delays else float("nan")
             print(f"{pace:>10} the site's page, chromium, 390 px phone: captain move due -> page: "
                   f"median {median * 1000:.0f} ms, p95 {p95(delays) * 1000:.0f} ms ({len(delays)} moves)")
-        print(load_line(ended, load()) + " (the chromium part)")
+        print("\n".join([f"the site's page in chromium: {load_line(ended, load())}",
+                          *verdict(ended, None, holds="The delays suffer most: every request and "
+                                   "the browser itself wait for a CPU.")]))
 
 
 if __name__ == "__main__":
