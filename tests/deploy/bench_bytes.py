@@ -7,7 +7,8 @@ page of a full 4x4 battle as a browser does, every request saying
 icons and images, what the stylesheets name in ``url()``, and the fragments htmx asks for
 on load, ``hx-trigger="load"``). Prints each answer's body as sent (compressed where the
 answer is), its headers, and the totals (goals: the HTML at most 12 KB, the whole first
-load at most 60 KB; KB = 1,000 bytes).
+load at most 60 KB; KB = 1,000 bytes), then the load average at the start and the end, with
+a warning when the machine was busy (tests/deploy/bench_figures.py); the bytes do not depend on it.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from urllib.parse import urljoin
 import brotli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
 from bench_analyzer import PAGE  # noqa: E402
+from bench_figures import load, load_line, verdict  # noqa: E402
 from harness import bench_release, serve_behind_nginx  # noqa: E402
 
 BROWSER = {"Accept-Encoding": "gzip, br", "Accept-Language": "en",
@@ -61,6 +64,7 @@ def header_bytes(status: int, headers) -> int:
 
 def main() -> None:
     with bench_release() as release, serve_behind_nginx(release, workers=1) as proxy:
+        started = load()
         rows, queue, seen = [], [(PAGE, False)], set()
         while queue:
             address, by_htmx = queue.pop(0)
@@ -80,6 +84,7 @@ def main() -> None:
                 text = _decoded(body, encoding)
                 queue += [(urljoin(address, url), False) for url in _CSS_URL.findall(text)
                           if not url.startswith("data:")]
+        ended = load()
     width = max(len(row[0]) for row in rows)
     for address, encoding, body, head in rows:
         shown = address if len(address) <= 70 else address[:67] + "..."
@@ -90,6 +95,9 @@ def main() -> None:
     print(f"HTML of the page: {html_body / 1000:.1f} KB (goal: at most 12 KB)")
     print(f"first load, {len(rows)} answers: bodies {bodies / 1000:.1f} KB, with headers "
           f"{(bodies + heads) / 1000:.1f} KB (goal: at most 60 KB)")
+    print(load_line(started, ended))
+    print("\n".join(verdict(started, None, again=False,
+                            holds="The bytes do not depend on the load; only the time the run took does.")))
 
 
 def _decoded(body: bytes, encoding: str) -> str:

@@ -8,14 +8,19 @@ with three workers, Redis and a render limit of two (a two-CPU host), then print
   ``bin/bench-load``) in each language, once every worker has answered a few requests: the
   first request (rendered) and the second (kept), the median of 20 more interleaved with the
   trivial view ``/healthz`` (the yardstick: the machine's load in the same run), and the PDF's size
-  and fonts; then the second request of nine more positions (median and max);
+  and fonts, and what the 20 kept requests cost the render pool's workers in CPU and the
+  ``/healthz`` between them the site's (median, quartiles, ratio:
+  tests/deploy/bench_figures.py); then the second request of nine more positions (median
+  and max);
 * the host's render pool (gunicorn_pdf.conf.py, asked straight as nginx would pass the
   PDF addresses on) while two renders run at once, rendering every sheet in every
   language two at a time: how many processes, and their summed RSS and PSS at the peak
   (sampled every 20 ms; PSS counts a page shared by n processes as 1/n of it), and the same
   for the gunicorn workers, for scale (MB: 10^6 bytes).
 
-``bin/bench-pdf N``: render limit N instead of two.
+The load average at the start and the end of the timed part ends the figures, with a plain
+warning when the machine was busy or a spread wide. ``bin/bench-pdf N``: render limit N
+instead of two.
 """
 
 from __future__ import annotations
@@ -33,8 +38,19 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
+from bench_figures import (  # noqa: E402
+    CPU_HOLDS,
+    YARDSTICK,
+    Workers,
+    cpu_lines,
+    load,
+    load_line,
+    spread_of,
+    verdict,
+)
 from harness import FULL_BATTLE, Server, bench_release, fresh_position_pdf, serve, serve_pdf  # noqa: E402
 
 LANGUAGES = ("en", "de", "ja")
@@ -89,23 +105,33 @@ def warm_workers(server: Server) -> None:
             assert server.request("HEAD", path, client="198.18.7.7")[0] == 200
 
 
-def position_figures(server: Server, site: Server) -> None:
+def position_figures(server: Server, site: Server) -> dict[str, list[float]]:
+    """Prints each language's figures; returns the worker CPU of the kept requests and of
+    ``/healthz`` (ms), by name."""
     warm_workers(site)
+    pool, workers = Workers(server), Workers(site)
+    cpu: dict[str, list[float]] = {"/healthz (yardstick)": []}
     for lang in LANGUAGES:
         path = f"/{lang}/analyze/position.pdf?{urlencode({'pos': FULL_BATTLE})}"
         first, status, body = timed_get(server, path)
         assert status == 200 and body.startswith(b"%PDF"), (status, body[:300])
         second, status, again = timed_get(server, path)
         assert status == 200 and again == body
-        more, yardstick = [], []
+        more, yardstick, kept = [], [], []
         for _ in range(20):  # interleaved with the trivial view /healthz: how busy the machine is meanwhile
-            more.append(timed_get(server, path)[0])
-            yardstick.append(timed_get(site, "/healthz")[0])
+            sample = pool.measure(path)
+            more.append(sample.seconds)
+            kept.append(sample.cpu_ms)
+            sample = workers.measure(YARDSTICK)
+            yardstick.append(sample.seconds)
+            cpu["/healthz (yardstick)"].append(sample.cpu_ms)
+        cpu[f"position PDF {lang}, kept"] = kept
         print(f"position PDF {lang}: first {first * 1000:7.1f} ms, second {second * 1000:5.1f} ms, "
               f"median of 20 more {statistics.median(more) * 1000:5.1f} ms "
               f"(/healthz between them: {statistics.median(yardstick) * 1000:4.1f} ms) "
               f"(goal: second at most 20 ms); "
               f"{len(body) / 1000:5.0f} kB (goal en: at most 200 kB); fonts: {fonts_of(body)}")
+    return cpu
 
 
 def second_requests(server: Server, count: int = 9) -> None:
@@ -165,8 +191,13 @@ def main() -> None:
             serve_pdf(site, name="bench-pdf-pool") as pool:
         print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, DEBUG off, render limit: {limit} "
               f"(render pool, max_requests {MAX_REQUESTS})")
-        position_figures(pool, site)
+        started = load()
+        cpu = position_figures(pool, site)
         second_requests(pool)
+        ended = load()
+        print("\n".join([*cpu_lines(cpu, "/healthz (yardstick)"), load_line(started, ended),
+                          *verdict(started, spread_of(cpu), holds="The milliseconds suffer most, "
+                                   "the first request's above all. " + CPU_HOLDS)]))
         memory_figures(pool, site, limit)
 
 

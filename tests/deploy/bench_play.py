@@ -12,7 +12,11 @@ shown then.
 Printed per pace: the delay from each captain move's due moment (its moment on the game's
 clock) to the page showing it (median, p95), the page's requests per captain move, and the
 share of the learner's claims refused because a captain had taken the card first while the
-page still showed it free.
+page still showed it free; and the gunicorn workers' CPU per request of the learner and their
+page (the captains move within those requests), game by game (median and quartiles of the
+games), against ``/healthz`` asked between the games (tests/deploy/bench_figures.py). The
+load average at the start and the end follows, with a warning when the machine was busy or
+the spread wide.
 
 Then the site's own page, in chromium on a 390 px phone through nginx (HTTPS, HTTP/2),
 watching one game per pace: the delay from each captain move's due moment to the game area
@@ -31,6 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
 import django  # noqa: E402
@@ -39,6 +44,16 @@ django.setup()  # the harness reads the settings
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench_figures import (  # noqa: E402
+    CPU_HOLDS,
+    YARDSTICK,
+    Workers,
+    cpu_lines,
+    load,
+    load_line,
+    spread_of,
+    verdict,
+)
 from game_pages import HX, TimedPage, begin_dice_time, captain_delays  # noqa: E402
 from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
 
@@ -46,6 +61,7 @@ PACES = ("first-game", "table", "quick", "fastest")
 GAMES = 5             # games per pace
 SECONDS = 14          # of Dice Time per game, at most
 REACTION = 0.25       # the learner's reaction time
+STILL = 10            # /healthz requests after each game, the yardstick of its worker CPU
 START = {"players": "3", "colour": "red", "start": "me", "strength": "greedy",
          "collection": "sequential", "mode": "action"}
 CLAIM = re.compile(rb'name="do" value="claim"><input type="hidden" name="at" value="([\d-]+)"')
@@ -56,6 +72,14 @@ class Learner:
 
     def __init__(self, proxy, n: int, pace: str) -> None:
         self.browser = Browser(proxy, f"127.50.{n}.1", lang="en")
+        self.requests = 0
+        sent = self.browser.request
+
+        def counted(*args, **kwargs):  # the learner's and their page's requests alike
+            self.requests += 1
+            return sent(*args, **kwargs)
+
+        self.browser.request = counted
         self.browser.request("GET", "/en/play/")
         status, headers, body = self.browser.request("POST", "/en/play/", {**START, "pace": pace})
         assert status == 302, body[-1000:]
@@ -156,17 +180,26 @@ def p95(values: list[float]) -> float:
 
 
 def main() -> None:
+    cpu: dict[str, list[float]] = {"/healthz (yardstick)": []}
     with bench_release() as release, serve_behind_nginx(release, workers=3) as proxy:
         print(f"nginx, gunicorn 3 workers, Redis, nothing pushed: each page asks when the captains "
               f"are due; {os.cpu_count()} CPUs; 3 players, learner reacts in {REACTION * 1000:.0f} ms; "
               f"up to {SECONDS} s of Dice Time")
+        workers = Workers(proxy.server, client="198.18.7.9")
+        for _ in range(3 * STILL):  # every worker's first requests done
+            workers.measure(YARDSTICK)
+        started = load()
         for n, pace in enumerate(PACES):
             learners = []
+            cpu[f"{pace}: learner and page"] = []
             for g in range(GAMES):
+                before = workers.each()
                 learner = Learner(proxy, 8 * n + g, pace)
                 learner.begin()
                 learner.play(time.monotonic() + SECONDS)
                 learners.append(learner)
+                cpu[f"{pace}: learner and page"].append(workers.since(before) / learner.requests)
+                cpu["/healthz (yardstick)"] += [workers.measure(YARDSTICK).cpu_ms for _ in range(STILL)]
             delays = [d for lr in learners for d in captain_delays(proxy.server.env, lr.code, lr.shown)]
             median = statistics.median(delays) if delays else float("nan")
             asked = sum(len(lr.page.asked) for lr in learners)
@@ -177,12 +210,21 @@ def main() -> None:
                   f"p95 {p95(delays) * 1000:.0f} ms ({len(delays)} moves, {GAMES} games); "
                   f"{asked / max(1, len(delays)):.2f} timed requests per move; "
                   f"claims refused, card already taken: {refused}/{claims} ({share:.0%})")
+        ended = load()
+        units = {name: "games; the mean of each game's requests" for name in cpu if name.endswith("page")}
+        print("\n".join(["", *cpu_lines(cpu, "/healthz (yardstick)", units=units),
+                          "", load_line(started, ended),
+                          *verdict(started, spread_of(cpu), holds="The delays suffer most: every "
+                                   "request waits for a CPU. " + CPU_HOLDS), ""]))
         for pace in PACES:
             watched = phone(proxy, pace)
             delays = captain_delays(proxy.server.env, watched.code, watched.shown)
             median = statistics.median(delays) if delays else float("nan")
             print(f"{pace:>10} the site's page, chromium, 390 px phone: captain move due -> page: "
                   f"median {median * 1000:.0f} ms, p95 {p95(delays) * 1000:.0f} ms ({len(delays)} moves)")
+        print("\n".join([f"the site's page in chromium: {load_line(ended, load())}",
+                          *verdict(ended, None, holds="The delays suffer most: every request and "
+                                   "the browser itself wait for a CPU.")]))
 
 
 if __name__ == "__main__":

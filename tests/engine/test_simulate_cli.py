@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from captain.rules import notation
+from captain.rules.sim.bench import FreshPositions
 from captain.rules.sim.simulate import report, simulate
 from captain.rules.situation import Mode
 
@@ -145,14 +147,13 @@ def test_bench_prints_every_figure_interleaved_with_the_yardstick():
     proc = run("bench", "--seconds", "0.2", "--rounds", "5")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert len(lines) in (8, 9), proc.stdout
     assert re.match(r"yardstick: python-chess list\(Board\(\)\.legal_moves\), interleaved with "
                     r"each figure \(5 rounds; median ratio, interquartile range\)$", lines[0])
     figure = r": \d+\.\d µs; chess \d+\.\d µs; ratio \d+\.\d\d \(IQR \d+\.\d\d-\d+\.\d\d\)"
-    assert re.match(r"battle \+ treasure, full 4x4 board, 16 attack cards" + figure
-                    + r" \(target <= 1\.0\)$", lines[1])
-    assert re.match(r"solve\(\) of the same boards, checking them included" + figure
-                    + r" \(target <= 1\.0\)$", lines[2])
+    assert re.match(r"battle \+ treasure, a fresh full 4x4 board \(16 attack cards\) parsed from its "
+                    r"notation" + figure + r" \(target <= 1\.0\)$", lines[1])
+    assert re.match(r"solve\(\), a fresh full 4x4 board parsed from its notation, checking included"
+                    + figure + r" \(target <= 1\.0\)$", lines[2])
     assert re.match(r"legal_actions, \d+ states of random 4-player games" + figure + "$", lines[3])
     assert re.match(r"apply, checked, the same states" + figure + "$", lines[4])
     assert re.match(r"apply from the listing \(LegalActions\.apply\), the same states" + figure + "$",
@@ -160,8 +161,34 @@ def test_bench_prints_every_figure_interleaved_with_the_yardstick():
     assert re.match(r"one random 4-player game" + figure + "$", lines[6])
     assert re.match(r"random 4-player games: \d+ games/s, one process "
                     r"\(median of 3 runs: \d+-\d+\)$", lines[7])
-    if len(lines) == 9:
-        assert re.match(r"random 4-player games on \d+ cores: \d+ games/s$", lines[8])
+    rest = lines[8:]
+    if rest[0].startswith("random 4-player games on"):
+        assert re.match(r"random 4-player games on \d+ cores: \d+ games/s$", rest.pop(0))
+    # two figures of at least 5 rounds, each round a batch of at least one call, each call a new position
+    fresh = re.match(r"fresh positions parsed: (\d+), each once$", rest.pop(0))
+    assert fresh and int(fresh.group(1)) >= 2 * 5, proc.stdout
+    load = re.match(r"load average \(1, 5, 15 min\) at the start: (\d+\.\d\d) \d+\.\d\d \d+\.\d\d; "
+                    r"at the end: \d+\.\d\d \d+\.\d\d \d+\.\d\d \(\d+ CPUs\)$", rest.pop(0))
+    assert load, proc.stdout
+    busy = [line for line in rest if line.startswith("BUSY MACHINE: ")]
+    wide = [line for line in rest if line.startswith("WIDE SPREAD (")]
+    quiet = [line for line in rest if line.startswith("The machine was quiet")]
+    assert len(busy) + len(wide) + len(quiet) == len(rest) >= 1, proc.stdout
+    # the warning follows the load printed (rounded as printed: a 0.995 reads 1.00 and warns)
+    assert bool(busy) == (float(load.group(1)) >= 1) or abs(float(load.group(1)) - 1) <= 0.005, proc.stdout
+    assert not quiet or not (busy or wide), proc.stdout
+
+
+def test_fresh_positions_are_each_new_and_read_as_a_request_reads_them():
+    fresh = FreshPositions()
+    fresh.prepare(300)
+    codes = [fresh.take() for _ in range(300)]
+    assert len(set(codes)) == 300
+    for code in codes[:20]:
+        situation = notation.parse(code)
+        assert len(situation.board.cards()) == 16
+    fresh.prepare(10)
+    assert not set(fresh.take() for _ in range(10)) & set(codes)
 
 
 def test_bench_refuses_a_bad_round_count():
