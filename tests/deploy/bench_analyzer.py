@@ -19,7 +19,6 @@ when the machine was busy or the spread wide. ``bin/bench-analyzer N``: N positi
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 from pathlib import Path
 from urllib.parse import urlencode
@@ -28,22 +27,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
+from bench_figures import CPU_HOLDS, YARDSTICK, Workers, cpu_lines, load, load_line, spread_of, verdict  # noqa: E402
 from captain.rules import Colour, RulesError, Situation, notation  # noqa: E402
 from captain.rules.sim.bench import full_battle_board  # noqa: E402
 from captain.rules.sim.players import POLICIES, play_game  # noqa: E402
 from harness import FULL_BATTLE, bench_release, serve  # noqa: E402
-from processes import cpu_seconds  # noqa: E402
 
 #: the full 4x4 battle, the first of :func:`positions` (bin/bench-bytes weighs its page)
 PAGE = f"/en/analyze/?pos={FULL_BATTLE}"
 BROWSER = {"Accept-Encoding": "gzip, br"}
 HTMX = {"HX-Request": "true"}
 LANGUAGES = ("en", "de", "ja")
-YARDSTICK = "/healthz"
+#: the series as printed, the yardstick first
+NAMES = {"healthz": "/healthz (yardstick)", "page cold": "page, cold",
+         "panel cold": "what-if panel (htmx), cold", "page warm": "page, warm",
+         "panel warm": "what-if panel (htmx), warm"}
 #: the cold ratios to /healthz the analyzer must stay within (docs/benchmarks.md)
-GOALS = {"page": 3.0, "panel": 4.0}
-#: a first-to-third quartile range wider than this share of the median is reported as wide
-WIDE = 0.5
+GOALS = {NAMES["page cold"]: 3.0, NAMES["panel cold"]: 4.0}
 
 
 def positions(count: int, *, first_seed: int = 0) -> list[str]:
@@ -84,104 +84,38 @@ def _game_position(seed: int) -> str:
     return max(readable)[1] if readable else ""
 
 
-def quartiles(values: list[float]) -> tuple[float, float, float]:
-    """First quartile, median and third quartile of ``values``."""
-    if len(values) < 2:
-        return values[0], values[0], values[0]
-    low, median, high = statistics.quantiles(values, n=4)
-    return low, statistics.median(values), high
-
-
-def wide(values: list[float]) -> bool:
-    """Whether the quartiles of ``values`` lie further apart than :data:`WIDE` of the median."""
-    low, median, high = quartiles(values)
-    return median > 0 and (high - low) / median > WIDE
-
-
-class Workers:
-    """The CPU time of a gunicorn server's workers, request by request."""
-
-    def __init__(self, server) -> None:
-        self.server = server
-
-    def total(self) -> float:
-        return sum(cpu_seconds(pid) for pid in self.server.workers())
-
-    def cost(self, path: str, headers: dict[str, str]) -> float:
-        """Milliseconds of worker CPU that one GET of ``path`` took (the body read); checks it is 200."""
-        before = self.total()
-        status, _headers, body = self.server.get(path, client="198.18.7.7", headers={**BROWSER, **headers})
-        spent = self.total() - before
-        assert status == 200, (path, status, body[:200])
-        return spent * 1000
-
-
 def addresses(code: str, lang: str) -> tuple[str, str]:
     """The analyzer page of ``code`` in ``lang`` and its what-if panel."""
     query = urlencode({"pos": code})
     return f"/{lang}/analyze/?{query}", f"/{lang}/analyze/what-if/?{query}"
 
 
-def load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
-
-
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     measured = positions(count)
     warm_up = positions(6, first_seed=1000)
-    series: dict[str, list[float]] = {"healthz": [], "page cold": [], "panel cold": [],
-                                      "page warm": [], "panel warm": []}
+    series: dict[str, list[float]] = {name: [] for name in NAMES}
     with bench_release() as release, serve(release, workers=3, name="bench-analyzer") as server:
-        workers = Workers(server)
+        workers = Workers(server, headers=BROWSER)
         for index, code in enumerate(warm_up * 3):  # every worker loads its code and templates
             page, panel = addresses(code, LANGUAGES[index % 3])
-            workers.cost(page, {})
+            workers.cost(page)
             workers.cost(panel, HTMX)
-            workers.cost(YARDSTICK, {})
-        load_start = os.getloadavg()[0]
+            workers.cost(YARDSTICK)
         started = load()
         for kind in ("cold", "warm"):
             for index, code in enumerate(measured):
                 page, panel = addresses(code, LANGUAGES[index % 3])
-                series["healthz"].append(workers.cost(YARDSTICK, {}))
-                series[f"page {kind}"].append(workers.cost(page, {}))
-                series["healthz"].append(workers.cost(YARDSTICK, {}))
+                series["healthz"].append(workers.cost(YARDSTICK))
+                series[f"page {kind}"].append(workers.cost(page))
+                series["healthz"].append(workers.cost(YARDSTICK))
                 series[f"panel {kind}"].append(workers.cost(panel, HTMX))
         ended = load()
-    print(report(series, count, started, ended, load_start))
-
-
-def report(series: dict[str, list[float]], count: int, started: str, ended: str, load_start: float) -> str:
-    """The figures as printed: CPU per request, ratios beside their goals, load and spread."""
-    names = {"healthz": "/healthz (yardstick)", "page cold": "page, cold", "page warm": "page, warm",
-             "panel cold": "what-if panel (htmx), cold", "panel warm": "what-if panel (htmx), warm"}
-    yardstick = statistics.median(series["healthz"])
-    lines = [f"load average (1, 5, 15 min) at the start: {started}; at the end: {ended}",
-             f"worker CPU per request, ms: median [first-third quartile], {count} positions "
-             f"in {', '.join(LANGUAGES)} by turns",
-             ""]
-    for key, values in series.items():
-        low, median, high = quartiles(values)
-        line = f"  {names[key] + ':':<30} {median:7.2f} [{low:.2f}-{high:.2f}] ({len(values)} requests)"
-        if key != "healthz":
-            line += f"  ratio {median / yardstick:5.2f}"
-            goal = GOALS.get(key.split()[0]) if key.endswith("cold") else None
-            if goal is not None:
-                line += f" (goal: at most {goal:g}: {'met' if median / yardstick <= goal else 'MISSED'})"
-        lines.append(line)
-    lines.append("")
-    if load_start >= 1:
-        lines.append(f"BUSY MACHINE: the load average was {load_start:.2f} at the start (at least 1); "
-                     "CPU time per request holds up better than latency, but caches and CPU "
-                     "frequency suffer too: measure again on a quiet machine.")
-    spread = [names[key] for key, values in series.items() if wide(values)]
-    if spread:
-        lines.append(f"WIDE SPREAD ({', '.join(spread)}): the quartiles lie more than "
-                     f"{WIDE:.0%} of the median apart; the medians are uncertain.")
-    if load_start < 1 and not spread:
-        lines.append("The machine was quiet (load below 1) and the spread narrow.")
-    return "\n".join(lines)
+    printed = {NAMES[key]: values for key, values in series.items()}
+    print("\n".join([load_line(started, ended),
+                     f"{count} positions in {', '.join(LANGUAGES)} by turns", "",
+                     *cpu_lines(printed, NAMES["healthz"], GOALS), "",
+                     *verdict(started, spread_of(printed), holds=CPU_HOLDS)]))
 
 
 if __name__ == "__main__":

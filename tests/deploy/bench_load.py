@@ -8,8 +8,8 @@ address, each simulated client its own loopback address). Then it prints:
 
 ``bin/bench-load N`` measures with a render limit of N instead.
 
-* the load average at the start, and a warning when the machine was busy (the latencies
-  below then say more about the machine than about the site);
+* the load average at the start and the end of the measured part, and a warning when the
+  machine was busy (the latencies then say more about the machine than about the site);
 * the tutorial page's median and p95 latency idle, while 30 clients ask for cold position
   PDFs as fast as they can for 30 s, each on a connection of its own that it keeps, ignoring
   ``Retry-After``, and idle again (the idle runs are the yardstick, before and after), and
@@ -41,6 +41,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "captain.settings")
 
+from bench_figures import load, load_line, verdict  # noqa: E402
 from harness import BASE_DIR, Proxy, bench_release, fresh_position_pdf, serve_behind_nginx  # noqa: E402
 
 PAGE = "/en/tutorial/battle-time/"
@@ -49,6 +50,9 @@ POSITIONS = ["Rbgw_11r1.12g2.13g5.14w4-15w1.16b0.22w2.23b4-24r0.25g4.26r5.33w5-3
 CLIENTS, LOAD_SECONDS = 30, 30
 
 
+#: what a busy machine leaves of the ratio (``holds`` of :func:`verdict`)
+LATENCY_HOLDS = ("The ratio compares latencies taken under the same load, but the clients share "
+                 "the CPUs with the site.")
 #: the reader whose tutorial page is timed, and the first address of the PDF clients
 READER, CLIENT_BASE = "127.0.9.9", "127.0.10."
 
@@ -161,7 +165,7 @@ def schemathesis_requests() -> str:
 def main() -> None:
     # optional: bin/bench-load N measures with a render limit of N instead of one per CPU
     render_limit = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
-    load_start = os.getloadavg()
+    started = load()
     limits = {"DJANGO_RENDER_LIMIT": str(render_limit)}
     with bench_release() as release, serve_behind_nginx(release, workers=3, env=limits) as proxy:
         reader = Client(proxy, READER)
@@ -175,12 +179,10 @@ def main() -> None:
         done.set()
         timed.join()
         idle_after = page_latencies(reader, count=300)
+        ended = load()
         saves, retry_after = save_limit(proxy)
     idle_p95 = statistics.quantiles(idle + idle_after, n=20)[18]
     loaded_p95 = statistics.quantiles(loaded, n=20)[18]
-    print(f"load average at the start: {' '.join(f'{value:.2f}' for value in load_start)}"
-          + (" -- BUSY: another run shares the CPUs; the latencies below are the machine's"
-             if load_start[0] >= 1 else ""))
     print(f"CPUs: {os.cpu_count()}, gunicorn workers: 3, render limit: {render_limit}"
           + (" (the default: one per CPU)" if render_limit == os.cpu_count() else "")
           + ", nginx in front")
@@ -196,6 +198,8 @@ def main() -> None:
     log = BASE_DIR / "var" / "test-times.log"
     last = log.read_text().strip().splitlines()[-1] if log.exists() else "no bin/test run recorded yet"
     print(f"bin/test (last run): {last}")
+    print(load_line(started, ended))
+    print("\n".join(verdict(started, None, holds=LATENCY_HOLDS)))
 
 
 if __name__ == "__main__":

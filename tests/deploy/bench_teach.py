@@ -48,6 +48,7 @@ django.setup()  # the harness reads the settings
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench_figures import load, load_line, verdict  # noqa: E402
 from harness import Browser, bench_release, serve_behind_nginx  # noqa: E402
 from live_clients import Follower  # noqa: E402
 
@@ -262,11 +263,21 @@ def main() -> None:
     parser.add_argument("--only-guests", action="store_true",
                         help="part 4 alone: every guest's page up to date")
     args = parser.parse_args()
-    load = os.getloadavg()
-    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    if load[0] >= 1:
-        print("  the machine was busy (1-minute load average 1 or more): these figures are not the "
-              "site's alone and run slower than on a quiet machine")
+    started = load()
+    print(f"load average (1, 5, 15 min) at the start: {' '.join(f'{value:.2f}' for value in started)}")
+    try:
+        run(args)
+    finally:
+        print(load_line(started, load()))
+        print("\n".join(verdict(started, None, holds=LATENCY_HOLDS)))
+
+
+#: what a busy machine leaves of this bench's figures (``holds`` of :func:`verdict`)
+LATENCY_HOLDS = ("The latencies are the machine's as much as the site's, its clients sharing the CPUs; "
+                 "the workers' CPU per move holds up better.")
+
+
+def run(args: argparse.Namespace) -> None:
     with bench_release() as release, serve_behind_nginx(release, workers=3, streams=2) as proxy:
         print("nginx, gunicorn 3 workers, stream process 2 workers, Redis; "
               f"{os.cpu_count()} CPUs")
