@@ -94,8 +94,9 @@ def test_while_the_learner_is_to_act_the_page_does_not_ask(clock):
 
 
 def _to_a_captains_turn(client: Client, url: str, html: str, **headers) -> str:
-    """Strategy mode: the learner's simple moves until one hands the turn to a captain;
-    the answer (htmx: the area; without: the page the move leads to)."""
+    """Strategy mode: the learner's simple moves until one hands the turn to a captain (a
+    placement, a claim, a pass, or a re-roll, which is a whole turn there: STRAT-2); the
+    answer (htmx: the area; without: the page the move leads to)."""
     for _ in range(20):
         move = first_move(html)
         before = len(_game(url).log)
@@ -105,7 +106,7 @@ def _to_a_captains_turn(client: Client, url: str, html: str, **headers) -> str:
             response = client.get(response["Location"])
         assert response.status_code == 200, response.content.decode()[-2000:]
         html = response.content.decode()
-        if move["do"] in ("claim", "pass", "place") and len(_game(url).log) > before:
+        if move["do"] in ("claim", "pass", "place", "roll") and len(_game(url).log) > before:
             return html
     raise AssertionError("the learner's turn never ended")
 
