@@ -53,7 +53,7 @@ urlpatterns = [
     path("t/<str:code>/", teach.teach_guest, name="teach-guest"),
     path("t/<str:code>/poll/", teach.teach_poll, name="teach-poll"),
     path("t/<str:code>/seat/", seat_views.guest_seat, name="teach-seat"),
-    path("t/<str:code>/mine/", teach.teach_seat_part, name="teach-seat-part"),
+    path("t/<str:code>/mine/", seat_views.teach_seat_part, name="teach-seat-part"),
     path("t/<str:code>/hand/", seat_views.guest_hand, name="teach-hand"),
     # playing a practice game against computer captains
     path("play/", play.play_start, name="play"),

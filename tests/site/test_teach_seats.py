@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from tutorials.models import Table, TableGuest, TableSeat, hash_key
+from tutorials.teach import guests
 from tutorials.teach import seats as seating
 from tutorials.tutorial.teaching import sections
 
@@ -103,19 +104,19 @@ def test_a_seat_freed_after_the_reveal_keeps_its_cards_on_the_board(client):
 
 def test_clients_that_keep_no_cookie_never_fill_the_table(client):
     table = _start(client)
-    for _ in range(seating.GUESTS_KEPT + 10):
+    for _ in range(guests.GUESTS_KEPT + 10):
         assert Client().get(f"/en/t/{table.code}/").status_code == 200
     assert TableGuest.objects.filter(session=table).count() == 0
     red = _guest(table, colour="red")  # the first request that carries the cookie counts it
     assert TableSeat.objects.get(session=table, colour="red").guest is not None
     assert TableGuest.objects.filter(session=table).count() == 1
-    watchers = [_guest(table) for _ in range(seating.GUESTS_KEPT)]
+    watchers = [_guest(table) for _ in range(guests.GUESTS_KEPT)]
     for watcher in watchers:
         watcher.get(f"/en/t/{table.code}/")
-    assert TableGuest.objects.filter(session=table).count() == seating.GUESTS_KEPT
+    assert TableGuest.objects.filter(session=table).count() == guests.GUESTS_KEPT
     late = _guest(table, colour="blue")  # a full table makes room with a watcher, not a seat
     assert TableSeat.objects.get(session=table, colour="blue").guest is not None
-    assert TableGuest.objects.filter(session=table).count() == seating.GUESTS_KEPT
+    assert TableGuest.objects.filter(session=table).count() == guests.GUESTS_KEPT
     assert 'data-testid="my-seat">red<' in red.get(f"/en/t/{table.code}/").content.decode()
     assert 'data-testid="my-seat">blue<' in late.get(f"/en/t/{table.code}/").content.decode()
 

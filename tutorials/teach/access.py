@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 from tutorials.models import Table, normalize_code
-from tutorials.teach import seats as seating
+from tutorials.teach import guests
 from tutorials.teach.selectors import table_by_code
 from tutorials.web.cookies import SignedCookie
 from tutorials.web.limits import check_limit, miss
@@ -116,4 +116,4 @@ def forbidden(message: str) -> HttpResponse:
 
 def guest_of(request: HttpRequest, session: Table):
     """The guest this browser is at ``session`` (its cookie's key), or ``None``."""
-    return seating.guest_by_key(session, GUEST.read(request, session.code))
+    return guests.guest_by_key(session, GUEST.read(request, session.code))

@@ -24,7 +24,7 @@ from django.http import HttpRequest, HttpResponse
 
 from tutorials.live import bus, streams
 from tutorials.models import Table, normalize_code, table_changed
-from tutorials.teach import seats
+from tutorials.teach import guests
 from tutorials.teach.access import GUEST, TableGone, live_session
 
 Mark = tuple[int, int, int]
@@ -80,9 +80,9 @@ def _guest_here(session: Table, key: str, opened: bool) -> None:
     """A guest's page that hears the table's events asks nothing while nothing changes:
     its stream tells the table the guest follows it, as a poll does (who follows, whose
     seat is still held). Opening it counts the guest as any request with their cookie does
-    (:func:`~tutorials.teach.seats.follow`); a heartbeat only notes that a guest counted is
+    (:func:`~tutorials.teach.guests.follow`); a heartbeat only notes that a guest counted is
     still there."""
     if opened:
-        seats.follow(session, key)
+        guests.follow(session, key)
     else:
-        seats.still_here(session, key)
+        guests.still_here(session, key)

@@ -15,6 +15,7 @@ from django.utils.translation import pgettext
 
 from captain.rules import AttackCard, AttackKind, Colour, Position
 from tutorials.models import Table, TableGuest
+from tutorials.teach import guests
 from tutorials.teach import seats as seating
 from tutorials.tutorial.teaching import stored_options
 from tutorials.web.positions import position_arg
@@ -81,7 +82,7 @@ def presenter_seats(session: Table) -> dict:
     entered how many cards (never which)."""
     rows = _seat_rows(session, None)
     seated_here = sum(1 for r in rows if r["phone"] and r["here"])
-    follow = seating.following(session)
+    follow = guests.following(session)
     return {"seat_rows": rows, "following": follow, "watching": max(0, follow - seated_here),
             "revealed": session.revealed, "reveal_when_all": session.reveal_when_all,
             "round_number": session.round, "seat_stamp": seating.entries_stamp(session),

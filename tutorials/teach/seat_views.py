@@ -11,13 +11,15 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tutorials.models import Stale
 from tutorials.teach import seats as seating
 from tutorials.teach.access import forbidden, guest_of, is_presenter, live_session, table_view
 from tutorials.teach.forms import HandForm, SeatForm, SeatsForm
+from tutorials.teach.seat_page import guest_seats
 from tutorials.teach.views import _context, _present_page, _stale_message
+from tutorials.tutorial.teaching import sections, stored_options
 from tutorials.web.refused import require_form_body
 from tutorials.wording.glossary import COLOUR_NAMES
 
@@ -153,3 +155,17 @@ def _present_answer(request: HttpRequest, session, note: str, status: int = 200)
     response["HX-Retarget"] = "#present-section"
     response["HX-Reswap"] = "outerHTML"
     return response
+
+
+@require_safe
+@table_view
+def teach_seat_part(request: HttpRequest, code: str) -> HttpResponse:
+    """A guest's own seat and hand, which the shared section asks for apart: small, and
+    never compressed, as it holds what only this guest may see."""
+    session = live_session(request, code)
+    options = stored_options(session.options)
+    script = sections(options)
+    section = script[min(session.section, len(script) - 1)]
+    ctx = {"session": session, "section": section,
+           **guest_seats(session, guest_of(request, session), section.slug)}
+    return render(request, "teach/_guest_seat.html", ctx)

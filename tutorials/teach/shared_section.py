@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -32,9 +33,16 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+from tutorials.forms import Query
+from tutorials.live import streams
+from tutorials.models import Table
+from tutorials.teach.access import live_session
 from tutorials.web import shared_cache
+from tutorials.web.compression import precompressed
+from tutorials.web.link_tokens import TABLE_LINK
 
 #: how long a rendered section is kept: a table's guests ask for it within seconds of a move
 SECONDS = 60
@@ -119,3 +127,45 @@ def cached(code: str, version: int, seating: int, *, token: bool, missed_from: i
                     shared_cache.call(cache.set, name, section, SECONDS)
             _store(name, section)
     return section
+
+
+def answer(request: HttpRequest, section: Section, token: bool) -> HttpResponse:
+    """A shared section as sent: compressed unless it carries the guest link's token, which
+    is as secret as a cookie."""
+    if token:
+        return HttpResponse(section.body)
+    return precompressed(request, section.body, section.packed)
+
+
+def at_mark(request: HttpRequest, code: str,
+            render_shared: Callable[[HttpRequest, Table], tuple[int, str]]) -> HttpResponse | None:
+    """A live phone's poll (``m``: the table's mark its stream announced): 204 when the
+    phone shows that mark's version and seating already, else the section every guest
+    shares at that mark, as rendered for the first of them to ask (the others, without
+    reading the table or the guest: the stream tells the table who follows), made by
+    ``render_shared`` (the section's index and HTML). ``None`` when
+    the phone missed more than the last section or the table is no longer at that mark
+    (a phone at its own pace is the view's to answer)."""
+    query = Query(request)
+    mark = streams.parse_mark(query.get("m"), 3)
+    if mark is None:
+        return None
+    version, seats = mark[0], mark[1]
+    if query.get("v") == str(version) and query.get("s") == str(seats):
+        return HttpResponse(status=204)
+    shown = query.get("i", "")
+    token = TABLE_LINK.opens(request, code)
+
+    def render() -> tuple[int, str]:
+        session = live_session(request, code)
+        if (session.code, session.version, session.seating) != (code, version, seats):
+            raise Moved
+        return render_shared(request, session)
+
+    try:
+        section = cached(code, version, seats, token=token, missed_from=None, render=render)
+    except Moved:
+        return None
+    if re.fullmatch(r"[0-9]{1,4}", shown) and section.index - int(shown) > 1:
+        return None  # (the sections it missed: its own rendering, read from the table)
+    return answer(request, section, token)

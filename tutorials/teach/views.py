@@ -28,8 +28,7 @@ from django_htmx.http import push_url
 from tutorials.forms import Query
 from tutorials.live import streams
 from tutorials.models import Stale, Table, normalize_code
-from tutorials.teach import live, shared_section
-from tutorials.teach import seats as seating
+from tutorials.teach import guests, live, shared_section
 from tutorials.teach.access import GUEST, forbidden, guest_of, is_presenter, live_session, table_view
 from tutorials.teach.forms import BoardActionForm, GoForm
 from tutorials.teach.plan import NotReady, act_on_board, comes_up, load_board, reading_minutes
@@ -38,7 +37,7 @@ from tutorials.teach.screen import for_presenter, go, present_stamp
 from tutorials.teach.seat_page import guest_seats, presenter_seats
 from tutorials.tutorial.boards import NOTES
 from tutorials.tutorial.teaching import script_context, sections, stored_options
-from tutorials.web.compression import compress, precompressed
+from tutorials.web.compression import compress
 from tutorials.web.link_tokens import PARAMETER as LINK_TOKEN
 from tutorials.web.link_tokens import TABLE_LINK
 from tutorials.web.refused import require_form_body
@@ -365,7 +364,7 @@ def teach_guest(request: HttpRequest, code: str) -> HttpResponse:
     session = live_session(request, code)
     if code != session.code:
         return redirect(_guest_path(request, session.code))
-    guest, key = seating.follow(session, GUEST.read(request, session.code))
+    guest, key = guests.follow(session, GUEST.read(request, session.code))
     mark = live.since(session.code)  # read before the page is drawn: any change after it is news
     ctx = _context(request, session, presenter=False, guest=guest, own_step=_own_step(request),
                    own_section=_own_step(request, OWN_SECTION), joined=guest is None)
@@ -386,19 +385,20 @@ def teach_poll(request: HttpRequest, code: str) -> HttpResponse:
     204 while nothing changed, else the new section (htmx swaps it), listing the sections
     the guest missed when the table jumped ahead by more than one. A live page also sends
     the mark its stream announced (``m``), for which the section every guest shares is
-    usually rendered already (:func:`_shared_at_mark`).
+    usually rendered already (:func:`~tutorials.teach.shared_section.at_mark`).
 
     A phone at its own step (``step``) stays there while the presenter steps the table's
     round, and follows the table again once the table is in another section. A phone at its
     own section (``at``: one the guest went back to, or was reading further down when the
     table moved on, static/js/teach.js) stays there and is told where the table is now."""
-    quick = _shared_at_mark(request, code)
+    at_own_pace = Query(request).get(OWN_STEP) or Query(request).get(OWN_SECTION)
+    quick = None if at_own_pace else shared_section.at_mark(request, code, _render_shared)
     if quick is not None:
         return quick
     session = live_session(request, code)
     guest = guest_of(request, session)
     if guest is not None:
-        seating.seen(guest)
+        guests.seen(guest)
     if _unchanged(request, session):
         return HttpResponse(status=204)
     shown = Query(request).get("i", "")
@@ -422,7 +422,7 @@ def _shared_section(request: HttpRequest, session: Table, shown: int | None) -> 
     section = shared_section.cached(session.code, session.version, session.seating, token=token,
                                     missed_from=missed_from,
                                     render=lambda: _render_shared(request, session, missed_from))
-    return _shared_answer(request, section, token)
+    return shared_section.answer(request, section, token)
 
 
 def _render_shared(request: HttpRequest, session: Table, missed_from: int | None = None) -> tuple[int, str]:
@@ -432,57 +432,3 @@ def _render_shared(request: HttpRequest, session: Table, missed_from: int | None
     if missed_from is not None:
         ctx["missed"] = ctx["covered"][missed_from + 1:ctx["index"]]
     return ctx["index"], render_to_string("teach/guest.html#section", ctx, request=request)
-
-
-def _shared_answer(request: HttpRequest, section: shared_section.Section, token: bool) -> HttpResponse:
-    """A shared section as sent: compressed unless it carries the guest link's token, which
-    is as secret as a cookie."""
-    if token:
-        return HttpResponse(section.body)
-    return precompressed(request, section.body, section.packed)
-
-
-def _shared_at_mark(request: HttpRequest, code: str) -> HttpResponse | None:
-    """A live phone's poll (``m``: the table's mark its stream announced): 204 when the
-    phone shows that mark's version and seating already, else the section every guest
-    shares at that mark, as rendered for the first of them to ask (the others, without
-    reading the table or the guest: the stream tells the table who follows). ``None`` when
-    the poll is at the phone's own pace, missed more than the last section, or the table is
-    no longer at that mark."""
-    query = Query(request)
-    mark = streams.parse_mark(query.get("m"), 3)
-    if mark is None or query.get(OWN_STEP) or query.get(OWN_SECTION):
-        return None
-    version, seats = mark[0], mark[1]
-    if query.get("v") == str(version) and query.get("s") == str(seats):
-        return HttpResponse(status=204)
-    shown = query.get("i", "")
-    token = TABLE_LINK.opens(request, code)
-
-    def render() -> tuple[int, str]:
-        session = live_session(request, code)
-        if (session.code, session.version, session.seating) != (code, version, seats):
-            raise shared_section.Moved
-        return _render_shared(request, session)
-
-    try:
-        section = shared_section.cached(code, version, seats, token=token, missed_from=None, render=render)
-    except shared_section.Moved:
-        return None
-    if re.fullmatch(r"[0-9]{1,4}", shown) and section.index - int(shown) > 1:
-        return None  # (the sections it missed: its own rendering, read from the table)
-    return _shared_answer(request, section, token)
-
-
-@require_safe
-@table_view
-def teach_seat_part(request: HttpRequest, code: str) -> HttpResponse:
-    """A guest's own seat and hand, which the shared section asks for apart: small, and
-    never compressed, as it holds what only this guest may see."""
-    session = live_session(request, code)
-    options = stored_options(session.options)
-    script = sections(options)
-    section = script[min(session.section, len(script) - 1)]
-    ctx = {"session": session, "section": section,
-           **guest_seats(session, guest_of(request, session), section.slug)}
-    return render(request, "teach/_guest_seat.html", ctx)
