@@ -225,8 +225,9 @@ def test_postgresql_stopped_under_load_gives_503s_and_the_site_recovers(proxy, c
     assert len(down) >= len(database_kinds) * len(LANGS)
     log = server.log_since(log_start)
     assert "Traceback" not in log and "Service Unavailable" not in log and "Internal Server Error" not in log
-    # a line per worker that found the outage, and one when it connected again
-    assert 1 <= log.count("database unreachable") <= WORKERS, log
+    # a line per worker that found the outage, and one when it connected again, not one per
+    # refused request; a worker may meet the server once more while it is starting up
+    assert 1 <= log.count("database unreachable") <= 2 * WORKERS, log
     assert 1 <= log.count("database answers again") <= log.count("database unreachable"), log
     status, _headers, body = server.get(f"/api/v1/positions/{code}")
     assert status == 200 and json.loads(body)["notation"] == POSITION
